@@ -1,0 +1,30 @@
+# The README's commands. `make demo` runs the kiosk on its built-in defaults; `make test` runs the
+# whole suite CI runs. Both install what they need first (scripts/setup).
+SWIFT ?= swift
+CONFIG ?= release
+BUILD_FLAGS = -c $(CONFIG)
+
+.PHONY: all setup build demo run test test-swift test-arm test-vm bench clean
+
+all: build
+
+setup:
+	scripts/setup
+
+build: setup
+	$(SWIFT) build $(BUILD_FLAGS) --product booth
+
+demo: build
+	scripts/demo
+
+run: demo
+
+test: setup
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+
+bench: setup
+	cd Benchmarks && $(SWIFT) package benchmark
+
+clean:
+	rm -rf .build out

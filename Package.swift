@@ -1,0 +1,87 @@
+// swift-tools-version: 6.1
+// Booth: a passport-photo and photo-booth kiosk for Raspberry Pi-class boards.
+// The targets follow the pipeline: ImageCore → NeuralCore → Vision → Passport; Hardware; Kiosk; booth.
+import PackageDescription
+
+/// Flags for the Foundation-free cores. They also build as Embedded Swift (see CMakeLists.txt).
+let coreSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+    .enableExperimentalFeature("StrictConcurrency"),
+]
+
+let package = Package(
+    name: "Booth",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "booth", targets: ["booth"]),
+        .library(name: "ImageCore", targets: ["ImageCore"]),
+        .library(name: "NeuralCore", targets: ["NeuralCore"]),
+        .library(name: "Vision", targets: ["Vision"]),
+        .library(name: "Kiosk", targets: ["Kiosk"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: C system libraries and shims
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/C/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CDRM", path: "Sources/C/CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CLibcamera", path: "Sources/C/CLibcamera", pkgConfig: "libcamera",
+            providers: [.apt(["libcamera-dev"])]),
+        // C++ shim over libcamera with a small C API (opaque handles, negative errno).
+        .target(
+            name: "CCamera", dependencies: ["CLibcamera"], path: "Sources/C/CCamera",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])]),
+        // Thin C wrappers for variadic or macro-only Linux calls (ioctl, GPIO uAPI, mmap flags).
+        .target(name: "CSyscalls", path: "Sources/C/CSyscalls"),
+
+        // MARK: Cores (Foundation-free, Embedded-Swift-clean)
+        .target(name: "ImageCore", swiftSettings: coreSettings),
+        .target(name: "NeuralCore", dependencies: ["ImageCore"], swiftSettings: coreSettings),
+
+        // MARK: Vision and rules
+        .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore"], swiftSettings: coreSettings),
+        .target(name: "Config"),
+        .target(name: "Passport", dependencies: ["Vision", "Config"]),
+
+        // MARK: Files and devices
+        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG"]),
+        .target(
+            name: "Hardware",
+            dependencies: ["ImageCore", "ImageFiles", "CCamera", "CDRM", "CSyscalls"]),
+
+        // MARK: The product
+        .target(
+            name: "Kiosk",
+            dependencies: [
+                "ImageCore", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware", "Config",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "booth",
+            dependencies: [
+                "Kiosk", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Tests
+        .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
+        .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
+        .testTarget(name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
+        .testTarget(name: "PassportTests", dependencies: ["Passport", "TestSupport"]),
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,13 @@
+#include "csyscalls.h"
+#include <fcntl.h>
+#include <sys/ioctl.h>
+
+int booth_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+int booth_open(const char *path, int flags, unsigned int mode) { return open(path, flags, (mode_t)mode); }
+
+unsigned long booth_gpio_get_chipinfo_ioctl(void) { return GPIO_GET_CHIPINFO_IOCTL; }
+unsigned long booth_gpio_v2_get_lineinfo_ioctl(void) { return GPIO_V2_GET_LINEINFO_IOCTL; }
+unsigned long booth_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL; }
+unsigned long booth_gpio_v2_line_set_config_ioctl(void) { return GPIO_V2_LINE_SET_CONFIG_IOCTL; }
+unsigned long booth_gpio_v2_line_get_values_ioctl(void) { return GPIO_V2_LINE_GET_VALUES_IOCTL; }
+unsigned long booth_gpio_v2_line_set_values_ioctl(void) { return GPIO_V2_LINE_SET_VALUES_IOCTL; }

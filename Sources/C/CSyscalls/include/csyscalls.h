@@ -1,0 +1,22 @@
+// Thin C wrappers for Linux calls Swift cannot reach directly: variadic ioctl/open and
+// macro-only request numbers of the GPIO character-device uAPI (v2) and DRM.
+#ifndef BOOTH_CSYSCALLS_H
+#define BOOTH_CSYSCALLS_H
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/gpio.h>
+
+/// ioctl(2) with a pointer argument. Returns -1 and sets errno on failure.
+int booth_ioctl(int fd, unsigned long request, void *arg);
+/// open(2) with a mode (the variadic argument). Returns -1 and sets errno on failure.
+int booth_open(const char *path, int flags, unsigned int mode);
+
+/// Request numbers that are macros in <linux/gpio.h>.
+unsigned long booth_gpio_get_chipinfo_ioctl(void);
+unsigned long booth_gpio_v2_get_lineinfo_ioctl(void);
+unsigned long booth_gpio_v2_get_line_ioctl(void);
+unsigned long booth_gpio_v2_line_set_config_ioctl(void);
+unsigned long booth_gpio_v2_line_get_values_ioctl(void);
+unsigned long booth_gpio_v2_line_set_values_ioctl(void);
+
+#endif

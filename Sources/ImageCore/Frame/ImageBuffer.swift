@@ -1,0 +1,64 @@
+/// Owns the memory of one image, allocated once: planes with rows aligned to 64 bytes and
+/// `Plane.requiredPadding` bytes of tail padding after each plane. Freed on deinit.
+public final class ImageBuffer: @unchecked Sendable {
+    public static let rowAlignment = 64
+
+    public let format: PixelFormat
+    public let width: Int
+    public let height: Int
+    /// Total bytes allocated (all planes plus padding).
+    public let byteCount: Int
+    @usableFromInline let storage: UnsafeMutableRawPointer
+    @usableFromInline let offsets: (Int, Int, Int)
+    @usableFromInline let strides: (Int, Int, Int)
+
+    /// Allocates zeroed storage for a `width`×`height` image of `format`.
+    public init(format: PixelFormat, width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "image size must be positive")
+        self.format = format
+        self.width = width
+        self.height = height
+        var offs = (0, 0, 0)
+        var strs = (0, 0, 0)
+        var total = 0
+        for i in 0..<format.planeCount {
+            let size = format.planeSize(plane: i, width: width, height: height)
+            let stride = ImageBuffer.align(size.width * format.bytesPerPixel(plane: i))
+            let bytes = stride * size.height + Plane.requiredPadding
+            switch i {
+            case 0: offs.0 = total; strs.0 = stride
+            case 1: offs.1 = total; strs.1 = stride
+            default: offs.2 = total; strs.2 = stride
+            }
+            total += ImageBuffer.align(bytes)
+        }
+        offsets = offs
+        strides = strs
+        byteCount = total
+        storage = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: ImageBuffer.rowAlignment)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: total)
+    }
+
+    deinit { storage.deallocate() }
+
+    @inlinable static func align(_ n: Int) -> Int { (n + rowAlignment - 1) & ~(rowAlignment - 1) }
+
+    /// The view of this buffer's pixels. Valid while the buffer is alive.
+    @inlinable public func image(metadata: FrameMetadata = FrameMetadata()) -> Image {
+        func plane(_ i: Int, _ offset: Int, _ stride: Int) -> Plane {
+            if i >= format.planeCount {
+                return Plane(base: storage, width: 0, height: 0, stride: 0, bytesPerPixel: 1, padding: 0)
+            }
+            let size = format.planeSize(plane: i, width: width, height: height)
+            let bpp = format.bytesPerPixel(plane: i)
+            // Padding: everything readable after the last row up to the next plane (or the end).
+            let end = i + 1 < format.planeCount ? (i == 0 ? offsets.1 : offsets.2) : byteCount
+            let lastRowEnd = offset + (size.height - 1) * stride + size.width * bpp
+            return Plane(base: storage + offset, width: size.width, height: size.height, stride: stride,
+                         bytesPerPixel: bpp, padding: end - lastRowEnd)
+        }
+        return Image(format: format, width: width, height: height,
+                     planes: (plane(0, offsets.0, strides.0), plane(1, offsets.1, strides.1), plane(2, offsets.2, strides.2)),
+                     metadata: metadata)
+    }
+}

@@ -1,0 +1,7 @@
+import Passport
+import Testing
+
+@Test func readyHasTheLowestPriority() {
+    #expect(Instruction.allCases.max() == .ready)
+    #expect(Instruction.noFace < .moveCloser)
+}
