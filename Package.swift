@@ -80,6 +80,7 @@ let package = Package(
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
         .testTarget(name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "TestSupport"]),
