@@ -48,8 +48,19 @@ import Testing
                 boxDiffAll = max(boxDiffAll, d)
                 if t >= 0.5 { boxDiff = max(boxDiff, d); detections += 1 }
             }
-            print("integer path: \(model) detections (score ≥ 0.5): \(detections); box/keypoint Δ over all anchors \(boxDiffAll) px")
-            return [("max score Δ", scoreDiff, 0.02), ("max box/keypoint Δ (detections) px", boxDiff, 1)]
+            print("integer path: \(model) raw anchors: \(detections) with score ≥ 0.5, max score Δ \(scoreDiff), "
+                + "max regressor Δ \(boxDiff) px there, \(boxDiffAll) px over all anchors")
+            // The faces as MediaPipe reports them: decoded boxes after weighted NMS.
+            let ours = BlazeFaceDecoder.detections(r.outputs[0], r.outputs[1])
+            let theirs = BlazeFaceDecoder.detections(r.reference[0], r.reference[1])
+            var faceScore: Float = ours.count == theirs.count ? 0 : 1, faceBox: Float = ours.count == theirs.count ? 0 : 128
+            for t in theirs {
+                guard let o = ours.max(by: { BlazeFaceDecoder.iou($0.box, t.box) < BlazeFaceDecoder.iou($1.box, t.box) }) else { continue }
+                faceScore = max(faceScore, abs(o.score - t.score))
+                for k in 0..<4 { faceBox = max(faceBox, abs(o.box[k] - t.box[k])) }
+            }
+            print("integer path: \(model) faces: \(ours.count) (LiteRT \(theirs.count))")
+            return [("face score Δ", faceScore, 0.02), ("face box Δ px", faceBox, 1)]
         case "face_landmark":
             var sum: Float = 0
             for p in 0..<468 {
@@ -90,7 +101,14 @@ import Testing
         let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model }
         #expect(!cases.isEmpty, "no reference cases for \(model)")
         let bytes = try LiteRTReferenceTests.modelBytes(model)
-        let interpreter = try Interpreter(model: bytes, path: .integer, calibration: Self.calibration(model))
+        var cal = Self.calibration(model)
+        if ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"] != nil, let face = cases.first(where: { $0.name == "face" }) {
+            cal.images = [try LiteRTReferenceTests.readFloats(face.file("input"))]
+            cal.generatedCount = Int(ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"]!) ?? 0
+        }
+        if ProcessInfo.processInfo.environment["BOOTH_NO_CLE"] != nil { cal.equalize = false }
+        if ProcessInfo.processInfo.environment["BOOTH_WEIGHT_CLE"] != nil { cal.activationAwareEqualization = false }
+        let interpreter = try Interpreter(model: bytes, path: .integer, calibration: cal)
         for c in cases {
             let r = try Self.run(model, c, interpreter)
             for (name, value, limit) in Self.figures(model, r) {
@@ -117,5 +135,117 @@ import Testing
             let a = simd.withOutput(k) { Array($0) }, b = scalar.withOutput(k) { Array($0) }
             #expect(a == b, "\(model) output \(k)")
         }
+    }
+}
+
+/// Prints the per-tensor error report of one model (set BOOTH_DIAGNOSE=model).
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_DIAGNOSE"] != nil))
+func integerDiagnosticsReport() throws {
+    let model = ProcessInfo.processInfo.environment["BOOTH_DIAGNOSE"]!
+    let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model && $0.name == "face" }
+    let c = try #require(cases.first)
+    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
+    var cal = IntegerModelTests.calibration(model)
+    if ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"] != nil { cal.images = [input]; cal.generatedCount = 0 }
+    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model), path: .integer, calibration: cal)
+    for r in interpreter.integerDiagnostics(input: input) {
+        print("diag \(r.tensor) \(r.operation) max \(r.maxError) rms \(r.rmsError) range [\(r.lower), \(r.upper)] scale \(r.scale) err/scale \(r.maxError / r.scale) \(r.name)")
+    }
+}
+
+/// What int8 weights alone cost (set BOOTH_WEIGHTS_ONLY).
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_WEIGHTS_ONLY"] != nil), arguments: LiteRTReferenceTests.models)
+func int8WeightsOnlyReport(model: String) throws {
+    let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model && $0.name == "face" }
+    let c = try #require(cases.first)
+    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
+    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model))
+    let outs = interpreter.floatOutputsWithInt8Weights(input: input, clipSearch: ProcessInfo.processInfo.environment["BOOTH_CLIP"] != nil, skipQuantization: ProcessInfo.processInfo.environment["BOOTH_SKIPQ"] != nil)
+    var refs: [[Float]] = []
+    for k in 0..<c.outputCount { refs.append(try LiteRTReferenceTests.readFloats(c.file("out\(k)"))) }
+    for (name, value, limit) in IntegerModelTests.figures(model, IntegerModelTests.Run(outputs: outs, reference: refs)) {
+        print("int8 weights only: \(model): \(name) = \(value) (goal ≤ \(limit))")
+    }
+}
+
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_PER_OP"] != nil))
+func int8WeightsPerOperation() throws {
+    let model = ProcessInfo.processInfo.environment["BOOTH_PER_OP"]!
+    let c = try #require(try LiteRTReferenceTests.reference.get().first { $0.model == model && $0.name == "face" })
+    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
+    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model))
+    var refs: [[Float]] = []
+    for k in 0..<c.outputCount { refs.append(try LiteRTReferenceTests.readFloats(c.file("out\(k)"))) }
+    for k in 0..<interpreter.graph.operations.count {
+        let outs = interpreter.floatOutputsWithInt8Weights(input: input, onlyOperation: k)
+        let f = IntegerModelTests.figures(model, IntegerModelTests.Run(outputs: outs, reference: refs))
+        if f[0].1 > 0.002 || f[1].1 > 0.05 { print("per-op \(k) \(interpreter.graph.operations[k].kind.name): \(f[0].0) \(f[0].1) \(f[1].0) \(f[1].1)") }
+    }
+}
+
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_OP_STATS"] != nil))
+func weightStats() throws {
+    let parts = ProcessInfo.processInfo.environment["BOOTH_OP_STATS"]!.split(separator: ":")
+    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(String(parts[0])))
+    let op = interpreter.graph.operations[Int(parts[1])!]
+    let t = op.inputs[1]
+    let w = Array(interpreter.graph.constant(t))
+    let shape = interpreter.graph.tensors[t].shape
+    print("op stats \(op.kind.name) weights \(shape) output \(interpreter.graph.tensors[op.output].shape) \(interpreter.graph.tensors[op.output].name)")
+    let oc = shape[0], inner = w.count / oc
+    for c in 0..<oc {
+        let row = w[(c * inner)..<((c + 1) * inner)]
+        let mx = row.map { abs($0) }.max()!
+        let rms = (row.map { $0 * $0 }.reduce(0, +) / Float(inner)).squareRoot()
+        let b = op.inputs[2] >= 0 ? interpreter.graph.constant(op.inputs[2])[interpreter.graph.constant(op.inputs[2]).startIndex + c] : 0
+        print("op stats ch \(c) max \(mx) rms \(rms) ratio \(mx / rms) bias \(b)")
+    }
+}
+
+/// MediaPipe's decoding of BlazeFace short-range (SSD anchors: strides 8, 16, 16, 16, fixed
+/// size; boxes relative to 128 px; score threshold 0.5; weighted NMS at IoU 0.3), for measuring
+/// faces as the detector reports them.
+enum BlazeFaceDecoder {
+    struct Detection { var score: Float; var box: SIMD4<Float> }  // xmin, ymin, width, height (px)
+
+    static let anchors: [SIMD2<Float>] = {
+        var a: [SIMD2<Float>] = []
+        for (grid, perCell) in [(16, 2), (8, 6)] {
+            for y in 0..<grid {
+                for x in 0..<grid {
+                    for _ in 0..<perCell { a.append(SIMD2((Float(x) + 0.5) / Float(grid), (Float(y) + 0.5) / Float(grid))) }
+                }
+            }
+        }
+        return a
+    }()
+
+    static func iou(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
+        let x0 = max(a[0], b[0]), y0 = max(a[1], b[1])
+        let x1 = min(a[0] + a[2], b[0] + b[2]), y1 = min(a[1] + a[3], b[1] + b[3])
+        let inter = max(0, x1 - x0) * max(0, y1 - y0)
+        let union = a[2] * a[3] + b[2] * b[3] - inter
+        return union > 0 ? inter / union : 0
+    }
+
+    static func detections(_ regressors: [Float], _ logits: [Float]) -> [Detection] {
+        var raw: [Detection] = []
+        for i in 0..<896 {
+            let score = 1 / (1 + exp(-min(max(logits[i], -100), 100)))
+            guard score >= 0.5 else { continue }
+            let cx = anchors[i].x * 128 + regressors[i * 16], cy = anchors[i].y * 128 + regressors[i * 16 + 1]
+            let w = regressors[i * 16 + 2], h = regressors[i * 16 + 3]
+            raw.append(Detection(score: score, box: SIMD4(cx - w / 2, cy - h / 2, w, h)))
+        }
+        raw.sort { $0.score > $1.score }
+        var out: [Detection] = []
+        while let top = raw.first {
+            let cluster = raw.filter { iou($0.box, top.box) > 0.3 }
+            raw.removeAll { iou($0.box, top.box) > 0.3 }
+            var sum = SIMD4<Float>(), weight: Float = 0
+            for d in cluster { sum += d.box * d.score; weight += d.score }
+            out.append(Detection(score: top.score, box: sum / weight))
+        }
+        return out
     }
 }

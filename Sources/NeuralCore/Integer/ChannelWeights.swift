@@ -17,8 +17,9 @@ public struct ChannelWeights: Sendable {
 
     public var channels: Int { scales.count }
 
-    /// Quantises `weights` channel by channel with `scale = max|w| / 127`.
-    public init(quantizing weights: [Float], channels: Int, axis: ChannelAxis) {
+    /// Quantises `weights` channel by channel with `scale = max|w| / 127`, or, with `clipSearch`,
+    /// the scale of least squared error (clipping the largest weights when that pays).
+    public init(quantizing weights: [Float], channels: Int, axis: ChannelAxis, clipSearch: Bool = false) {
         precondition(channels > 0 && weights.count % channels == 0)
         let inner = weights.count / channels
         @inline(__always) func channel(_ i: Int) -> Int {
@@ -32,6 +33,30 @@ public struct ChannelWeights: Sendable {
         }
         var scales = [Float](repeating: 1, count: channels)
         for c in 0..<channels where maxAbs[c] > 0 { scales[c] = maxAbs[c] / 127 }
+        if clipSearch {
+            // Per channel, the scale (max|w|·α/127, α from 1 down to 0.5) with the least squared error.
+            var best = [Double](repeating: .infinity, count: channels)
+            var chosen = scales
+            var alpha: Float = 1
+            while alpha >= 0.5 {
+                var err = [Double](repeating: 0, count: channels)
+                for i in 0..<weights.count {
+                    let c = channel(i)
+                    guard maxAbs[c] > 0 else { continue }
+                    let sc = maxAbs[c] * alpha / 127
+                    var q = (weights[i] / sc).rounded()
+                    q = q < -127 ? -127 : (q > 127 ? 127 : q)
+                    let d = Double(weights[i] - q * sc)
+                    err[c] += d * d
+                }
+                for c in 0..<channels where maxAbs[c] > 0 && err[c] < best[c] {
+                    best[c] = err[c]
+                    chosen[c] = maxAbs[c] * alpha / 127
+                }
+                alpha -= 0.02
+            }
+            scales = chosen
+        }
         var values = [Int8](repeating: 0, count: weights.count)
         for i in 0..<weights.count {
             var q = (weights[i] / scales[channel(i)]).rounded()

@@ -20,6 +20,10 @@ public struct IntegerCalibration: Sendable {
     public var seed: UInt64
     /// Extra calibration inputs (NHWC float32, the model's input 0 shape), used with the generated ones.
     public var images: [[Float]]
+    /// Apply cross-layer equalisation before calibrating (see `CrossLayerEqualization`).
+    public var equalize: Bool = true
+    /// Equalise against calibrated activation ranges rather than filter ranges.
+    public var activationAwareEqualization: Bool = true
 
     public init(inputLower: Float = 0, inputUpper: Float = 1, generatedCount: Int = 6,
                 seed: UInt64 = 0x0B00_7415, images: [[Float]] = []) {
@@ -138,6 +142,12 @@ enum CalibrationImages {
 /// Per-tensor float ranges from running the float path on the calibration set.
 enum RangeRecorder {
     static func record(graph: Graph, calibration: IntegerCalibration) throws(ModelError) -> [(Float, Float)] {
+        try record(graph: graph, calibration: calibration, perChannel: []).ranges
+    }
+
+    /// Per-tensor ranges, and for the tensors in `perChannel` the largest |value| per channel.
+    static func record(graph: Graph, calibration: IntegerCalibration, perChannel: [Int])
+        throws(ModelError) -> (ranges: [(Float, Float)], channels: [Int: [Float]]) {
         guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
         // A plan without reuse: every tensor keeps its values after `run()`.
         var plan = try MemoryPlan(graph: graph)
@@ -159,6 +169,8 @@ enum RangeRecorder {
             images.append(CalibrationImages.generate(index: i, height: s[1], width: s[2], channels: s[3],
                                                      calibration: calibration))
         }
+        var channels: [Int: [Float]] = [:]
+        for t in perChannel { channels[t] = [Float](repeating: 0, count: graph.tensors[t].shape4[3]) }
         for image in images {
             guard image.count == graph.tensors[input].elementCount else {
                 throw .unsupported("a calibration image does not have the model's input size")
@@ -177,7 +189,14 @@ enum RangeRecorder {
                 }
                 ranges[t] = (lo, hi)
             }
+            for t in perChannel {
+                guard let o = plan.offsets[t], var m = channels[t] else { continue }
+                let p = (arena + o).assumingMemoryBound(to: Float.self)
+                let c = m.count
+                for k in 0..<graph.tensors[t].elementCount { m[k % c] = max(m[k % c], abs(p[k])) }
+                channels[t] = m
+            }
         }
-        return ranges
+        return (ranges, channels)
     }
 }

@@ -22,6 +22,8 @@ final class IntegerProgram {
         case convFloat(UnsafePointer<Int8>, WindowGeometry, Int32, PackedGEMMWeights, FloatOutputStage, UnsafeMutablePointer<Float>)
         case depthwise(UnsafePointer<Int8>, WindowGeometry, Int32, PackedDepthwiseWeights, OutputStage, UnsafeMutablePointer<Int8>)
         case transpose(TransposeConvPlan, UnsafePointer<Int8>, Int32, OutputStage, UnsafeMutablePointer<Int8>)
+        case transposeFloat(TransposeConvPlan, UnsafePointer<Int8>, Int32, FloatOutputStage, UnsafeMutablePointer<Float>)
+        case logisticFloat(UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>)
         case elementwise(UnsafePointer<Int8>, UnsafePointer<Int8>, Int, Int, ElementwiseParams, UnsafeMutablePointer<Int8>)
         case pool(UnsafePointer<Int8>, WindowGeometry, PoolParams, UnsafeMutablePointer<Int8>)
         case mean(UnsafePointer<Int8>, Int, Int, MeanParams, UnsafeMutablePointer<Int8>)
@@ -37,8 +39,12 @@ final class IntegerProgram {
 
     let kernels: IntegerKernelSet
     private(set) var steps: [Step] = []
+    /// The tensor each step writes (for diagnostics).
+    private(set) var stepTensors: [Int] = []
     /// Quantisation of every tensor (nil for constants and float-only tensors).
     let parameters: [QuantParams?]
+    /// Tensors computed in float (regressor outputs).
+    let isFloat: [Bool]
     let plan: MemoryPlan
     let arena: UnsafeMutableRawPointer
     /// Float buffers of intermediate float tensors, and scratch.
@@ -53,6 +59,13 @@ final class IntegerProgram {
     init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
          calibration: IntegerCalibration, scalarOnly: Bool) throws(ModelError) {
         kernels = scalarOnly ? IntegerKernels.scalar : IntegerKernels.active
+        var graph = graph
+        if calibration.equalize {
+            let candidates = CrossLayerEqualization.candidates(graph)
+            let channels = calibration.activationAwareEqualization
+                ? try RangeRecorder.record(graph: graph, calibration: calibration, perChannel: candidates).channels : [:]
+            CrossLayerEqualization.apply(&graph, activationRanges: channels)
+        }
         let ranges = try RangeRecorder.record(graph: graph, calibration: calibration)
         let n = graph.tensors.count
 
@@ -66,26 +79,29 @@ final class IntegerProgram {
         var isOutput = [Bool](repeating: false, count: n)
         for o in graph.outputs { isOutput[o] = true }
 
-        // Float tensors: outputs made by CONV_2D, RESHAPE or CONCATENATION, and, back through
-        // RESHAPE/CONCATENATION, inputs made by those ops that only float ops read.
+        // Float tensors: outputs made by an op that can write float (CONV_2D and the transpose
+        // convolution from their int32 accumulators; RESHAPE, CONCATENATION and LOGISTIC from float
+        // or int8 inputs), and, going back, inputs of such ops that only float-reading ops read.
         var isFloat = [Bool](repeating: false, count: n)
-        func floatable(_ t: Int) -> Bool {
+        func writesFloat(_ t: Int) -> Bool {
             guard producer[t] >= 0 else { return false }
             switch graph.operations[producer[t]].kind {
-            case .conv2D, .reshape, .concatenation(_, .none): return true
+            case .conv2D, .transposeConvBias, .reshape, .concatenation(_, .none), .logistic: return true
             default: return false
             }
         }
-        for o in graph.outputs where floatable(o) { isFloat[o] = true }
+        func readsFloat(_ k: Int) -> Bool {
+            switch graph.operations[k].kind {
+            case .reshape, .concatenation(_, .none), .logistic: return true
+            default: return false
+            }
+        }
+        for o in graph.outputs where writesFloat(o) { isFloat[o] = true }
         for k in stride(from: graph.operations.count - 1, through: 0, by: -1) {
             let op = graph.operations[k]
-            guard isFloat[op.output] else { continue }
-            switch op.kind {
-            case .reshape, .concatenation:
-                for t in op.inputs where floatable(t) && !isOutput[t] {
-                    if consumers[t].allSatisfy({ isFloat[graph.operations[$0].output] }) { isFloat[t] = true }
-                }
-            default: break
+            guard isFloat[op.output] && readsFloat(k) else { continue }
+            for t in op.inputs where t >= 0 && writesFloat(t) && !isOutput[t] {
+                if consumers[t].allSatisfy({ isFloat[graph.operations[$0].output] && readsFloat($0) }) { isFloat[t] = true }
             }
         }
 
@@ -130,6 +146,7 @@ final class IntegerProgram {
                 if case .transposeConvBias = op.kind {
                     let os = graph.tensors[op.output].shape4
                     need16 = max(need16, (os[2] + 1) * ((depth + 1) / 2 * 2))
+                    need32 = max(need32, (os[2] + 1) * ws[0])
                 }
             default: break
             }
@@ -169,10 +186,13 @@ final class IntegerProgram {
         }
 
         var steps: [Step] = []
+        var stepTensors: [Int] = []
         for i in graph.inputs {
             steps.append(.quantize(UnsafePointer(float(i)), graph.tensors[i].elementCount, q[i]!, int8(i)))
         }
+        for i in graph.inputs { stepTensors.append(i) }
         for (k, op) in graph.operations.enumerated() {
+            defer { while stepTensors.count < steps.count { stepTensors.append(op.output) } }
             let label = "operator " + String(k) + " (" + op.kind.name + ")"
             let x = op.inputs[0]
             let xs = graph.tensors[x].shape4
@@ -231,12 +251,17 @@ final class IntegerProgram {
                                                   inputChannels: xs[3], outputHeight: os[1], outputWidth: os[2],
                                                   stride: g.strideH, padTop: g.padTop, padLeft: g.padLeft)
                     guard tplan.scratchCount <= need16 else { throw .unsupported(label + " needs more scratch") }
-                    let qo = q[out]!
-                    let (lo, hi) = activationBounds(g.activation, qo)
-                    let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
-                                            multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
-                                            outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
-                    steps.append(.transpose(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, int8(out)))
+                    if isFloat[out] {
+                        let stage = FloatOutputStage(weights: cw, inputScale: qx.scale, bias: bias, activation: g.activation)
+                        steps.append(.transposeFloat(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, float(out)))
+                    } else {
+                        let qo = q[out]!
+                        let (lo, hi) = activationBounds(g.activation, qo)
+                        let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
+                                                multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
+                                                outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
+                        steps.append(.transpose(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, int8(out)))
+                    }
                 }
 
             case .add(let act), .mul(let act):
@@ -296,6 +321,16 @@ final class IntegerProgram {
                 let qin = try Self.activation(qx, graph, x, label)
                 let p = MeanParams(input: qin, output: q[out]!, pixels: xs[1] * xs[2])
                 steps.append(.mean(UnsafePointer(int8(x)), xs[1] * xs[2], xs[3], p, int8(out)))
+
+            case .logistic where isFloat[out]:
+                let count = graph.tensors[x].elementCount
+                if isFloat[x] {
+                    steps.append(.logisticFloat(UnsafePointer(float(x)), count, float(out)))
+                } else {
+                    steps.append(.partDequantize(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
+                                                 try Self.activation(qx, graph, x, label), float(out)))
+                    steps.append(.logisticFloat(UnsafePointer(float(out)), count, float(out)))
+                }
 
             case .relu, .hardSwish, .logistic:
                 let qin = try Self.activation(qx, graph, x, label)
@@ -364,7 +399,10 @@ final class IntegerProgram {
             steps.append(.dequantize(UnsafePointer(int8(o)), graph.tensors[o].elementCount, q[o]!, float(o)))
         }
         for p in floatBuffers { if let p { owned.append(UnsafeMutableRawPointer(p)) } }
+        while stepTensors.count < steps.count { stepTensors.append(-1) }
         self.steps = steps
+        self.stepTensors = stepTensors
+        self.isFloat = isFloat
         byteCount = plan.byteCount + need16 * 2 + need32 * 4 + floatBytes
     }
 
@@ -383,8 +421,13 @@ final class IntegerProgram {
     }
 
     func run() {
+        for step in steps { run(step) }
+    }
+
+    @inline(__always)
+    func run(_ step: Step) {
         let k = kernels
-        for step in steps {
+        do {
             switch step {
             case .quantize(let src, let count, let p, let dst):
                 let inv = 1 / p.scale, zp = Float(p.zeroPoint)
@@ -405,13 +448,18 @@ final class IntegerProgram {
                     im2col(input, g, zeroPoint: zp, firstPixel: first, count: count, depthStride: w.depthStride,
                            into: scratch16)
                     k.gemm(scratch16, count, w, .int32(scratch32, rowStride: n))
-                    stage.apply(scratch32, rows: count, channels: n, output: output + first * n)
+                    stage.apply(scratch32, rows: count, channels: n, output: output + first * n, rowStride: n)
                     first += count
                 }
             case .depthwise(let input, let g, let zp, let w, let stage, let output):
                 k.depthwise(input, g, zp, w, stage, output)
             case .transpose(let plan, let input, let zp, let stage, let output):
-                plan.run(input, inputZeroPoint: zp, stage: stage, output: output, scratch: scratch16, kernel: k.gemm)
+                plan.run(input, inputZeroPoint: zp, output: .int8(stage, output), scratch: scratch16, kernel: k.gemm)
+            case .transposeFloat(let plan, let input, let zp, let stage, let output):
+                plan.run(input, inputZeroPoint: zp, output: .float(stage, output, scratch32), scratch: scratch16,
+                         kernel: k.gemm)
+            case .logisticFloat(let input, let count, let output):
+                for i in 0..<count { output[i] = LookupTable.logistic(input[i]) }
             case .elementwise(let a, let b, let count, let period, let p, let output):
                 k.elementwise(a, b, count, period, p, output)
             case .pool(let input, let g, let p, let output):
@@ -452,13 +500,14 @@ final class FloatOutputStage {
         (lower, upper) = activation.bounds
     }
 
-    func apply(_ acc: UnsafePointer<Int32>, rows: Int, channels n: Int, output: UnsafeMutablePointer<Float>) {
+    func apply(_ acc: UnsafePointer<Int32>, rows: Int, channels n: Int, output: UnsafeMutablePointer<Float>,
+               rowStride: Int) {
         scale.withUnsafeBufferPointer { s in
             bias.withUnsafeBufferPointer { b in
                 for r in 0..<rows {
                     for c in 0..<n {
                         let v = Float(acc[r * n + c]) * s[c] + b[c]
-                        output[r * n + c] = min(max(v, lower), upper)
+                        output[r * rowStride + c] = min(max(v, lower), upper)
                     }
                 }
             }

@@ -59,10 +59,24 @@ public final class TransposeConvPlan {
         scratchCount = scratch
     }
 
-    /// Runs the op. Output pixels whose class has no taps get the bias alone.
+    /// Where the result goes: requantised int8, or float from the int32 accumulators (the
+    /// `Int32` scratch holds one output row of a parity class: `ceil(outputWidth / stride) ·
+    /// outputChannels` values).
+    enum Output {
+        case int8(OutputStage, UnsafeMutablePointer<Int8>)
+        case float(FloatOutputStage, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Int32>)
+    }
+
+    /// Runs the op with an int8 output.
     public func run(_ input: UnsafePointer<Int8>, inputZeroPoint: Int32, stage: OutputStage,
                     output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutablePointer<Int16>,
                     kernel: GEMMKernel) {
+        run(input, inputZeroPoint: inputZeroPoint, output: .int8(stage, output), scratch: scratch, kernel: kernel)
+    }
+
+    /// Runs the op. Output pixels whose class has no taps get the bias alone.
+    func run(_ input: UnsafePointer<Int8>, inputZeroPoint: Int32, output target: Output,
+             scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
         let s = stride, ic = inputChannels, oc = outputChannels
         let zp = Int16(truncatingIfNeeded: inputZeroPoint)
         for py in 0..<s {
@@ -72,10 +86,18 @@ public final class TransposeConvPlan {
                 if cols == 0 { continue }
                 var oy = py
                 while oy < outputHeight {
-                    let dstRow = output + (oy * outputWidth + px) * oc
+                    let at = (oy * outputWidth + px) * oc
                     guard let w = weights[py * s + px] else {
-                        for j in 0..<cols {
-                            for o in 0..<oc { dstRow[j * s * oc + o] = stage.apply(0, channel: o) }
+                        switch target {
+                        case .int8(let stage, let output):
+                            for j in 0..<cols {
+                                for o in 0..<oc { output[at + j * s * oc + o] = stage.apply(0, channel: o) }
+                            }
+                        case .float(let stage, let output, let acc):
+                            acc.update(repeating: 0, count: oc)
+                            for j in 0..<cols {
+                                stage.apply(acc, rows: 1, channels: oc, output: output + at + j * s * oc, rowStride: oc)
+                            }
                         }
                         oy += s
                         continue
@@ -96,7 +118,13 @@ public final class TransposeConvPlan {
                         }
                         if w.depthStride > w.depth { dst.pointee = 0 }
                     }
-                    kernel(scratch, cols, w, .int8(dstRow, rowStride: s * oc, stage: stage))
+                    switch target {
+                    case .int8(let stage, let output):
+                        kernel(scratch, cols, w, .int8(output + at, rowStride: s * oc, stage: stage))
+                    case .float(let stage, let output, let acc):
+                        kernel(scratch, cols, w, .int32(acc, rowStride: oc))
+                        stage.apply(acc, rows: cols, channels: oc, output: output + at, rowStride: s * oc)
+                    }
                     oy += s
                 }
             }
