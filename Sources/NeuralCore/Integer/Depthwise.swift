@@ -104,7 +104,7 @@ public func depthwiseSIMD(
                         acc &+= (widen8to32(x) &- zp) &* w
                     }
                 }
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: stage.apply(acc, channel: ch),
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: applyStage(stage, acc, channel: ch),
                                                              as: SIMD8<Int8>.self)
                 ch += 8
             }

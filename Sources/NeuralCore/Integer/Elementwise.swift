@@ -92,7 +92,7 @@ struct ElementwiseVector {
         precondition(p.multiplier1.leftShift == 0 && p.multiplier2.leftShift == 0)
     }
 
-    @inline(__always)
+    @_transparent
     func apply(_ a: SIMD8<Int8>, _ b: SIMD8<Int8>) -> SIMD8<Int8> {
         let x1 = widen8to32(a) &- zp1, x2 = widen8to32(b) &- zp2
         let raw: I32x8

@@ -108,7 +108,7 @@ func pairProducts(_ w: SIMD16<Int16>, _ pair: Int32) -> I32x8 {
     return p.evenHalf &+ p.oddHalf
 }
 
-@inline(__always)
+@_transparent
 func storeTile(
     _ acc0: I32x8, _ acc1: I32x8, row r: Int, block b: Int, weights: PackedGEMMWeights,
     output: GEMMOutput
@@ -117,8 +117,8 @@ func storeTile(
     let valid = min(16, weights.outputChannels - n0)
     switch output {
     case .int8(let out, let stride, let stage):
-        let lo = stage.apply(acc0, channel: n0)
-        let hi = stage.apply(acc1, channel: n0 + 8)
+        let lo = applyStage(stage, acc0, channel: n0)
+        let hi = applyStage(stage, acc1, channel: n0 + 8)
         let dst = out + r * stride + n0
         if valid == 16 {
             UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<Int8>(lowHalf: lo, highHalf: hi),

@@ -4,17 +4,26 @@
 ///
 /// The built-in set is generated deterministically (no data files), at the model's input size and
 /// in its input value range:
-/// - synthetic "portraits": a smooth two-colour background gradient, a skin-toned ellipse (face)
+/// - (`.faces`) synthetic "portraits": a smooth two-colour background gradient, a skin-toned ellipse (face)
 ///   with shading, darker ellipses for hair, eyes, brows and mouth, a lighter nose ridge, and a
 ///   torso below, at seeded positions, sizes and colours;
 /// - the same scenes with seeded sensor-like noise (±4 % of the range);
-/// - one image of low-frequency colour blobs.
+/// - low-frequency colour blobs;
+/// - (`.eyes`, for the iris model) eye close-ups: sclera, iris, pupil, catch light, lids, brow.
 /// Callers with real images (e.g. face crops) can add them through `images`.
 public struct IntegerCalibration: Sendable {
     /// The value range of the model's input (MediaPipe: BlazeFace −1...1, mesh, iris and
     /// segmentation 0...1).
     public var inputLower: Float
     public var inputUpper: Float
+    /// What the generated images show.
+    public enum Content: Sendable, Equatable {
+        /// Portraits and colour blobs (face detector, mesh, segmentation).
+        case faces
+        /// Eye close-ups (the iris model).
+        case eyes
+    }
+    public var content: Content
     /// Number of generated images.
     public var generatedCount: Int
     public var seed: UInt64
@@ -25,8 +34,9 @@ public struct IntegerCalibration: Sendable {
     /// Equalise against calibrated activation ranges rather than filter ranges.
     public var activationAwareEqualization: Bool = true
 
-    public init(inputLower: Float = 0, inputUpper: Float = 1, generatedCount: Int = 6,
+    public init(inputLower: Float = 0, inputUpper: Float = 1, content: Content = .faces, generatedCount: Int = 6,
                 seed: UInt64 = 0x0B00_7415, images: [[Float]] = []) {
+        self.content = content
         self.inputLower = inputLower
         self.inputUpper = inputUpper
         self.generatedCount = generatedCount
@@ -36,8 +46,10 @@ public struct IntegerCalibration: Sendable {
 
     /// MediaPipe's BlazeFace input range.
     public static let signedUnit = IntegerCalibration(inputLower: -1, inputUpper: 1)
-    /// Mesh, iris and segmentation models.
+    /// Mesh and segmentation models.
     public static let unit = IntegerCalibration()
+    /// The iris model.
+    public static let eyes = IntegerCalibration(content: .eyes)
 }
 
 /// SplitMix64, for the calibration images.
@@ -62,11 +74,40 @@ enum CalibrationImages {
                          calibration cal: IntegerCalibration) -> [Float] {
         var rng = CalibrationRandom(state: cal.seed &+ UInt64(index) &* 0x1000_0001)
         var rgb = [Float](repeating: 0, count: h * w * 3)
-        let kind = index % 3
+        let kind = cal.content == .eyes ? 3 : index % 3
         @inline(__always) func color() -> SIMD3<Float> {
             SIMD3(rng.uniform(0.05, 0.95), rng.uniform(0.05, 0.95), rng.uniform(0.05, 0.95))
         }
-        if kind == 2 {
+        if kind == 3 {
+            // An eye close-up (the iris model's input): skin, eyelid opening, iris, pupil, brow.
+            let skin = SIMD3<Float>(rng.uniform(0.35, 0.95), rng.uniform(0.25, 0.75), rng.uniform(0.15, 0.65))
+            let iris = SIMD3<Float>(rng.uniform(0.05, 0.5), rng.uniform(0.05, 0.45), rng.uniform(0.02, 0.4))
+            let ex = rng.uniform(0.4, 0.6), ey = rng.uniform(0.45, 0.6)
+            let ax = rng.uniform(0.28, 0.4), ay = ax * rng.uniform(0.3, 0.5)
+            let ix = ex + rng.uniform(-0.1, 0.1), ir = ay * rng.uniform(0.9, 1.3)
+            let light = rng.uniform(-0.3, 0.3)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let u = Float(x) / Float(w), v = Float(y) / Float(h)
+                    var p = skin * (1 + light * (u - 0.5) - 0.2 * (v - 0.5) * (v - 0.5))
+                    let du = (u - ex) / ax, dv = (v - ey) / ay
+                    let bu = (u - ex) / (ax * 1.2), bv = (v - (ey - ay * 2.6)) / (ay * 0.35)
+                    if bu * bu + bv * bv < 1 { p = skin * 0.3 }  // brow
+                    if du * du + dv * dv < 1.3 && du * du + dv * dv >= 1 { p = skin * 0.7 }  // lid crease
+                    if du * du + dv * dv < 1 {
+                        p = SIMD3(repeating: 0.85)
+                        let ru = u - ix, rv = v - ey
+                        let r = (ru * ru + rv * rv).squareRoot()
+                        if r < ir { p = iris * (0.8 + 0.4 * r / ir) }
+                        if r < ir * 0.4 { p = SIMD3(repeating: 0.03) }
+                        if (ru - ir * 0.3) * (ru - ir * 0.3) + (rv + ir * 0.3) * (rv + ir * 0.3) < ir * ir * 0.02 {
+                            p = SIMD3(repeating: 1)  // catch light
+                        }
+                    }
+                    for ch in 0..<3 { rgb[(y * w + x) * 3 + ch] = min(max(p[ch], 0), 1) }
+                }
+            }
+        } else if kind == 2 {
             // Low-frequency colour blobs.
             var blobs: [(Float, Float, Float, SIMD3<Float>)] = []
             for _ in 0..<8 { blobs.append((rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.1, 0.4), color())) }

@@ -236,6 +236,8 @@ public final class OutputStage {
     let multiplier: UnsafeMutablePointer<Int32>
     let leftShift: UnsafeMutablePointer<Int32>
     let rightShift: UnsafeMutablePointer<Int32>
+    /// The same per 8 channels as vectors: bias, multiplier, left shift, right shift.
+    let vectors: UnsafeMutablePointer<I32x8>
     public let outputZeroPoint: Int32
     /// Quantised activation bounds (fused RELU/RELU6 or the full int8 range).
     public let minimum: Int32
@@ -260,9 +262,22 @@ public final class OutputStage {
         self.outputZeroPoint = outputZeroPoint
         self.minimum = minimum
         self.maximum = maximum
+        vectors = .allocate(capacity: paddedChannels / 2)
+        for g in 0..<(paddedChannels / 8) {
+            var b = I32x8(), m = I32x8(), l = I32x8(), r = I32x8()
+            for i in 0..<8 {
+                b[i] = self.bias[g * 8 + i]; m[i] = multiplier[g * 8 + i]
+                l[i] = leftShift[g * 8 + i]; r[i] = rightShift[g * 8 + i]
+            }
+            (vectors + g * 4).initialize(to: b)
+            (vectors + g * 4 + 1).initialize(to: m)
+            (vectors + g * 4 + 2).initialize(to: l)
+            (vectors + g * 4 + 3).initialize(to: r)
+        }
     }
 
     deinit {
+        vectors.deallocate()
         bias.deallocate()
         multiplier.deallocate()
         leftShift.deallocate()
@@ -276,19 +291,17 @@ public final class OutputStage {
         return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, minimum, maximum))
     }
 
-    /// SIMD output stage for channels `c ..< c+8` (c + 8 <= paddedChannels).
-    @inline(__always)
-    func apply(_ acc: I32x8, channel c: Int) -> SIMD8<Int8> {
-        let raw = UnsafeRawPointer(bias)
-        let b = raw.loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
-        let m = UnsafeRawPointer(multiplier).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
-        let l = UnsafeRawPointer(leftShift).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
-        let r = UnsafeRawPointer(rightShift).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
-        var v = multiplyByQuantizedMultiplier(acc &+ b, m, l, r) &+ outputZeroPoint
-        v = vmax(v, I32x8(repeating: minimum))
-        v = vmin(v, I32x8(repeating: maximum))
-        return narrow8(v)
-    }
+}
+
+/// SIMD output stage for channels `c ..< c+8` of `stage` (c + 8 <= paddedChannels). A free
+/// transparent function so that it is always inlined into the kernels' loops.
+@_transparent
+func applyStage(_ stage: OutputStage, _ acc: I32x8, channel c: Int) -> SIMD8<Int8> {
+    let v8 = stage.vectors + (c >> 3) * 4
+    var v = multiplyByQuantizedMultiplier(acc &+ v8[0], v8[1], v8[2], v8[3]) &+ stage.outputZeroPoint
+    v = vmax(v, I32x8(repeating: stage.minimum))
+    v = vmin(v, I32x8(repeating: stage.maximum))
+    return narrow8(v)
 }
 
 /// Fused activation of a TFLite op, mapped into the quantised output domain.
