@@ -267,7 +267,8 @@ enum BlazeFaceDecoder {
 /// Single-threaded time per run of both paths on each model (printed, never asserted).
 @Test func integerAndFloatPathTimings() throws {
     let runs = Int(ProcessInfo.processInfo.environment["BOOTH_BENCH_RUNS"] ?? "") ?? 3
-    for model in LiteRTReferenceTests.models {
+    let models = ProcessInfo.processInfo.environment["BOOTH_BENCH_MODEL"].map { [$0] } ?? LiteRTReferenceTests.models
+    for model in models {
         let bytes = try LiteRTReferenceTests.modelBytes(model)
         let clock = ContinuousClock()
         let loadStart = clock.now
@@ -278,7 +279,8 @@ enum BlazeFaceDecoder {
         let count = integer.inputShape(0).reduce(1, *)
         let input = (0..<count).map { _ in Float.random(in: 0...1, using: &g) }
         var line = "timing \(model): integer load (with calibration) \(load)"
-        for (name, i) in [("float", float), ("integer", integer)] {
+        let only = ProcessInfo.processInfo.environment["BOOTH_BENCH_ONLY"]
+        for (name, i) in [("float", float), ("integer", integer)] where only == nil || only == name {
             i.withInput(0) { $0.update(fromContentsOf: input) }
             i.run()
             let start = clock.now

@@ -3,8 +3,10 @@
 /// A table lookup is a gather, which neither SSE/AVX2 nor generic `SIMD` express for 256
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
-/// PRELU with a per-channel slope is not a table: it is requantisation with two multipliers,
-/// `s_in/s_out` for x ≥ zp and `s_in·α[c]/s_out` below (α may be negative).
+/// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
+/// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative): `preluScalar` computes exactly that;
+/// the fast variant looks the same results up in a per-channel 256-entry table built from it at load
+/// (two 64-bit requantisations per value cost more than the whole convolution before them).
 
 public final class LookupTable {
     let table: UnsafeMutablePointer<Int8>
@@ -102,9 +104,18 @@ public final class PReLUParams {
             negLeft[c] = m.leftShift
             negRight[c] = m.rightShift
         }
+        table = .allocate(capacity: max(1, alpha.count) * 256)
+        for c in 0..<alpha.count {
+            for q in -128...127 { table[c * 256 + q + 128] = scalar(Int8(q), channel: c) }
+        }
     }
 
+    /// `table[c * 256 + q + 128]`: the scalar result for every channel and input, built once
+    /// (a 256-entry lookup per channel is cheaper than two 64-bit requantisations per value).
+    let table: UnsafeMutablePointer<Int8>
+
     deinit {
+        table.deallocate()
         negMultiplier.deallocate()
         negLeft.deallocate()
         negRight.deallocate()
@@ -140,28 +151,13 @@ public func preluSIMD(
     _ output: UnsafeMutablePointer<Int8>
 ) {
     let c = params.channels
-    let full = c / 8 * 8
-    let zp = I32x8(repeating: params.inputZeroPoint)
-    let zpOut = I32x8(repeating: params.outputZeroPoint)
-    let pm = I32x8(repeating: params.positive.multiplier)
-    let pl = I32x8(repeating: params.positive.leftShift)
-    let pr = I32x8(repeating: params.positive.rightShift)
-    let lo = I32x8(repeating: -128), hi = I32x8(repeating: 127)
+    let t = params.table + 128
     for p in 0..<pixels {
         let src = input + p * c, dst = output + p * c
-        var ch = 0
-        while ch < full {
-            let x = widen8to32(UnsafeRawPointer(src + ch).loadUnaligned(as: SIMD8<Int8>.self)) &- zp
-            let nm = UnsafeRawPointer(params.negMultiplier + ch).loadUnaligned(as: I32x8.self)
-            let nl = UnsafeRawPointer(params.negLeft + ch).loadUnaligned(as: I32x8.self)
-            let nr = UnsafeRawPointer(params.negRight + ch).loadUnaligned(as: I32x8.self)
-            let pos = multiplyByQuantizedMultiplier(x, pm, pl, pr)
-            let neg = multiplyByQuantizedMultiplier(x, nm, nl, nr)
-            let v = pos.replacing(with: neg, where: x .< 0) &+ zpOut
-            UnsafeMutableRawPointer(dst + ch).storeBytes(of: narrow8(vmin(vmax(v, lo), hi)),
-                                                         as: SIMD8<Int8>.self)
-            ch += 8
+        var row = t
+        for ch in 0..<c {
+            dst[ch] = row[Int(src[ch])]
+            row += 256
         }
-        while ch < c { dst[ch] = params.scalar(src[ch], channel: ch); ch += 1 }
     }
 }
