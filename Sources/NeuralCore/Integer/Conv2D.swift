@@ -45,6 +45,21 @@ public func im2col(
     let zp = Int16(zeroPoint)
     let c = g.channels
     let depth = g.kernelHeight * g.kernelWidth * c
+    if g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideY == 1 && g.strideX == 1 && g.padTop == 0
+        && g.padLeft == 0 && g.outputWidth == g.inputWidth && depthStride == c {
+        // Pointwise: the rows of A are the input pixels themselves, one contiguous conversion.
+        let src = input + first * c
+        let zv = SIMD16<Int16>(repeating: zp)
+        let n = count * c
+        var k = 0
+        while k + 16 <= n {
+            let x = widen8to16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<Int8>.self))
+            UnsafeMutableRawPointer(a + k).storeBytes(of: x &- zv, as: SIMD16<Int16>.self)
+            k += 16
+        }
+        while k < n { a[k] = Int16(src[k]) &- zp; k += 1 }
+        return
+    }
     for i in 0..<count {
         let p = first + i
         let oy = p / g.outputWidth, ox = p - (p / g.outputWidth) * g.outputWidth
