@@ -32,6 +32,9 @@ let package = Package(
             name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
             name: "CDRM", path: "Sources/C/CDRM", pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 
         // MARK: Files and devices
-        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
             dependencies: ["ImageCore", "ImageFiles", "CCamera", "CDRM", "CSyscalls"]),
