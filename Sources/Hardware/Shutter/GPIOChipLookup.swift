@@ -27,3 +27,31 @@ public enum GPIOChipLookup {
                               path: seen.isEmpty ? "/dev/gpiochip*" : "any of " + seen.joined(separator: ", "))
     }
 }
+
+extension GPIOChipLookup {
+    /// What the kernel says of one line (GPIO_V2_GET_LINEINFO_IOCTL), without requesting it.
+    public struct LineInfo: Sendable, Equatable {
+        public var name: String
+        public var consumer: String
+        public var inUse: Bool
+    }
+
+    public static func lineInfo(chip path: String, offset: UInt32, syscalls: SystemCalls = .live) throws(HardwareError) -> LineInfo {
+        let fd: Int32
+        do { fd = try syscalls.open(path, flags: O_RDONLY | O_CLOEXEC) } catch {
+            throw HardwareError.opening("GPIO", path, error, permissionHint: "add the user to the gpio group")
+        }
+        defer { try? syscalls.close(fd) }
+        var info = gpio_v2_line_info()
+        info.offset = offset
+        do {
+            _ = try syscalls.ioctl(fd, booth_gpio_v2_get_lineinfo_ioctl(), &info, name: "GPIO_V2_GET_LINEINFO_IOCTL")
+        } catch {
+            if error.errno.rawValue == EINVAL { throw .unsupported(device: "GPIO \(path)", detail: "no line \(offset) on this chip") }
+            throw .system(device: "GPIO \(path)", error: error)
+        }
+        let name = withUnsafeBytes(of: &info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let consumer = withUnsafeBytes(of: &info.consumer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return LineInfo(name: name, consumer: consumer, inUse: info.flags & UInt64(GPIO_V2_LINE_FLAG_USED.rawValue) != 0)
+    }
+}
