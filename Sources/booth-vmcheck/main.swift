@@ -139,6 +139,22 @@ func runDRM(device: String) -> Int32 {
         close(fd)
     }
 
+    // 8. Triple buffering: flips never wait for the buffer being drawn.
+    do {
+        let display = try DRMDisplay(configuration: .init(devicePath: device, bufferCount: 3))
+        for i in 0..<30 {
+            draw(try display.beginFrame(), solid: i % 3 == 0 ? 0x00FF_0000 : 0x0000_00FF)
+            try display.present()
+        }
+        draw(try display.beginFrame())
+        try display.present()
+        try display.waitForFlip()
+        let bad = mismatches(display.frontImage)
+        check(bad == 0, "triple-buffered flips end on the pattern (\(bad) pixels differ)")
+    } catch {
+        check(false, "triple buffering: \(error)")
+    }
+
     if failures.isEmpty {
         say("PASS")
         return 0
