@@ -47,6 +47,8 @@ let package = Package(
         // MARK: Cores (Foundation-free, Embedded-Swift-clean)
         .target(name: "ImageCore", swiftSettings: coreSettings),
         .target(name: "NeuralCore", dependencies: ["ImageCore"], swiftSettings: coreSettings),
+        // Kernel test vectors and checks shared by the x86 tests and the aarch64 runner (CMakeLists.txt).
+        .target(name: "Conformance", dependencies: ["ImageCore", "NeuralCore"], swiftSettings: coreSettings),
 
         // MARK: Vision and rules
         .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore"], swiftSettings: coreSettings),
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
         .testTarget(name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "TestSupport"]),

@@ -26,7 +26,7 @@ public struct SavedPhoto: Sendable, Equatable {
 /// Photos for pulling over scp: `ROOT/YYYY-MM-DD/booth-HHMMSS-NNNN.jpg` plus a `.json` sidecar
 /// and a `ROOT/latest.jpg` symlink. Every file is written to a temporary name, fsync'd, renamed and
 /// its directory fsync'd, so a power cut at any point leaves only complete photos. Files are 0640
-/// and directories 02750: under a `booth-photos`-group directory with the setgid bit (see
+/// and directories 0750; under a `booth-photos`-group directory with the setgid bit (see
 /// systemd/booth.tmpfiles) they are readable by that group, the scp user's.
 public final class PhotoStore: @unchecked Sendable {
     public let root: String
@@ -106,12 +106,12 @@ public final class PhotoStore: @unchecked Sendable {
     }
 
     private func makeDirectory(_ path: String) throws(StorageError) {
-        if mkdir(path, 0o2750) != 0 && errno != EEXIST {
+        if mkdir(path, 0o750) != 0 && errno != EEXIST {
             if errno == ENOENT {
                 // Create parents (the root may be nested below an existing state directory).
                 let parent = (path as NSString).deletingLastPathComponent
                 if !parent.isEmpty && parent != path { try makeDirectory(parent) }
-                if mkdir(path, 0o2750) == 0 || errno == EEXIST { return }
+                if mkdir(path, 0o750) == 0 || errno == EEXIST { return }
             }
             throw .cannotCreateDirectory(path: path, errno: errno)
         }
