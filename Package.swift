@@ -79,6 +79,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // Checks DRMDisplay on a real kernel driver inside QEMU (scripts/vm/run, `make test-vm`).
+        .executableTarget(
+            name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM"], path: "Sources/booth-vmcheck"),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
