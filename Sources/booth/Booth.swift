@@ -10,6 +10,7 @@ struct Booth: ParsableCommand {
         // One command per line, so branches adding commands merge cleanly.
         subcommands: [
             CamerasCommand.self,
+            DoctorCommand.self,
             ModelCommand.self,
         ])
 }
