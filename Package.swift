@@ -87,7 +87,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
-        .testTarget(name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"]),
+        .testTarget(
+            name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"],
+            // Export the test's counting allocator (Tests/NeuralCoreTests/MallocCounter.swift) so the
+            // dynamic loader binds every malloc in the process to it: proves run() allocates nothing.
+            linkerSettings: [.unsafeFlags(["malloc", "calloc", "realloc", "memalign", "aligned_alloc", "posix_memalign"]
+                .flatMap { ["-Xlinker", "--export-dynamic-symbol=" + $0] }, .when(platforms: [.linux]))]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
