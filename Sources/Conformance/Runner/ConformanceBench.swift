@@ -14,7 +14,11 @@ public enum ConformanceBench {
         }
         let inputPlanes = inputs.map { $0.plane }
         let outputPlanes = outputs.map { $0.plane }
-        for _ in 0..<iterations { variant.run(inputPlanes, outputPlanes) }
+        // Planes do not own memory: keep the owners alive across the calls (Swift may end an
+        // object's lifetime after its last use, and a freed large block is unmapped).
+        withExtendedLifetime(inputs) {
+            for _ in 0..<iterations { variant.run(inputPlanes, outputPlanes) }
+        }
         var h = FNV1a()
         for o in outputs { h.combine(o.plane) }
         return Int32(truncatingIfNeeded: h.value & 0x7FFF_FFFF)
