@@ -22,6 +22,7 @@ run: demo
 test: setup
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+	scripts/check-systemd .build/$(CONFIG)/booth
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark

@@ -42,6 +42,7 @@ public enum FileIO {
         let tmp = "\(dir)/.\(basename(of: path)).\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         if fd < 0 { throw .writeFailed(path: path, reason: errnoText(errno)) }
+        _ = fchmod(fd, mode)   // independent of the process umask
         var ok = false
         defer {
             if !ok { unlink(tmp) }
