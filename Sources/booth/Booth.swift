@@ -7,5 +7,5 @@ struct Booth: ParsableCommand {
         commandName: "booth",
         abstract: "Passport-photo and photo-booth kiosk, and the tools that share its vision core.",
         version: BoothVersion.string,
-        subcommands: [])
+        subcommands: [FacesCommand.self])
 }
