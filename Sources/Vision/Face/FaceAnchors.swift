@@ -3,6 +3,7 @@
 public struct FaceAnchor: Sendable, Equatable {
     public var x: Float
     public var y: Float
+    public init(x: Float, y: Float) { self.x = x; self.y = y }
 }
 
 /// The anchors of BlazeFace short-range, generated as MediaPipe's `SsdAnchorsCalculator` does

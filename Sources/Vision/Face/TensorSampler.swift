@@ -9,6 +9,7 @@ import Darwin
 public struct TensorRange: Sendable, Equatable {
     public var scale: Float
     public var offset: Float
+    public init(scale: Float, offset: Float) { self.scale = scale; self.offset = offset }
     /// [-1, 1], as MediaPipe feeds BlazeFace.
     public static let minusOneToOne = TensorRange(scale: 2 / 255, offset: -1)
     /// [0, 1], as MediaPipe feeds the face mesh and iris models.
