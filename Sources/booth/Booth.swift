@@ -11,6 +11,7 @@ struct Booth: ParsableCommand {
         subcommands: [
             CamerasCommand.self,
             DoctorCommand.self,
+            FacesCommand.self,
             ModelCommand.self,
         ])
 }
