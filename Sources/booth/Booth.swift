@@ -12,6 +12,8 @@ struct Booth: ParsableCommand {
             CamerasCommand.self,
             DoctorCommand.self,
             FacesCommand.self,
+            GreetCommand.self,
             ModelCommand.self,
+            SegmentCommand.self,
         ])
 }
