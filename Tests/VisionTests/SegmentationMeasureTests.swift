@@ -1,0 +1,83 @@
+import ImageCore
+import ImageFiles
+import NeuralCore
+import TestSupport
+import Testing
+import Vision
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README table: time per level at 640×480 (and accurate at 12 MP), working memory, and the
+/// mean IoU of each level against LiteRT's float model output (masks made by
+/// scripts/segmentation/litert_masks.py into out/segmentation/litert). Opt-in (it takes a while):
+/// BOOTH_SEGMENT_MEASURE=1 swift test -c release --skip-build --filter SegmentationMeasure
+@Suite(.serialized) struct SegmentationMeasureTests {
+    static var enabled: Bool { getenv("BOOTH_SEGMENT_MEASURE") != nil }
+
+    static func seconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    @Test func timeAndMemoryPerLevel() throws {
+        guard Self.enabled else { print("SegmentationMeasureTests: set BOOTH_SEGMENT_MEASURE=1 to measure"); return }
+        let astronaut = try ImageDecoder().decode(path: Fixtures.models + "/astronaut.png", as: .rgb888)
+        for (w, h) in [(640, 480), (4000, 3000)] {
+            let frame = ImageBuffer(format: .rgb888, width: w, height: h)
+            let crop = astronaut.image().cropped(x: 0, y: 64, width: 512, height: 384)
+            ResizeBilinear.run(crop, frame.image())
+            let yuv = ImageBuffer(format: .i420, width: w, height: h)
+            RGBToI420.run(frame.image(), yuv.image())
+            for level in SegmentationLevel.allCases {
+                if w > 1000 && level != .accurate { continue }
+                let seg = try SegmentationFixtures.segmenter(level)
+                seg.temporalStability = level != .accurate
+                for (name, image) in [("RGB888", frame.image()), ("I420", yuv.image())] {
+                    _ = seg.segment(image)
+                    let runs = level == .accurate ? (w > 1000 ? 2 : 5) : 40
+                    let t0 = Self.seconds()
+                    for _ in 0..<runs { _ = seg.segment(image) }
+                    let ms = (Self.seconds() - t0) / Double(runs) * 1000
+                    let m = seg.segment(image)
+                    print("MEASURE \(level.rawValue) \(w)x\(h) \(name): \(String(ms)) ms/frame, model \(m.modelPlane.width)x\(m.modelPlane.height), mask \(m.width)x\(m.height), working memory \(seg.workingByteCount / 1024) KiB, path \(seg.executionPath)")
+                }
+            }
+        }
+    }
+
+    @Test func modelAlone() throws {
+        guard Self.enabled else { return }
+        for m in SegmentationModel.allCases {
+            for path in [ExecutionPath.float, .integer] {
+                let interp = try Interpreter(model: SegmentationFixtures.model(m)!, path: path)
+                interp.run()
+                let t0 = Self.seconds()
+                for _ in 0..<20 { interp.run() }
+                print("MEASURE model alone \(m) \(path): \((Self.seconds() - t0) / 20 * 1000) ms")
+            }
+        }
+    }
+
+    @Test func iouAgainstLiteRT() throws {
+        guard Self.enabled, SegmentationFixtures.available else { print("SegmentationMeasureTests: skipped"); return }
+        let litert = Fixtures.packageRoot + "/out/segmentation/litert"
+        guard access(litert + "/portrait", F_OK) == 0 else {
+            print("SegmentationMeasureTests: run scripts/segmentation/litert_masks.py first (\(litert) absent)"); return
+        }
+        let decoder = ImageDecoder()
+        for set in ["portrait", "cihp"] {
+            let samples = try SegmentationFixtures.samples(set)
+            for level in SegmentationLevel.allCases {
+                let seg = try SegmentationFixtures.segmenter(level)
+                var sum = 0.0
+                for s in samples {
+                    let ref = try decoder.decode(path: litert + "/" + set + "/" + s.name + ".png", as: .gray8)
+                    sum += SegmentationFixtures.iou(seg.segment(s.image.image()).plane, ref.image().luma)
+                }
+                print("MEASURE IoU vs LiteRT float (general, stretched) \(set) \(level.rawValue): \(sum / Double(samples.count))")
+            }
+        }
+    }
+}
