@@ -61,10 +61,7 @@ extension PersonSegmenter {
         if mattingEpsilon > 0 && PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
             ColorGuidedFilter.run(frame: frame, mask: wp, destination: mask, radius: radius, epsilon: mattingEpsilon)
         } else {
-            let up = MaskMapping(frameWidth: frame.width, frameHeight: frame.height, rotation: .none,
-                                 modelWidth: wp.width, modelHeight: wp.height, fit: .stretch)
-            warp.warp(UnsafePointer(wp.row(0)), maskStride: wp.stride, mapping: up, into: mask,
-                      xRange: 0..<frame.width, yRange: 0..<frame.height)
+            ResizeBilinear.run(wp.grayImage, mask.grayImage)
         }
         let modelPlane = Plane(base: UnsafeMutableRawPointer(modelMask.pointer), width: m.inputWidth, height: m.inputHeight,
                                stride: m.inputWidth, bytesPerPixel: 1, padding: modelMask.count - m.inputWidth * m.inputHeight)
