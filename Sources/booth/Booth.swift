@@ -13,5 +13,6 @@ struct Booth: ParsableCommand {
             DoctorCommand.self,
             FacesCommand.self,
             ModelCommand.self,
+            RunCommand.self,
         ])
 }
