@@ -19,7 +19,8 @@ public enum Devices {
                 return SyntheticSource(width: c.previewWidth, height: c.previewHeight, framesPerSecond: c.fps)
             case .folder:
                 return try FolderReplaySource(folder: folder, previewWidth: c.previewWidth, previewHeight: c.previewHeight,
-                                              framesPerSecond: c.fps)
+                                              framesPerSecond: c.fps,
+                                              framesPerImage: max(1, Int(c.secondsPerImage * Double(c.fps))))
             case .libcamera:
                 return try LibcameraSource(manager: try LibcameraManager(),
                                            configuration: .init(cameraID: id, previewWidth: c.previewWidth,

@@ -123,7 +123,7 @@ public final class KioskRuntime: @unchecked Sendable {
         do { display = try Devices.display(board, folderOverride: options.screensDirectory) } catch { throw .display(error) }
         renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
                                                          screenHeight: display.height, mirrored: board.camera.mirrorPreview),
-                                   rotation: rotation, profile: profile)
+                                   rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide)
 
         // 5. Buttons.
         do {
