@@ -81,7 +81,7 @@ enum FloatKernels {
                             case .mul: r = x * y
                             case .prelu: r = x.replacing(with: x * y, where: x .< 0)
                             }
-                            store8(r.clamped(lowerBound: vlo, upperBound: vhi), dst + k)
+                            store8(clamp8(r, vlo, vhi), dst + k)
                             k += 8
                         }
                         while k < inner {
