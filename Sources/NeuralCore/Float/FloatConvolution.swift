@@ -81,11 +81,53 @@ enum FloatConvolution {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let sx = d.g.strideW, dx = d.g.dilationW
+        // Output columns whose whole window lies inside the input horizontally.
+        let interiorStart = min(d.outW, max(0, (d.g.padLeft + sx - 1) / sx))
+        let spanW = (d.kW - 1) * dx + 1
+        let interiorEnd = max(interiorStart, min(d.outW, d.inW + d.g.padLeft - spanW >= 0 ? (d.inW + d.g.padLeft - spanW) / sx + 1 : 0))
         for n in 0..<d.batch {
             for oy in 0..<d.outH {
                 let y0 = oy * d.g.strideH - d.g.padTop
-                for ox in 0..<d.outW {
-                    let x0 = ox * d.g.strideW - d.g.padLeft
+                var ox = 0
+                while ox < d.outW {
+                    if ox >= interiorStart && ox + 4 <= interiorEnd {
+                        // Four interior pixels at once: each weight vector feeds four accumulators.
+                        let x0 = ox * sx - d.g.padLeft
+                        let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                        var o = 0
+                        while o < ocp {
+                            var a0 = load8(bias + o)
+                            var a1 = a0, a2 = a0, a3 = a0
+                            for ky in 0..<d.kH {
+                                let iy = y0 + ky * d.g.dilationH
+                                if iy < 0 || iy >= d.inH { continue }
+                                let row = input + (n * d.inH + iy) * d.inW * d.inC
+                                for kx in 0..<d.kW {
+                                    let p0 = row + (x0 + kx * dx) * d.inC
+                                    let p1 = p0 + sx * d.inC, p2 = p1 + sx * d.inC, p3 = p2 + sx * d.inC
+                                    var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
+                                    for i in 0..<d.inC {
+                                        let wv = load8(w)
+                                        a0 += SIMD8(repeating: p0[i]) * wv
+                                        a1 += SIMD8(repeating: p1[i]) * wv
+                                        a2 += SIMD8(repeating: p2[i]) * wv
+                                        a3 += SIMD8(repeating: p3[i]) * wv
+                                        w += ocp
+                                    }
+                                }
+                            }
+                            let rest = d.outC - o
+                            store(clamp8(a0, vlo, vhi), out + o, count: rest)
+                            store(clamp8(a1, vlo, vhi), out + d.outC + o, count: rest)
+                            store(clamp8(a2, vlo, vhi), out + 2 * d.outC + o, count: rest)
+                            store(clamp8(a3, vlo, vhi), out + 3 * d.outC + o, count: rest)
+                            o += 8
+                        }
+                        ox += 4
+                        continue
+                    }
+                    let x0 = ox * sx - d.g.padLeft
                     let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
                     var o = 0
                     while o < ocp {
@@ -94,7 +136,7 @@ enum FloatConvolution {
                             let iy = y0 + ky * d.g.dilationH
                             if iy < 0 || iy >= d.inH { continue }
                             for kx in 0..<d.kW {
-                                let ix = x0 + kx * d.g.dilationW
+                                let ix = x0 + kx * dx
                                 if ix < 0 || ix >= d.inW { continue }
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
@@ -107,6 +149,7 @@ enum FloatConvolution {
                         store(clamp8(acc, vlo, vhi), out + o, count: d.outC - o)
                         o += 8
                     }
+                    ox += 1
                 }
             }
         }
