@@ -133,7 +133,7 @@ enum FloatKernels {
     /// Zero padding of a 4-D tensor.
     static func pad(_ s: [Int], out o: [Int], before: [Int], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         var total = 1
-        for d in o { total *= d }
+        for d in 0..<4 { total *= o[d] }
         output.update(repeating: 0, count: total)
         for b in 0..<s[0] {
             for y in 0..<s[1] {
@@ -153,7 +153,8 @@ enum FloatKernels {
         var r = 1
         var count = 1
         var outCount = 1
-        for d in (0..<4).reversed() {
+        for r3 in 0..<4 {
+            let d = 3 - r3
             if reduced[d] {
                 count *= s[d]
             } else {
