@@ -244,12 +244,53 @@ enum FloatConvolution {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let sx = d.g.strideW
+        let step = sx * c
+        let interiorStart = min(d.outW, max(0, (d.g.padLeft + sx - 1) / sx))
+        let spanW = (d.kW - 1) * d.g.dilationW + 1
+        let interiorEnd = max(interiorStart, min(d.outW, d.inW + d.g.padLeft - spanW >= 0 ? (d.inW + d.g.padLeft - spanW) / sx + 1 : 0))
         for n in 0..<d.batch {
             for oy in 0..<d.outH {
                 let y0 = oy * d.g.strideH - d.g.padTop
                 let kyLo = max(0, (-y0 + d.g.dilationH - 1) / d.g.dilationH)
                 let kyHi = min(d.kH, (d.inH - y0 + d.g.dilationH - 1) / d.g.dilationH)
-                for ox in 0..<d.outW {
+                var ox = 0
+                while ox < d.outW {
+                    if ox >= interiorStart && ox + 4 <= interiorEnd && kyLo < kyHi {
+                        // Four interior pixels: each weight vector feeds four accumulators.
+                        let x0 = ox * sx - d.g.padLeft
+                        let out = output + ((n * d.outH + oy) * d.outW + ox) * c
+                        var o = 0
+                        while o + 8 <= c {
+                            var a0 = load8(bias + o)
+                            var a1 = a0, a2 = a0, a3 = a0
+                            for ky in kyLo..<kyHi {
+                                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW + x0) * c + o
+                                let wrow = weights + ky * d.kW * ocp + o
+                                for kx in 0..<d.kW {
+                                    let wv = load8(wrow + kx * ocp)
+                                    let p = row + kx * d.g.dilationW * c
+                                    a0 += load8(p) * wv
+                                    a1 += load8(p + step) * wv
+                                    a2 += load8(p + 2 * step) * wv
+                                    a3 += load8(p + 3 * step) * wv
+                                }
+                            }
+                            store8(clamp8(a0, vlo, vhi), out + o)
+                            store8(clamp8(a1, vlo, vhi), out + c + o)
+                            store8(clamp8(a2, vlo, vhi), out + 2 * c + o)
+                            store8(clamp8(a3, vlo, vhi), out + 3 * c + o)
+                            o += 8
+                        }
+                        if o < c {
+                            for q in 0..<4 {
+                                depthwisePixelTail(d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
+                                                   input: input, weights: weights, bias: bias, output: output)
+                            }
+                        }
+                        ox += 4
+                        continue
+                    }
                     let x0 = ox * d.g.strideW - d.g.padLeft
                     let kxLo = max(0, (-x0 + d.g.dilationW - 1) / d.g.dilationW)
                     let kxHi = min(d.kW, (d.inW - x0 + d.g.dilationW - 1) / d.g.dilationW)
@@ -283,8 +324,31 @@ enum FloatConvolution {
                         out[o] = min(max(acc, lo), hi)
                         o += 1
                     }
+                    ox += 1
                 }
             }
+        }
+    }
+
+    /// Channels `from..<C` of one output pixel of a depthwise convolution (multiplier 1) whose
+    /// window lies inside the input horizontally.
+    @inline(__always)
+    static func depthwisePixelTail(_ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
+                                   weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let c = d.outC, ocp = d.outCPadded
+        let (lo, hi) = d.g.activation.bounds
+        let y0 = oy * d.g.strideH - d.g.padTop
+        let x0 = ox * d.g.strideW - d.g.padLeft
+        let out = output + ((n * d.outH + oy) * d.outW + ox) * c
+        for o in from..<c {
+            var acc = bias[o]
+            for ky in kyLo..<kyHi {
+                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
+                for kx in 0..<d.kW {
+                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                }
+            }
+            out[o] = min(max(acc, lo), hi)
         }
     }
 

@@ -26,19 +26,25 @@ enum FloatKernels {
                     let xLo = max(0, x0), xHi = min(w, x0 + g.filterW)
                     let dst = output + ((b * oh + oy) * ow + ox) * c
                     let count = max(0, yHi - yLo) * max(0, xHi - xLo)
-                    for ch in 0..<c {
-                        var acc: Float = average ? 0 : -Float.greatestFiniteMagnitude
-                        if count > 0 {
-                            for y in yLo..<yHi {
-                                let row = input + ((b * h + y) * w) * c + ch
-                                for x in xLo..<xHi {
-                                    let v = row[x * c]
-                                    acc = average ? acc + v : max(acc, v)
+                    // Channels innermost (contiguous reads), accumulating in the output; each
+                    // channel still sums its window row by row, left to right.
+                    dst.update(repeating: average ? 0 : -Float.greatestFiniteMagnitude, count: c)
+                    if count > 0 {
+                        for y in yLo..<yHi {
+                            for x in xLo..<xHi {
+                                let src = input + ((b * h + y) * w + x) * c
+                                if average {
+                                    for ch in 0..<c { dst[ch] += src[ch] }
+                                } else {
+                                    for ch in 0..<c { dst[ch] = max(dst[ch], src[ch]) }
                                 }
                             }
                         }
-                        if average { acc = count > 0 ? acc / Float(count) : 0 }
-                        dst[ch] = min(max(acc, lo), hi)
+                    }
+                    for ch in 0..<c {
+                        var v = dst[ch]
+                        if average { v = count > 0 ? v / Float(count) : 0 }
+                        dst[ch] = min(max(v, lo), hi)
                     }
                 }
             }
