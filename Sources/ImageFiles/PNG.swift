@@ -1,0 +1,90 @@
+import CPNG
+import ImageCore
+
+/// PNG through libpng's simplified API (png_image_*): Debian's libpng16 is the reference PNG
+/// implementation, already on every Raspberry Pi OS image, and its simplified API handles every
+/// bit depth, palette and alpha variant with error returns instead of longjmp in our code.
+public enum PNGCodec {
+    /// Decodes PNG bytes to .rgb888 or .gray8 (16-bit samples are reduced to 8; alpha is
+    /// composited over `background`).
+    public static func decode(_ bytes: [UInt8], name: String, as format: PixelFormat,
+                              background: (UInt8, UInt8, UInt8) = (255, 255, 255)) throws(ImageFileError) -> ImageBuffer {
+        precondition(format == .rgb888 || format == .gray8, "PNG decodes to rgb888 or gray8")
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        let ok = bytes.withUnsafeBytes { b in png_image_begin_read_from_memory(&image, b.baseAddress, b.count) }
+        if ok == 0 { throw .corrupt(path: name, reason: message(&image)) }
+        let w = Int(image.width), h = Int(image.height)
+        guard w > 0, h > 0, w * h <= 100_000_000 else {
+            throw .unsupported(path: name, reason: "image size \(w)x\(h)")
+        }
+        image.format = format == .rgb888 ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
+        let out = ImageBuffer(format: format, width: w, height: h)
+        let plane = out.image().luma
+        var bg = png_color(red: background.0, green: background.1, blue: background.2)
+        let done = bytes.withUnsafeBytes { _ in
+            png_image_finish_read(&image, &bg, plane.base, Int32(plane.stride), nil)
+        }
+        if done == 0 { throw .corrupt(path: name, reason: message(&image)) }
+        return out
+    }
+
+    /// Encodes a Gray8, RGB888 or XRGB8888 image as an 8-bit PNG.
+    public static func encode(_ image: Image) throws(ImageFileError) -> [UInt8] {
+        var rows: ImageBuffer? = nil
+        var src = image
+        switch image.format {
+        case .gray8, .rgb888: break
+        case .xrgb8888:
+            let rgb = ImageBuffer(format: .rgb888, width: image.width, height: image.height)
+            let s = image.luma, d = rgb.image().luma
+            for y in 0..<image.height {
+                let sr = s.row(y), dr = d.row(y)
+                for x in 0..<image.width {
+                    dr[3 * x] = sr[4 * x + 2]; dr[3 * x + 1] = sr[4 * x + 1]; dr[3 * x + 2] = sr[4 * x]
+                }
+            }
+            rows = rgb
+            src = rgb.image()
+        case .i420, .nv12:
+            throw .unsupported(path: "<memory>", reason: "PNG from YUV; convert to RGB first")
+        }
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        png.width = UInt32(src.width)
+        png.height = UInt32(src.height)
+        png.format = src.format == .gray8 ? UInt32(PNG_FORMAT_GRAY) : UInt32(PNG_FORMAT_RGB)
+        let p = src.luma
+        var size = 0
+        if png_image_write_to_memory(&png, nil, &size, 0, p.base, Int32(p.stride), nil) == 0 {
+            throw .writeFailed(path: "<memory>", reason: message(&png))
+        }
+        // libpng 1.6.39 can fail a second write into a buffer of exactly the queried size; leave room.
+        size += size / 8 + 1024
+        var out = [UInt8](repeating: 0, count: size)
+        let ok = out.withUnsafeMutableBytes { b in
+            png_image_write_to_memory(&png, b.baseAddress, &size, 0, p.base, Int32(p.stride), nil)
+        }
+        if ok == 0 { throw .writeFailed(path: "<memory>", reason: message(&png)) }
+        withExtendedLifetime(rows) {}
+        out.removeLast(out.count - size)
+        return out
+    }
+
+    private static func message(_ image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return bytes.isEmpty ? "libpng error" : String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}
+
+/// Writes PNG files atomically (temporary file, fsync, rename).
+public enum PNGWriter {
+    public static func write(_ image: Image, to path: String) throws(ImageFileError) {
+        let bytes: [UInt8]
+        do { bytes = try PNGCodec.encode(image) } catch { throw .writeFailed(path: path, reason: "\(error)") }
+        try FileIO.writeAtomically(bytes, to: path)
+    }
+}

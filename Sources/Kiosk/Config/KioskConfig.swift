@@ -1,0 +1,48 @@
+import Config
+
+/// `/etc/booth/booth.toml`: which board, which mode, which profile, where photos go.
+public struct KioskConfig: Sendable, Equatable {
+    public enum Mode: String, Sendable { case passport, booth }
+
+    /// A board name (looked up in the boards directory) or a path to a board file.
+    public var board: String
+    public var mode: Mode
+    public var profile: String
+    /// Booth mode: the background image; empty = keep the real background.
+    public var background: String
+    public var photoDirectory: String
+    /// Seconds of 3-2-1 countdown before a booth-mode shot; 0 = none.
+    public var countdown: Int
+    public var reviewSeconds: Double
+    public var hideBackground: Bool
+    public var debug: Bool
+    /// Refuse a shot when less than this many MiB would remain free.
+    public var minimumFreeMiB: Int
+    public var jpegQuality: Int
+
+    public static let defaults = KioskConfig(
+        board: "dev", mode: .passport, profile: "uk", background: "", photoDirectory: "/var/lib/booth/photos",
+        countdown: 3, reviewSeconds: 3, hideBackground: true, debug: false, minimumFreeMiB: 64, jpegQuality: 92)
+
+    public static func parse(_ source: String, file: String) throws(ConfigError) -> KioskConfig {
+        let r = try ConfigReader.parse(source, file: file)
+        let d = defaults
+        let c = KioskConfig(
+            board: try r.string("board", default: d.board),
+            mode: Mode(rawValue: try r.string("mode", oneOf: ["passport", "booth"], default: d.mode.rawValue))!,
+            profile: try r.string("profile", default: d.profile),
+            background: try r.string("background", default: d.background),
+            photoDirectory: try r.string("photo_dir", default: d.photoDirectory),
+            countdown: try r.int("countdown", default: d.countdown, in: 0...10),
+            reviewSeconds: try r.double("review_seconds", default: d.reviewSeconds, in: 0...60),
+            hideBackground: try r.bool("hide_background", default: d.hideBackground),
+            debug: try r.bool("debug", default: d.debug),
+            minimumFreeMiB: try r.int("min_free_mib", default: d.minimumFreeMiB, in: 0...1_000_000),
+            jpegQuality: try r.int("jpeg_quality", default: d.jpegQuality, in: 50...100))
+        if c.photoDirectory.isEmpty || !c.photoDirectory.hasPrefix("/") && !c.photoDirectory.hasPrefix(".") {
+            throw ConfigError(file: file, key: "photo_dir", message: "must be an absolute path (or start with ./)")
+        }
+        try r.finish()
+        return c
+    }
+}
