@@ -19,13 +19,17 @@ public final class Interpreter {
     /// The execution engines; the integer path adds its case here.
     enum Engine {
         case float(FloatProgram)
+        case integer(IntegerProgram)
     }
 
-    public convenience init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        try self.init(model: try TFLiteModel(bytes: bytes), path: path)
+    /// `calibration` only matters to the integer path (see `IntegerCalibration`).
+    public convenience init(model bytes: [UInt8], path: ExecutionPath = .float,
+                            calibration: IntegerCalibration = .unit) throws(ModelError) {
+        try self.init(model: try TFLiteModel(bytes: bytes), path: path, calibration: calibration)
     }
 
-    public init(model: TFLiteModel, path: ExecutionPath = .float, scalarKernels: Bool = false) throws(ModelError) {
+    public init(model: TFLiteModel, path: ExecutionPath = .float, scalarKernels: Bool = false,
+                calibration: IntegerCalibration = .unit) throws(ModelError) {
         let graph = try Graph(model: model)
         let plan = try MemoryPlan(graph: graph)
         self.graph = graph
@@ -37,7 +41,16 @@ public final class Interpreter {
             arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
             engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: scalarKernels))
         case .integer:
-            throw .pathUnavailable("the integer path is not available yet; use the float path")
+            // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
+            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
+            arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
+            do {
+                engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                                                     calibration: calibration, scalarOnly: scalarKernels))
+            } catch {
+                arena.deallocate()
+                throw error
+            }
         }
     }
 
@@ -69,6 +82,7 @@ public final class Interpreter {
     public func run() {
         switch engine {
         case .float(let program): program.run()
+        case .integer(let program): program.run()
         }
     }
 

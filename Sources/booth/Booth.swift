@@ -10,6 +10,9 @@ struct Booth: ParsableCommand {
         // One command per line, so branches adding commands merge cleanly.
         subcommands: [
             CamerasCommand.self,
+            DoctorCommand.self,
+            FacesCommand.self,
             ModelCommand.self,
+            RunCommand.self,
         ])
 }

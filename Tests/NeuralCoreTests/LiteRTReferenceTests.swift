@@ -97,7 +97,7 @@ import Testing
         for c in cases {
             let input = try Self.readFloats(c.file("input"))
             try #require(input.count == interpreter.inputShape(0).reduce(1, *))
-            interpreter.withInput(0) { $0.update(fromContentsOf: input) }
+            _ = interpreter.withInput(0) { $0.update(fromContentsOf: input) }
             interpreter.run()
             #expect(interpreter.outputCount == c.outputCount)
             for k in 0..<min(c.outputCount, interpreter.outputCount) {
