@@ -23,6 +23,11 @@ test: setup
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
 	scripts/check-systemd .build/$(CONFIG)/booth
+	CONFIG=$(CONFIG) scripts/vm/run
+
+# The DRM display code against a real kernel driver (bochs-drm) in qemu-system-x86_64 (~25 s).
+test-vm: setup
+	CONFIG=$(CONFIG) scripts/vm/run
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark

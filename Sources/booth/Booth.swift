@@ -7,5 +7,11 @@ struct Booth: ParsableCommand {
         commandName: "booth",
         abstract: "Passport-photo and photo-booth kiosk, and the tools that share its vision core.",
         version: BoothVersion.string,
-        subcommands: [FacesCommand.self])
+        // One command per line, so branches adding commands merge cleanly.
+        subcommands: [
+            CamerasCommand.self,
+            DoctorCommand.self,
+            FacesCommand.self,
+            ModelCommand.self,
+        ])
 }

@@ -1,0 +1,25 @@
+/// Every kernel the conformance runner checks, on x86 (`ConformanceTests`) and on aarch64
+/// (`scripts/arm/test`). Extension point: append adapters here as the cores grow
+/// (ImageCore's kernel table, NeuralCore's integer kernels and networks).
+public enum ConformanceSuite {
+    public static var kernels: [ConformanceKernel] {
+        var all: [ConformanceKernel] = [InvertKernel.conformance]
+        all += ImageCoreKernels.conformance
+        all += NeuralCoreKernels.conformance
+        return all
+    }
+
+    /// The kernel called `name`, if any.
+    public static func kernel(named name: String) -> ConformanceKernel? {
+        for k in kernels where k.name.utf8.elementsEqual(name.utf8) { return k }
+        return nil
+    }
+
+    /// Runs everything and compares with `golden` (when given): the failures list holds both
+    /// variant-versus-reference differences and golden mismatches.
+    public static func check(golden: GoldenFile?) -> ConformanceRun {
+        var run = ConformanceRunner.run(kernels)
+        if let golden { run.failures += golden.mismatches(run.results) }
+        return run
+    }
+}

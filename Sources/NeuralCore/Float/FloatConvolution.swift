@@ -1,0 +1,372 @@
+/// Float convolution kernels (NHWC activations). Each has a plain scalar reference and a SIMD8
+/// variant over output channels; tests run both on the same data.
+///
+/// Packed weight layout used by both: [KH][KW][IC][OCp] with OCp = OC rounded up to 8 (zero filled),
+/// bias [OCp]; packing happens once at load (`packConvWeights`).
+enum FloatConvolution {
+    /// Dimensions of one convolution call.
+    struct Dims {
+        var batch: Int
+        var inH: Int, inW: Int, inC: Int
+        var outH: Int, outW: Int, outC: Int
+        var kH: Int, kW: Int
+        var g: ConvGeometry
+
+        /// Output channels rounded up to the SIMD width.
+        var outCPadded: Int { (outC + 7) & ~7 }
+    }
+
+    /// Repacks OHWI weights into [KH][KW][IC][OCp] and the bias into [OCp].
+    static func packConvWeights(ohwi: ArraySlice<Float>, bias: ArraySlice<Float>?, outC: Int, kH: Int, kW: Int, inC: Int,
+                                into packed: inout [Float], bias packedBias: inout [Float]) {
+        let ocp = (outC + 7) & ~7
+        packed = [Float](repeating: 0, count: kH * kW * inC * ocp)
+        packedBias = [Float](repeating: 0, count: ocp)
+        let base = ohwi.startIndex
+        for o in 0..<outC {
+            for ky in 0..<kH {
+                for kx in 0..<kW {
+                    for i in 0..<inC {
+                        packed[((ky * kW + kx) * inC + i) * ocp + o] = ohwi[base + ((o * kH + ky) * kW + kx) * inC + i]
+                    }
+                }
+            }
+            if let bias { packedBias[o] = bias[bias.startIndex + o] }
+        }
+    }
+
+    // MARK: Regular convolution
+
+    /// Scalar reference: out[n,y,x,o] = act(bias[o] + Σ in[n, y·s−pad+ky·d, x·s−pad+kx·d, i] · w[ky,kx,i,o]).
+    static func convScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                           output: UnsafeMutablePointer<Float>) {
+        let ocp = d.outCPadded
+        let (lo, hi) = d.g.activation.bounds
+        for n in 0..<d.batch {
+            for oy in 0..<d.outH {
+                for ox in 0..<d.outW {
+                    let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                    for o in 0..<d.outC {
+                        var acc = bias[o]
+                        for ky in 0..<d.kH {
+                            let iy = oy * d.g.strideH - d.g.padTop + ky * d.g.dilationH
+                            if iy < 0 || iy >= d.inH { continue }
+                            for kx in 0..<d.kW {
+                                let ix = ox * d.g.strideW - d.g.padLeft + kx * d.g.dilationW
+                                if ix < 0 || ix >= d.inW { continue }
+                                let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
+                                let w = weights + (ky * d.kW + kx) * d.inC * ocp + o
+                                for i in 0..<d.inC { acc += src[i] * w[i * ocp] }
+                            }
+                        }
+                        out[o] = min(max(acc, lo), hi)
+                    }
+                }
+            }
+        }
+    }
+
+    /// SIMD variant: per output pixel, 8 output channels at a time; a 1×1 stride-1 convolution
+    /// goes to `pointwise`, which also tiles 4 pixels so each weight load feeds 4 FMAs.
+    static func conv(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                     output: UnsafeMutablePointer<Float>) {
+        if d.kH == 1 && d.kW == 1 && d.g.strideH == 1 && d.g.strideW == 1 && d.g.padTop == 0 && d.g.padLeft == 0 {
+            pointwise(pixels: d.batch * d.inH * d.inW, inC: d.inC, outC: d.outC, activation: d.g.activation,
+                      input: input, weights: weights, bias: bias, output: output)
+            return
+        }
+        let ocp = d.outCPadded
+        let (lo, hi) = d.g.activation.bounds
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        for n in 0..<d.batch {
+            for oy in 0..<d.outH {
+                let y0 = oy * d.g.strideH - d.g.padTop
+                for ox in 0..<d.outW {
+                    let x0 = ox * d.g.strideW - d.g.padLeft
+                    let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                    var o = 0
+                    while o < ocp {
+                        var acc = load8(bias + o)
+                        for ky in 0..<d.kH {
+                            let iy = y0 + ky * d.g.dilationH
+                            if iy < 0 || iy >= d.inH { continue }
+                            for kx in 0..<d.kW {
+                                let ix = x0 + kx * d.g.dilationW
+                                if ix < 0 || ix >= d.inW { continue }
+                                let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
+                                var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
+                                for i in 0..<d.inC {
+                                    acc.addProduct(SIMD8(repeating: src[i]), load8(w))
+                                    w += ocp
+                                }
+                            }
+                        }
+                        store(acc.clamped(lowerBound: vlo, upperBound: vhi), out + o, count: d.outC - o)
+                        o += 8
+                    }
+                }
+            }
+        }
+    }
+
+    /// 1×1 convolution over `pixels` contiguous pixels: a [pixels × inC] · [inC × outC] product.
+    static func pointwise(pixels: Int, inC: Int, outC: Int, activation: Activation, input: UnsafePointer<Float>,
+                          weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let ocp = (outC + 7) & ~7
+        let (lo, hi) = activation.bounds
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        var p = 0
+        // 4 pixels × 16 channels: 8 accumulators.
+        while p + 4 <= pixels {
+            let s0 = input + p * inC, s1 = s0 + inC, s2 = s1 + inC, s3 = s2 + inC
+            var o = 0
+            while o + 16 <= ocp {
+                let b0 = load8(bias + o), b1 = load8(bias + o + 8)
+                var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
+                var w = weights + o
+                for i in 0..<inC {
+                    let w0 = load8(w), w1 = load8(w + 8)
+                    let x0 = SIMD8(repeating: s0[i]), x1 = SIMD8(repeating: s1[i])
+                    let x2 = SIMD8(repeating: s2[i]), x3 = SIMD8(repeating: s3[i])
+                    a00.addProduct(x0, w0); a01.addProduct(x0, w1)
+                    a10.addProduct(x1, w0); a11.addProduct(x1, w1)
+                    a20.addProduct(x2, w0); a21.addProduct(x2, w1)
+                    a30.addProduct(x3, w0); a31.addProduct(x3, w1)
+                    w += ocp
+                }
+                let out = output + p * outC + o
+                let rest = outC - o
+                store(a00.clamped(lowerBound: vlo, upperBound: vhi), out, count: rest)
+                store(a01.clamped(lowerBound: vlo, upperBound: vhi), out + 8, count: rest - 8)
+                store(a10.clamped(lowerBound: vlo, upperBound: vhi), out + outC, count: rest)
+                store(a11.clamped(lowerBound: vlo, upperBound: vhi), out + outC + 8, count: rest - 8)
+                store(a20.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC, count: rest)
+                store(a21.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC + 8, count: rest - 8)
+                store(a30.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC, count: rest)
+                store(a31.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC + 8, count: rest - 8)
+                o += 16
+            }
+            while o < ocp {
+                let b0 = load8(bias + o)
+                var a0 = b0, a1 = b0, a2 = b0, a3 = b0
+                var w = weights + o
+                for i in 0..<inC {
+                    let w0 = load8(w)
+                    a0.addProduct(SIMD8(repeating: s0[i]), w0)
+                    a1.addProduct(SIMD8(repeating: s1[i]), w0)
+                    a2.addProduct(SIMD8(repeating: s2[i]), w0)
+                    a3.addProduct(SIMD8(repeating: s3[i]), w0)
+                    w += ocp
+                }
+                let out = output + p * outC + o
+                let rest = outC - o
+                store(a0.clamped(lowerBound: vlo, upperBound: vhi), out, count: rest)
+                store(a1.clamped(lowerBound: vlo, upperBound: vhi), out + outC, count: rest)
+                store(a2.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC, count: rest)
+                store(a3.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC, count: rest)
+                o += 8
+            }
+            p += 4
+        }
+        while p < pixels {
+            let s = input + p * inC
+            var o = 0
+            while o < ocp {
+                var a = load8(bias + o)
+                var w = weights + o
+                for i in 0..<inC {
+                    a.addProduct(SIMD8(repeating: s[i]), load8(w))
+                    w += ocp
+                }
+                store(a.clamped(lowerBound: vlo, upperBound: vhi), output + p * outC + o, count: outC - o)
+                o += 8
+            }
+            p += 1
+        }
+    }
+
+    // MARK: Depthwise convolution (weights packed [KH][KW][OCp], bias [OCp])
+
+    static func depthwiseScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                                output: UnsafeMutablePointer<Float>) {
+        let ocp = d.outCPadded
+        let m = d.g.depthMultiplier
+        let (lo, hi) = d.g.activation.bounds
+        for n in 0..<d.batch {
+            for oy in 0..<d.outH {
+                for ox in 0..<d.outW {
+                    let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                    for o in 0..<d.outC {
+                        var acc = bias[o]
+                        for ky in 0..<d.kH {
+                            let iy = oy * d.g.strideH - d.g.padTop + ky * d.g.dilationH
+                            if iy < 0 || iy >= d.inH { continue }
+                            for kx in 0..<d.kW {
+                                let ix = ox * d.g.strideW - d.g.padLeft + kx * d.g.dilationW
+                                if ix < 0 || ix >= d.inW { continue }
+                                acc += input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m] * weights[(ky * d.kW + kx) * ocp + o]
+                            }
+                        }
+                        out[o] = min(max(acc, lo), hi)
+                    }
+                }
+            }
+        }
+    }
+
+    static func depthwise(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                          output: UnsafeMutablePointer<Float>) {
+        guard d.g.depthMultiplier == 1 else {
+            depthwiseScalar(d, input: input, weights: weights, bias: bias, output: output)
+            return
+        }
+        let c = d.outC
+        let ocp = d.outCPadded
+        let (lo, hi) = d.g.activation.bounds
+        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        for n in 0..<d.batch {
+            for oy in 0..<d.outH {
+                let y0 = oy * d.g.strideH - d.g.padTop
+                let kyLo = max(0, (-y0 + d.g.dilationH - 1) / d.g.dilationH)
+                let kyHi = min(d.kH, (d.inH - y0 + d.g.dilationH - 1) / d.g.dilationH)
+                for ox in 0..<d.outW {
+                    let x0 = ox * d.g.strideW - d.g.padLeft
+                    let kxLo = max(0, (-x0 + d.g.dilationW - 1) / d.g.dilationW)
+                    let kxHi = min(d.kW, (d.inW - x0 + d.g.dilationW - 1) / d.g.dilationW)
+                    let out = output + ((n * d.outH + oy) * d.outW + ox) * c
+                    var o = 0
+                    // Full vectors read only inside the channel count; the tail is scalar.
+                    while o + 8 <= c {
+                        var acc = load8(bias + o)
+                        if kyLo < kyHi && kxLo < kxHi {
+                            for ky in kyLo..<kyHi {
+                                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
+                                let wrow = weights + ky * d.kW * ocp + o
+                                for kx in kxLo..<kxHi {
+                                    acc.addProduct(load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
+                                }
+                            }
+                        }
+                        store8(acc.clamped(lowerBound: vlo, upperBound: vhi), out + o)
+                        o += 8
+                    }
+                    while o < c {
+                        var acc = bias[o]
+                        if kyLo < kyHi && kxLo < kxHi {
+                            for ky in kyLo..<kyHi {
+                                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
+                                for kx in kxLo..<kxHi {
+                                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                                }
+                            }
+                        }
+                        out[o] = min(max(acc, lo), hi)
+                        o += 1
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Transposed convolution (MediaPipe Convolution2DTransposeBias; weights packed like conv)
+
+    /// Scalar reference: every input pixel scatters input · weights into the output window it
+    /// touches; the output starts as the bias.
+    static func transposeScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                                output: UnsafeMutablePointer<Float>) {
+        let ocp = d.outCPadded
+        for n in 0..<d.batch {
+            for p in 0..<(d.outH * d.outW) {
+                for o in 0..<d.outC { output[(n * d.outH * d.outW + p) * d.outC + o] = bias[o] }
+            }
+            for iy in 0..<d.inH {
+                for ix in 0..<d.inW {
+                    let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
+                    for ky in 0..<d.kH {
+                        let oy = iy * d.g.strideH - d.g.padTop + ky
+                        if oy < 0 || oy >= d.outH { continue }
+                        for kx in 0..<d.kW {
+                            let ox = ix * d.g.strideW - d.g.padLeft + kx
+                            if ox < 0 || ox >= d.outW { continue }
+                            let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                            let w = weights + (ky * d.kW + kx) * d.inC * ocp
+                            for o in 0..<d.outC {
+                                var acc: Float = 0
+                                for i in 0..<d.inC { acc += src[i] * w[i * ocp + o] }
+                                out[o] += acc
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func transpose(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                          output: UnsafeMutablePointer<Float>) {
+        let ocp = d.outCPadded
+        for n in 0..<d.batch {
+            for p in 0..<(d.outH * d.outW) {
+                for o in 0..<d.outC { output[(n * d.outH * d.outW + p) * d.outC + o] = bias[o] }
+            }
+            for iy in 0..<d.inH {
+                for ix in 0..<d.inW {
+                    let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
+                    for ky in 0..<d.kH {
+                        let oy = iy * d.g.strideH - d.g.padTop + ky
+                        if oy < 0 || oy >= d.outH { continue }
+                        for kx in 0..<d.kW {
+                            let ox = ix * d.g.strideW - d.g.padLeft + kx
+                            if ox < 0 || ox >= d.outW { continue }
+                            let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                            let wTap = weights + (ky * d.kW + kx) * d.inC * ocp
+                            var o = 0
+                            while o < ocp {
+                                var acc = SIMD8<Float>()
+                                var w = wTap + o
+                                for i in 0..<d.inC {
+                                    acc.addProduct(SIMD8(repeating: src[i]), load8(w))
+                                    w += ocp
+                                }
+                                let rest = d.outC - o
+                                if rest >= 8 {
+                                    store8(load8(out + o) + acc, out + o)
+                                } else {
+                                    for l in 0..<rest { out[o + l] += acc[l] }
+                                }
+                                o += 8
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: SIMD helpers
+
+@inline(__always)
+func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+func load8(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}
+
+/// Stores the first `count` lanes of `v` (all 8 when `count` ≥ 8; none when ≤ 0).
+@inline(__always)
+func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, count: Int) {
+    if count >= 8 {
+        store8(v, p)
+    } else if count > 0 {
+        for l in 0..<count { p[l] = v[l] }
+    }
+}

@@ -1,0 +1,231 @@
+/// The float kernels other than convolutions: pooling, elementwise with broadcasting, activations,
+/// padding, mean, concatenation and bilinear resize. Shapes are the 4-D forms of the graph.
+enum FloatKernels {
+    // MARK: Pooling
+
+    static func maxPool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        pool(s, out: o, g, input: input, output: output, average: false)
+    }
+
+    static func averagePool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        pool(s, out: o, g, input: input, output: output, average: true)
+    }
+
+    /// Max or average over the window; the average counts only taps inside the input (TFLite).
+    @inline(__always)
+    static func pool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, average: Bool) {
+        let (n, h, w, c) = (s[0], s[1], s[2], s[3])
+        let (oh, ow) = (o[1], o[2])
+        let (lo, hi) = g.activation.bounds
+        for b in 0..<n {
+            for oy in 0..<oh {
+                let y0 = oy * g.strideH - g.padTop
+                let yLo = max(0, y0), yHi = min(h, y0 + g.filterH)
+                for ox in 0..<ow {
+                    let x0 = ox * g.strideW - g.padLeft
+                    let xLo = max(0, x0), xHi = min(w, x0 + g.filterW)
+                    let dst = output + ((b * oh + oy) * ow + ox) * c
+                    let count = max(0, yHi - yLo) * max(0, xHi - xLo)
+                    for ch in 0..<c {
+                        var acc: Float = average ? 0 : -Float.greatestFiniteMagnitude
+                        if count > 0 {
+                            for y in yLo..<yHi {
+                                let row = input + ((b * h + y) * w) * c + ch
+                                for x in xLo..<xHi {
+                                    let v = row[x * c]
+                                    acc = average ? acc + v : max(acc, v)
+                                }
+                            }
+                        }
+                        if average { acc = count > 0 ? acc / Float(count) : 0 }
+                        dst[ch] = min(max(acc, lo), hi)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Elementwise with broadcasting
+
+    enum Binary { case add, mul, prelu }
+
+    /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`.
+    static func binary(_ op: Binary, _ sa: [Int], _ sb: [Int], out so: [Int], activation: Activation,
+                       a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let (lo, hi) = activation.bounds
+        // Strides of a and b in the output's index space (0 along broadcast dimensions).
+        var strideA = SIMD4<Int>(), strideB = SIMD4<Int>()
+        var ra = 1, rb = 1
+        for d in stride(from: 3, through: 0, by: -1) {
+            strideA[d] = sa[d] == 1 ? 0 : ra
+            strideB[d] = sb[d] == 1 ? 0 : rb
+            ra *= sa[d]
+            rb *= sb[d]
+        }
+        let inner = so[3]
+        let ia = strideA[3], ib = strideB[3]
+        var dst = output
+        for d0 in 0..<so[0] {
+            for d1 in 0..<so[1] {
+                for d2 in 0..<so[2] {
+                    let pa = a + d0 * strideA[0] + d1 * strideA[1] + d2 * strideA[2]
+                    let pb = b + d0 * strideB[0] + d1 * strideB[1] + d2 * strideB[2]
+                    if ia == 1 && ib == 1 {
+                        var k = 0
+                        let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+                        while k + 8 <= inner {
+                            let x = load8(pa + k), y = load8(pb + k)
+                            var r: SIMD8<Float>
+                            switch op {
+                            case .add: r = x + y
+                            case .mul: r = x * y
+                            case .prelu: r = x.replacing(with: x * y, where: x .< 0)
+                            }
+                            store8(r.clamped(lowerBound: vlo, upperBound: vhi), dst + k)
+                            k += 8
+                        }
+                        while k < inner {
+                            dst[k] = apply(op, pa[k], pb[k], lo, hi)
+                            k += 1
+                        }
+                    } else {
+                        for k in 0..<inner { dst[k] = apply(op, pa[k * ia], pb[k * ib], lo, hi) }
+                    }
+                    dst += inner
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func apply(_ op: Binary, _ x: Float, _ y: Float, _ lo: Float, _ hi: Float) -> Float {
+        let r: Float
+        switch op {
+        case .add: r = x + y
+        case .mul: r = x * y
+        case .prelu: r = x < 0 ? x * y : x
+        }
+        return min(max(r, lo), hi)
+    }
+
+    // MARK: Unary
+
+    enum Unary { case relu, logistic, hardSwish, copy }
+
+    static func unary(_ op: Unary, count: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        switch op {
+        case .relu: for i in 0..<count { output[i] = max(input[i], 0) }
+        case .logistic: for i in 0..<count { output[i] = FloatMath.logistic(input[i]) }
+        case .hardSwish: for i in 0..<count { output[i] = FloatMath.hardSwish(input[i]) }
+        case .copy: output.update(from: input, count: count)
+        }
+    }
+
+    /// Applies a fused activation in place.
+    static func clamp(_ activation: Activation, count: Int, _ data: UnsafeMutablePointer<Float>) {
+        if activation == .none { return }
+        let (lo, hi) = activation.bounds
+        for i in 0..<count { data[i] = min(max(data[i], lo), hi) }
+    }
+
+    // MARK: Layout
+
+    /// Zero padding of a 4-D tensor.
+    static func pad(_ s: [Int], out o: [Int], before: [Int], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        var total = 1
+        for d in o { total *= d }
+        output.update(repeating: 0, count: total)
+        for b in 0..<s[0] {
+            for y in 0..<s[1] {
+                for x in 0..<s[2] {
+                    let src = input + ((b * s[1] + y) * s[2] + x) * s[3]
+                    let dst = output + (((b + before[0]) * o[1] + y + before[1]) * o[2] + x + before[2]) * o[3] + before[3]
+                    dst.update(from: src, count: s[3])
+                }
+            }
+        }
+    }
+
+    /// Mean over the flagged dimensions of a 4-D tensor.
+    static func mean(_ s: [Int], reduced: [Bool], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        // Output strides in the kept-dims 4-D space (0 along reduced dimensions).
+        var stride = SIMD4<Int>()
+        var r = 1
+        var count = 1
+        var outCount = 1
+        for d in (0..<4).reversed() {
+            if reduced[d] {
+                count *= s[d]
+            } else {
+                stride[d] = r
+                r *= s[d]
+                outCount *= s[d]
+            }
+        }
+        output.update(repeating: 0, count: outCount)
+        var src = input
+        for d0 in 0..<s[0] {
+            for d1 in 0..<s[1] {
+                for d2 in 0..<s[2] {
+                    let dst = output + d0 * stride[0] + d1 * stride[1] + d2 * stride[2]
+                    let st = stride[3]
+                    for d3 in 0..<s[3] { dst[d3 * st] += src[d3] }
+                    src += s[3]
+                }
+            }
+        }
+        let scale = 1 / Float(max(count, 1))
+        for i in 0..<outCount { output[i] *= scale }
+    }
+
+    /// Copies one input of a concatenation into its slot of the output along `axis` (4-D form).
+    static func concatenatePart(_ s: [Int], axis: Int, outAxisSize: Int, axisOffset: Int,
+                                input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        var outer = 1
+        for d in 0..<axis { outer *= s[d] }
+        var inner = 1
+        for d in (axis + 1)..<4 { inner *= s[d] }
+        let chunk = s[axis] * inner
+        for k in 0..<outer {
+            (output + (k * outAxisSize + axisOffset) * inner).update(from: input + k * chunk, count: chunk)
+        }
+    }
+
+    // MARK: Bilinear resize (TFLite's reference formula)
+
+    static func resizeBilinear(_ s: [Int], out o: [Int], alignCorners: Bool, halfPixelCenters: Bool,
+                               input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let (n, h, w, c) = (s[0], s[1], s[2], s[3])
+        let (oh, ow) = (o[1], o[2])
+        func scale(_ inSize: Int, _ outSize: Int) -> Float {
+            alignCorners && outSize > 1 ? Float(inSize - 1) / Float(outSize - 1) : Float(inSize) / Float(outSize)
+        }
+        let sy = scale(h, oh), sx = scale(w, ow)
+        func source(_ v: Int, _ scale: Float, _ size: Int) -> (Float, Int, Int) {
+            let f = halfPixelCenters ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
+            let fl = f.rounded(.down)
+            let lower = max(Int(fl), 0)
+            let upper = min(Int(f.rounded(.up)), size - 1)
+            return (f, lower, upper)
+        }
+        for b in 0..<n {
+            for y in 0..<oh {
+                let (fy, y0, y1) = source(y, sy, h)
+                let dy = fy - Float(y0)
+                for x in 0..<ow {
+                    let (fx, x0, x1) = source(x, sx, w)
+                    let dx = fx - Float(x0)
+                    let p00 = input + ((b * h + y0) * w + x0) * c
+                    let p01 = input + ((b * h + y0) * w + x1) * c
+                    let p10 = input + ((b * h + y1) * w + x0) * c
+                    let p11 = input + ((b * h + y1) * w + x1) * c
+                    let dst = output + ((b * oh + y) * ow + x) * c
+                    let w00 = (1 - dy) * (1 - dx), w01 = (1 - dy) * dx, w10 = dy * (1 - dx), w11 = dy * dx
+                    for ch in 0..<c {
+                        dst[ch] = p00[ch] * w00 + p10[ch] * w10 + p01[ch] * w01 + p11[ch] * w11
+                    }
+                }
+            }
+        }
+    }
+}

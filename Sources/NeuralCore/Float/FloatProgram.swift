@@ -1,0 +1,168 @@
+/// The float reference path: the graph's operations resolved into steps with fixed pointers into
+/// the arena and the packed constants, so that `run()` only calls kernels (no allocation, no lookup).
+final class FloatProgram {
+    /// One kernel call with everything it needs.
+    enum Step {
+        case conv(FloatConvolution.Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case depthwise(FloatConvolution.Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case transpose(FloatConvolution.Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case binary(FloatKernels.Binary, [Int], [Int], out: [Int], Activation, a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case unary(FloatKernels.Unary, count: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case pad([Int], out: [Int], before: [Int], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case maxPool([Int], out: [Int], PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case averagePool([Int], out: [Int], PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case mean([Int], reduced: [Bool], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case concatenatePart([Int], axis: Int, outAxisSize: Int, axisOffset: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case clamp(Activation, count: Int, UnsafeMutablePointer<Float>)
+        case resize([Int], out: [Int], alignCorners: Bool, halfPixelCenters: Bool, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+    }
+
+    /// Selects the scalar reference kernels instead of the SIMD ones (for tests).
+    let scalarOnly: Bool
+    private(set) var steps: [Step] = []
+    /// Packed weights and biases of the convolutions plus every other constant (one allocation).
+    let constants: UnsafeMutablePointer<Float>
+    let constantCount: Int
+
+    init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false) {
+        self.scalarOnly = scalarOnly
+        // Lay out constants: packed convolution weights first, then the raw graph constants.
+        var packed = [Float]()
+        var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
+        for (k, op) in graph.operations.enumerated() {
+            var w = [Float](), b = [Float]()
+            switch op.kind {
+            case .conv2D, .transposeConvBias:
+                let ws = graph.tensors[op.inputs[1]].shape
+                FloatConvolution.packConvWeights(ohwi: graph.constant(op.inputs[1]), bias: op.inputs[2] >= 0 ? graph.constant(op.inputs[2]) : nil,
+                                                 outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3], into: &w, bias: &b)
+            case .depthwiseConv2D:
+                // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
+                let ws = graph.tensors[op.inputs[1]].shape
+                let oc = ws[3]
+                let ocp = (oc + 7) & ~7
+                let src = graph.constant(op.inputs[1])
+                w = [Float](repeating: 0, count: ws[1] * ws[2] * ocp)
+                for tap in 0..<(ws[1] * ws[2]) {
+                    for o in 0..<oc { w[tap * ocp + o] = src[src.startIndex + tap * oc + o] }
+                }
+                b = [Float](repeating: 0, count: ocp)
+                if op.inputs[2] >= 0 {
+                    let bias = graph.constant(op.inputs[2])
+                    for o in 0..<oc { b[o] = bias[bias.startIndex + o] }
+                }
+            default:
+                continue
+            }
+            packedAt[k] = (packed.count, packed.count + w.count)
+            packed += w
+            packed += b
+        }
+        let rawBase = packed.count
+        let constantCount = packed.count + graph.constants.count + 8
+        let constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
+        constants.initialize(repeating: 0, count: constantCount)
+        self.constantCount = constantCount
+        self.constants = constants
+        packed.withUnsafeBufferPointer { constants.update(from: $0.baseAddress!, count: $0.count) }
+        graph.constants.withUnsafeBufferPointer { (constants + rawBase).update(from: $0.baseAddress!, count: $0.count) }
+
+        func pointer(_ t: Int) -> UnsafeMutablePointer<Float> {
+            if let c = graph.tensors[t].constantOffset { return constants + rawBase + c }
+            return (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
+        }
+        var steps = [Step]()
+        defer { self.steps = steps }
+        for (k, op) in graph.operations.enumerated() {
+            let out = pointer(op.output)
+            let os = graph.tensors[op.output].shape4
+            let x = op.inputs[0]
+            let xs = graph.tensors[x].shape4
+            let input = UnsafePointer(pointer(x))
+            func dims(_ g: ConvGeometry) -> FloatConvolution.Dims {
+                let ws = graph.tensors[op.inputs[1]].shape
+                return FloatConvolution.Dims(batch: xs[0], inH: xs[1], inW: xs[2], inC: xs[3], outH: os[1], outW: os[2], outC: os[3],
+                                             kH: ws[1], kW: ws[2], g: g)
+            }
+            switch op.kind {
+            case .conv2D(let g), .depthwiseConv2D(let g), .transposeConvBias(let g):
+                let at = packedAt[k]!
+                let w = UnsafePointer(constants + at.weights), b = UnsafePointer(constants + at.bias)
+                switch op.kind {
+                case .conv2D: steps.append(.conv(dims(g), input: input, weights: w, bias: b, output: out))
+                case .depthwiseConv2D: steps.append(.depthwise(dims(g), input: input, weights: w, bias: b, output: out))
+                default: steps.append(.transpose(dims(g), input: input, weights: w, bias: b, output: out))
+                }
+            case .add(let a), .mul(let a):
+                let y = op.inputs[1]
+                let kind: FloatKernels.Binary
+                if case .add = op.kind { kind = .add } else { kind = .mul }
+                steps.append(.binary(kind, xs, graph.tensors[y].shape4, out: os, a, a: input, b: UnsafePointer(pointer(y)), output: out))
+            case .prelu:
+                let y = op.inputs[1]
+                steps.append(.binary(.prelu, xs, graph.tensors[y].shape4, out: os, .none, a: input, b: UnsafePointer(pointer(y)), output: out))
+            case .pad(let before, _):
+                steps.append(.pad(xs, out: os, before: before, input: input, output: out))
+            case .maxPool2D(let g):
+                steps.append(.maxPool(xs, out: os, g, input: input, output: out))
+            case .averagePool2D(let g):
+                steps.append(.averagePool(xs, out: os, g, input: input, output: out))
+            case .mean(let reduced):
+                steps.append(.mean(xs, reduced: reduced, input: input, output: out))
+            case .relu:
+                steps.append(.unary(.relu, count: graph.tensors[x].elementCount, input: input, output: out))
+            case .hardSwish:
+                steps.append(.unary(.hardSwish, count: graph.tensors[x].elementCount, input: input, output: out))
+            case .logistic:
+                steps.append(.unary(.logistic, count: graph.tensors[x].elementCount, input: input, output: out))
+            case .reshape:
+                steps.append(.unary(.copy, count: graph.tensors[x].elementCount, input: input, output: out))
+            case .concatenation(let axis, let activation):
+                var offset = 0
+                for t in op.inputs {
+                    let s = graph.tensors[t].shape4
+                    steps.append(.concatenatePart(s, axis: axis, outAxisSize: os[axis], axisOffset: offset, input: UnsafePointer(pointer(t)), output: out))
+                    offset += s[axis]
+                }
+                if activation != .none { steps.append(.clamp(activation, count: graph.tensors[op.output].elementCount, out)) }
+            case .resizeBilinear(let ac, let hp):
+                steps.append(.resize(xs, out: os, alignCorners: ac, halfPixelCenters: hp, input: input, output: out))
+            }
+        }
+    }
+
+    deinit {
+        constants.deallocate()
+    }
+
+    func run() {
+        for step in steps {
+            switch step {
+            case .conv(let d, let i, let w, let b, let o):
+                if scalarOnly { FloatConvolution.convScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(d, input: i, weights: w, bias: b, output: o) }
+            case .depthwise(let d, let i, let w, let b, let o):
+                if scalarOnly { FloatConvolution.depthwiseScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(d, input: i, weights: w, bias: b, output: o) }
+            case .transpose(let d, let i, let w, let b, let o):
+                if scalarOnly { FloatConvolution.transposeScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(d, input: i, weights: w, bias: b, output: o) }
+            case .binary(let op, let sa, let sb, let so, let act, let a, let b, let o):
+                FloatKernels.binary(op, sa, sb, out: so, activation: act, a: a, b: b, output: o)
+            case .unary(let op, let count, let i, let o):
+                FloatKernels.unary(op, count: count, input: i, output: o)
+            case .pad(let s, let so, let before, let i, let o):
+                FloatKernels.pad(s, out: so, before: before, input: i, output: o)
+            case .maxPool(let s, let so, let g, let i, let o):
+                FloatKernels.maxPool(s, out: so, g, input: i, output: o)
+            case .averagePool(let s, let so, let g, let i, let o):
+                FloatKernels.averagePool(s, out: so, g, input: i, output: o)
+            case .mean(let s, let reduced, let i, let o):
+                FloatKernels.mean(s, reduced: reduced, input: i, output: o)
+            case .concatenatePart(let s, let axis, let size, let offset, let i, let o):
+                FloatKernels.concatenatePart(s, axis: axis, outAxisSize: size, axisOffset: offset, input: i, output: o)
+            case .clamp(let act, let count, let p):
+                FloatKernels.clamp(act, count: count, p)
+            case .resize(let s, let so, let ac, let hp, let i, let o):
+                FloatKernels.resizeBilinear(s, out: so, alignCorners: ac, halfPixelCenters: hp, input: i, output: o)
+            }
+        }
+    }
+}

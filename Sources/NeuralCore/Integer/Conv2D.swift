@@ -1,0 +1,93 @@
+/// Geometry of a 2-D window op over an NHWC tensor (batch 1).
+public struct WindowGeometry: Sendable, Equatable {
+    public var inputHeight: Int, inputWidth: Int, channels: Int
+    public var kernelHeight: Int, kernelWidth: Int
+    public var strideY: Int, strideX: Int
+    public var padTop: Int, padLeft: Int
+    public var outputHeight: Int, outputWidth: Int
+
+    public init(inputHeight: Int, inputWidth: Int, channels: Int, kernelHeight: Int,
+                kernelWidth: Int, strideY: Int, strideX: Int, padTop: Int, padLeft: Int,
+                outputHeight: Int, outputWidth: Int) {
+        self.inputHeight = inputHeight; self.inputWidth = inputWidth; self.channels = channels
+        self.kernelHeight = kernelHeight; self.kernelWidth = kernelWidth
+        self.strideY = strideY; self.strideX = strideX
+        self.padTop = padTop; self.padLeft = padLeft
+        self.outputHeight = outputHeight; self.outputWidth = outputWidth
+    }
+
+    /// TFLite padding rules: SAME (`out = ceil(in / stride)`, the extra pad at the bottom/right)
+    /// or VALID (`out = ceil((in - k + 1) / stride)`).
+    public init(inputHeight: Int, inputWidth: Int, channels: Int, kernelHeight: Int,
+                kernelWidth: Int, strideY: Int, strideX: Int, same: Bool) {
+        let oh = same ? (inputHeight + strideY - 1) / strideY
+                      : (inputHeight - kernelHeight + strideY) / strideY
+        let ow = same ? (inputWidth + strideX - 1) / strideX
+                      : (inputWidth - kernelWidth + strideX) / strideX
+        let padH = same ? max(0, (oh - 1) * strideY + kernelHeight - inputHeight) : 0
+        let padW = same ? max(0, (ow - 1) * strideX + kernelWidth - inputWidth) : 0
+        self.init(inputHeight: inputHeight, inputWidth: inputWidth, channels: channels,
+                  kernelHeight: kernelHeight, kernelWidth: kernelWidth, strideY: strideY,
+                  strideX: strideX, padTop: padH / 2, padLeft: padW / 2,
+                  outputHeight: oh, outputWidth: ow)
+    }
+
+    public var outputPixels: Int { outputHeight * outputWidth }
+}
+
+/// Rows of `A` for output pixels `first ..< first + count`: the K×K×C window of each pixel
+/// (order `[ky][kx][c]`, matching TFLite filters) minus the input zero point, 0 outside the
+/// image, and a trailing 0 when the depth is odd. `a` holds `count * depthStride` values.
+public func im2col(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, zeroPoint: Int32,
+    firstPixel first: Int, count: Int, depthStride: Int, into a: UnsafeMutablePointer<Int16>
+) {
+    let zp = Int16(zeroPoint)
+    let c = g.channels
+    let depth = g.kernelHeight * g.kernelWidth * c
+    for i in 0..<count {
+        let p = first + i
+        let oy = p / g.outputWidth, ox = p - (p / g.outputWidth) * g.outputWidth
+        var dst = a + i * depthStride
+        for ky in 0..<g.kernelHeight {
+            let iy = oy * g.strideY - g.padTop + ky
+            for kx in 0..<g.kernelWidth {
+                let ix = ox * g.strideX - g.padLeft + kx
+                if iy < 0 || iy >= g.inputHeight || ix < 0 || ix >= g.inputWidth {
+                    dst.update(repeating: 0, count: c)
+                } else {
+                    let src = input + (iy * g.inputWidth + ix) * c
+                    for ch in 0..<c { dst[ch] = Int16(src[ch]) &- zp }
+                }
+                dst += c
+            }
+        }
+        if depthStride > depth { dst.pointee = 0 }
+    }
+}
+
+/// CONV_2D, NHWC int8 → NHWC int8, through im2col tiles of at most `scratchRows` pixels.
+/// `scratch` holds `scratchRows * weights.depthStride` int16 (see `conv2DScratchCount`).
+public func conv2D(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, inputZeroPoint: Int32,
+    weights: PackedGEMMWeights, stage: OutputStage, output: UnsafeMutablePointer<Int8>,
+    scratch: UnsafeMutablePointer<Int16>, scratchRows: Int, kernel: GEMMKernel
+) {
+    precondition(weights.depth == g.kernelHeight * g.kernelWidth * g.channels)
+    var first = 0
+    let total = g.outputPixels
+    while first < total {
+        let count = min(scratchRows, total - first)
+        im2col(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count,
+               depthStride: weights.depthStride, into: scratch)
+        kernel(scratch, count, weights,
+               .int8(output + first * weights.outputChannels,
+                     rowStride: weights.outputChannels, stage: stage))
+        first += count
+    }
+}
+
+/// Int16 scratch values `conv2D` needs for a tile of `rows` pixels.
+public func conv2DScratchCount(weights: PackedGEMMWeights, rows: Int) -> Int {
+    rows * weights.depthStride
+}

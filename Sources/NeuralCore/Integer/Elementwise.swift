@@ -1,0 +1,218 @@
+/// ADD and MUL of two int8 tensors with requantisation of both inputs, TFLite's scheme:
+/// - ADD: each input, minus its zero point, is shifted left by 20 and scaled by
+///   `s_i / (2·max(s1, s2))` (a multiplier below one), the two are added, and the sum is scaled by
+///   `2·max(s1, s2) / (2^20 · s_out)`;
+/// - MUL: `(x1 − zp1)(x2 − zp2)` scaled by `s1·s2 / s_out`.
+/// The second operand may be broadcast: `period` is its element count, which must divide the
+/// first's (`count` for same shapes, the channel count for a `[1,1,1,C]` vector, 1 for a scalar).
+
+public struct ElementwiseParams: Sendable, Equatable {
+    public enum Operation: Sendable, Equatable { case add, mul }
+    public var operation: Operation
+    public var zeroPoint1: Int32, zeroPoint2: Int32, outputZeroPoint: Int32
+    public var multiplier1: FixedMultiplier
+    public var multiplier2: FixedMultiplier
+    public var outputMultiplier: FixedMultiplier
+    public var minimum: Int32, maximum: Int32
+
+    public static let addLeftShift: Int32 = 20
+
+    public init(_ operation: Operation, _ in1: QuantParams, _ in2: QuantParams,
+                output: QuantParams, activation: FusedActivation = .none) {
+        self.operation = operation
+        zeroPoint1 = in1.zeroPoint
+        zeroPoint2 = in2.zeroPoint
+        outputZeroPoint = output.zeroPoint
+        (minimum, maximum) = activation.bounds(output)
+        switch operation {
+        case .add:
+            let twiceMax = 2 * Double(max(in1.scale, in2.scale))
+            multiplier1 = FixedMultiplier(Double(in1.scale) / twiceMax)
+            multiplier2 = FixedMultiplier(Double(in2.scale) / twiceMax)
+            outputMultiplier = FixedMultiplier(
+                twiceMax / (Double(1 << Self.addLeftShift) * Double(output.scale)))
+        case .mul:
+            multiplier1 = FixedMultiplier(multiplier: 0, shift: 0)
+            multiplier2 = FixedMultiplier(multiplier: 0, shift: 0)
+            outputMultiplier = FixedMultiplier(
+                Double(in1.scale) * Double(in2.scale) / Double(output.scale))
+        }
+    }
+
+    @inline(__always)
+    func scalar(_ a: Int8, _ b: Int8) -> Int8 {
+        let x1 = Int32(a) &- zeroPoint1, x2 = Int32(b) &- zeroPoint2
+        let raw: Int32
+        switch operation {
+        case .add:
+            let s1 = multiplyByQuantizedMultiplier(x1 &<< Self.addLeftShift, multiplier1)
+            let s2 = multiplyByQuantizedMultiplier(x2 &<< Self.addLeftShift, multiplier2)
+            raw = multiplyByQuantizedMultiplier(s1 &+ s2, outputMultiplier)
+        case .mul:
+            raw = multiplyByQuantizedMultiplier(x1 &* x2, outputMultiplier)
+        }
+        return Int8(truncatingIfNeeded: clamp32(raw &+ outputZeroPoint, minimum, maximum))
+    }
+}
+
+public typealias ElementwiseKernel = @Sendable (
+    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+) -> Void
+
+public func elementwiseScalar(
+    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+) {
+    precondition(period > 0 && count % period == 0)
+    for i in 0..<count { output[i] = params.scalar(a[i], b[i % period]) }
+}
+
+/// Vector form of `ElementwiseParams.scalar` on 8 lanes.
+struct ElementwiseVector {
+    let op: ElementwiseParams.Operation
+    let zp1: I32x8, zp2: I32x8, zpOut: I32x8, lo: I32x8, hi: I32x8
+    let m1: I32x8, r1: I32x8, m2: I32x8, r2: I32x8, mo: I32x8, lo_: I32x8, ro: I32x8
+    let zero = I32x8()
+
+    @inline(__always)
+    init(_ p: ElementwiseParams) {
+        op = p.operation
+        zp1 = I32x8(repeating: p.zeroPoint1); zp2 = I32x8(repeating: p.zeroPoint2)
+        zpOut = I32x8(repeating: p.outputZeroPoint)
+        lo = I32x8(repeating: p.minimum); hi = I32x8(repeating: p.maximum)
+        m1 = I32x8(repeating: p.multiplier1.multiplier)
+        r1 = I32x8(repeating: p.multiplier1.rightShift)
+        m2 = I32x8(repeating: p.multiplier2.multiplier)
+        r2 = I32x8(repeating: p.multiplier2.rightShift)
+        mo = I32x8(repeating: p.outputMultiplier.multiplier)
+        lo_ = I32x8(repeating: p.outputMultiplier.leftShift)
+        ro = I32x8(repeating: p.outputMultiplier.rightShift)
+        // ADD input multipliers are below one: no left shift (asserted here).
+        precondition(p.multiplier1.leftShift == 0 && p.multiplier2.leftShift == 0)
+    }
+
+    @inline(__always)
+    func apply(_ a: SIMD8<Int8>, _ b: SIMD8<Int8>) -> SIMD8<Int8> {
+        let x1 = widen8to32(a) &- zp1, x2 = widen8to32(b) &- zp2
+        let raw: I32x8
+        switch op {
+        case .add:
+            let s1 = multiplyByQuantizedMultiplier(
+                x1 &<< ElementwiseParams.addLeftShift, m1, zero, r1)
+            let s2 = multiplyByQuantizedMultiplier(
+                x2 &<< ElementwiseParams.addLeftShift, m2, zero, r2)
+            raw = multiplyByQuantizedMultiplier(s1 &+ s2, mo, lo_, ro)
+        case .mul:
+            raw = multiplyByQuantizedMultiplier(x1 &* x2, mo, lo_, ro)
+        }
+        return narrow8(vmin(vmax(raw &+ zpOut, lo), hi))
+    }
+}
+
+public func elementwiseSIMD(
+    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+) {
+    precondition(period > 0 && count % period == 0)
+    let v = ElementwiseVector(params)
+    if period == 1 {
+        let bv = SIMD8<Int8>(repeating: b[0])
+        var i = 0
+        while i + 8 <= count {
+            let av = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Int8>.self)
+            UnsafeMutableRawPointer(output + i).storeBytes(of: v.apply(av, bv), as: SIMD8<Int8>.self)
+            i += 8
+        }
+        while i < count { output[i] = params.scalar(a[i], b[0]); i += 1 }
+        return
+    }
+    var base = 0
+    while base < count {
+        var i = 0
+        while i + 8 <= period {
+            let av = UnsafeRawPointer(a + base + i).loadUnaligned(as: SIMD8<Int8>.self)
+            let bv = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Int8>.self)
+            UnsafeMutableRawPointer(output + base + i).storeBytes(of: v.apply(av, bv),
+                                                                  as: SIMD8<Int8>.self)
+            i += 8
+        }
+        while i < period { output[base + i] = params.scalar(a[base + i], b[i]); i += 1 }
+        base += period
+    }
+}
+
+// MARK: - Requantise (concatenation inputs, identity ops with differing parameters)
+
+public struct RequantizeParams: Sendable, Equatable {
+    public var inputZeroPoint: Int32, outputZeroPoint: Int32
+    public var multiplier: FixedMultiplier
+    /// True when input and output parameters are equal: a plain copy.
+    public var isIdentity: Bool
+
+    public init(input: QuantParams, output: QuantParams) {
+        inputZeroPoint = input.zeroPoint
+        outputZeroPoint = output.zeroPoint
+        multiplier = FixedMultiplier(Double(input.scale) / Double(output.scale))
+        isIdentity = input == output
+    }
+
+    @inline(__always)
+    func scalar(_ x: Int8) -> Int8 {
+        let v = multiplyByQuantizedMultiplier(Int32(x) &- inputZeroPoint, multiplier)
+        return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, -128, 127))
+    }
+}
+
+public typealias RequantizeKernel = @Sendable (
+    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<Int8>
+) -> Void
+
+public func requantizeScalar(
+    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    if params.isIdentity { output.update(from: input, count: count); return }
+    for i in 0..<count { output[i] = params.scalar(input[i]) }
+}
+
+public func requantizeSIMD(
+    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    if params.isIdentity { output.update(from: input, count: count); return }
+    let zpIn = I32x8(repeating: params.inputZeroPoint)
+    let zpOut = I32x8(repeating: params.outputZeroPoint)
+    let m = I32x8(repeating: params.multiplier.multiplier)
+    let l = I32x8(repeating: params.multiplier.leftShift)
+    let r = I32x8(repeating: params.multiplier.rightShift)
+    let lo = I32x8(repeating: -128), hi = I32x8(repeating: 127)
+    var i = 0
+    while i + 8 <= count {
+        let x = widen8to32(UnsafeRawPointer(input + i).loadUnaligned(as: SIMD8<Int8>.self)) &- zpIn
+        let v = multiplyByQuantizedMultiplier(x, m, l, r) &+ zpOut
+        UnsafeMutableRawPointer(output + i).storeBytes(of: narrow8(vmin(vmax(v, lo), hi)),
+                                                       as: SIMD8<Int8>.self)
+        i += 8
+    }
+    while i < count { output[i] = params.scalar(input[i]); i += 1 }
+}
+
+/// CONCATENATION: `inputs[j]` holds `outer × inner[j]` values; the output `outer × Σ inner`.
+/// Each input is requantised into the output's parameters (a copy when they match).
+public func concatenate(
+    _ inputs: UnsafeBufferPointer<UnsafePointer<Int8>>, inner: UnsafeBufferPointer<Int>,
+    params: UnsafeBufferPointer<RequantizeParams>, outer: Int,
+    output: UnsafeMutablePointer<Int8>, kernel: RequantizeKernel
+) {
+    var total = 0
+    for j in 0..<inner.count { total += inner[j] }
+    for o in 0..<outer {
+        var offset = o * total
+        for j in 0..<inputs.count {
+            kernel(inputs[j] + o * inner[j], inner[j], params[j], output + offset)
+            offset += inner[j]
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/// How the integer path finds its activation ranges: at load, by running the float reference path
+/// on a calibration set and recording every tensor's minimum and maximum (the union over the set;
+/// TFLite's post-training min/max calibration).
+///
+/// The built-in set is generated deterministically (no data files), at the model's input size and
+/// in its input value range:
+/// - synthetic "portraits": a smooth two-colour background gradient, a skin-toned ellipse (face)
+///   with shading, darker ellipses for hair, eyes, brows and mouth, a lighter nose ridge, and a
+///   torso below, at seeded positions, sizes and colours;
+/// - the same scenes with seeded sensor-like noise (±4 % of the range);
+/// - one image of low-frequency colour blobs.
+/// Callers with real images (e.g. face crops) can add them through `images`.
+public struct IntegerCalibration: Sendable {
+    /// The value range of the model's input (MediaPipe: BlazeFace −1...1, mesh, iris and
+    /// segmentation 0...1).
+    public var inputLower: Float
+    public var inputUpper: Float
+    /// Number of generated images.
+    public var generatedCount: Int
+    public var seed: UInt64
+    /// Extra calibration inputs (NHWC float32, the model's input 0 shape), used with the generated ones.
+    public var images: [[Float]]
+
+    public init(inputLower: Float = 0, inputUpper: Float = 1, generatedCount: Int = 6,
+                seed: UInt64 = 0x0B00_7415, images: [[Float]] = []) {
+        self.inputLower = inputLower
+        self.inputUpper = inputUpper
+        self.generatedCount = generatedCount
+        self.seed = seed
+        self.images = images
+    }
+
+    /// MediaPipe's BlazeFace input range.
+    public static let signedUnit = IntegerCalibration(inputLower: -1, inputUpper: 1)
+    /// Mesh, iris and segmentation models.
+    public static let unit = IntegerCalibration()
+}
+
+/// SplitMix64, for the calibration images.
+struct CalibrationRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [lo, hi).
+    mutating func uniform(_ lo: Float, _ hi: Float) -> Float {
+        lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24)
+    }
+}
+
+enum CalibrationImages {
+    /// Image `index` of the set, `h × w × c` values in `[lower, upper]`.
+    static func generate(index: Int, height h: Int, width w: Int, channels c: Int,
+                         calibration cal: IntegerCalibration) -> [Float] {
+        var rng = CalibrationRandom(state: cal.seed &+ UInt64(index) &* 0x1000_0001)
+        var rgb = [Float](repeating: 0, count: h * w * 3)
+        let kind = index % 3
+        @inline(__always) func color() -> SIMD3<Float> {
+            SIMD3(rng.uniform(0.05, 0.95), rng.uniform(0.05, 0.95), rng.uniform(0.05, 0.95))
+        }
+        if kind == 2 {
+            // Low-frequency colour blobs.
+            var blobs: [(Float, Float, Float, SIMD3<Float>)] = []
+            for _ in 0..<8 { blobs.append((rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.1, 0.4), color())) }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let u = Float(x) / Float(w), v = Float(y) / Float(h)
+                    var acc = SIMD3<Float>(repeating: 0.5), wsum: Float = 1
+                    for (bx, by, r, col) in blobs {
+                        let d = ((u - bx) * (u - bx) + (v - by) * (v - by)) / (r * r)
+                        let k = 1 / (1 + d * d)
+                        acc += col * (4 * k); wsum += 4 * k
+                    }
+                    let p = acc / wsum
+                    for ch in 0..<3 { rgb[(y * w + x) * 3 + ch] = p[ch] }
+                }
+            }
+        } else {
+            let top = color(), bottom = color()
+            let skin = SIMD3<Float>(rng.uniform(0.35, 0.95), rng.uniform(0.25, 0.75), rng.uniform(0.15, 0.65))
+            let hair = SIMD3<Float>(repeating: rng.uniform(0.02, 0.5)) * SIMD3(1, 0.8, 0.6)
+            let cloth = color()
+            let cx = rng.uniform(0.35, 0.65), cy = rng.uniform(0.35, 0.6)
+            let rx = rng.uniform(0.15, 0.32), ry = rx * rng.uniform(1.15, 1.45)
+            let tilt = rng.uniform(-0.3, 0.3)
+            let light = rng.uniform(-0.5, 0.5)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let u = Float(x) / Float(w), v = Float(y) / Float(h)
+                    var p = top + (bottom - top) * v
+                    // Torso.
+                    let tx = (u - cx) / (rx * 2.2), ty = (v - (cy + ry * 2.1)) / (ry * 1.3)
+                    if tx * tx + ty * ty < 1 { p = cloth * (0.8 + 0.2 * (1 - v)) }
+                    // Face coordinates (rotated by tilt).
+                    let du = u - cx, dv = v - cy
+                    let fu = (du + tilt * dv) / rx, fv = (dv - tilt * du) / ry
+                    let r2 = fu * fu + fv * fv
+                    if r2 < 1.25 && fv < -0.35 { p = hair }  // hair cap
+                    if r2 < 1 {
+                        let shade = 1 - 0.25 * r2 + 0.15 * light * fu
+                        p = skin * shade
+                        func blob(_ ex: Float, _ ey: Float, _ ax: Float, _ ay: Float) -> Bool {
+                            let a = (fu - ex) / ax, b = (fv - ey) / ay
+                            return a * a + b * b < 1
+                        }
+                        if blob(-0.38, -0.15, 0.17, 0.08) || blob(0.38, -0.15, 0.17, 0.08) {
+                            p = SIMD3(repeating: 0.9)  // eye whites
+                            if blob(-0.38, -0.15, 0.07, 0.07) || blob(0.38, -0.15, 0.07, 0.07) {
+                                p = SIMD3(0.15, 0.1, 0.08)
+                            }
+                        }
+                        if blob(-0.38, -0.36, 0.22, 0.04) || blob(0.38, -0.36, 0.22, 0.04) { p = hair }
+                        if blob(0, 0.1, 0.06, 0.22) { p = skin * (shade + 0.12) }
+                        if blob(0, 0.5, 0.3, 0.07) { p = SIMD3(0.6, 0.25, 0.25) * shade }
+                    }
+                    for ch in 0..<3 { rgb[(y * w + x) * 3 + ch] = min(max(p[ch], 0), 1) }
+                }
+            }
+            if kind == 1 {
+                for i in 0..<rgb.count { rgb[i] = min(max(rgb[i] + rng.uniform(-0.04, 0.04), 0), 1) }
+            }
+        }
+        var out = [Float](repeating: 0, count: h * w * c)
+        for p in 0..<(h * w) {
+            for ch in 0..<c {
+                let v = rgb[p * 3 + min(ch, 2)]
+                out[p * c + ch] = cal.inputLower + (cal.inputUpper - cal.inputLower) * v
+            }
+        }
+        return out
+    }
+}
+
+/// Per-tensor float ranges from running the float path on the calibration set.
+enum RangeRecorder {
+    static func record(graph: Graph, calibration: IntegerCalibration) throws(ModelError) -> [(Float, Float)] {
+        guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
+        // A plan without reuse: every tensor keeps its values after `run()`.
+        var plan = try MemoryPlan(graph: graph)
+        var offset = 0
+        for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
+            plan.offsets[t] = offset
+            offset += (plan.sizes[t] + MemoryPlan.alignment - 1) / MemoryPlan.alignment * MemoryPlan.alignment
+        }
+        plan.byteCount = max(offset, MemoryPlan.alignment)
+        let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
+        defer { arena.deallocate() }
+        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
+        let program = FloatProgram(graph: graph, plan: plan, arena: arena)
+        var ranges = [(Float, Float)](repeating: (Float.infinity, -Float.infinity), count: graph.tensors.count)
+        let input = graph.inputs[0]
+        let s = graph.tensors[input].shape4
+        var images = calibration.images
+        for i in 0..<calibration.generatedCount {
+            images.append(CalibrationImages.generate(index: i, height: s[1], width: s[2], channels: s[3],
+                                                     calibration: calibration))
+        }
+        for image in images {
+            guard image.count == graph.tensors[input].elementCount else {
+                throw .unsupported("a calibration image does not have the model's input size")
+            }
+            let dst = (arena + plan.offsets[input]!).assumingMemoryBound(to: Float.self)
+            image.withUnsafeBufferPointer { dst.update(from: $0.baseAddress!, count: $0.count) }
+            program.run()
+            for t in 0..<graph.tensors.count {
+                guard let o = plan.offsets[t] else { continue }
+                let p = (arena + o).assumingMemoryBound(to: Float.self)
+                var lo = ranges[t].0, hi = ranges[t].1
+                for k in 0..<graph.tensors[t].elementCount {
+                    let v = p[k]
+                    lo = v < lo ? v : lo
+                    hi = v > hi ? v : hi
+                }
+                ranges[t] = (lo, hi)
+            }
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,492 @@
+/// The production integer path: the graph resolved at load into int8 kernel calls.
+///
+/// At load:
+/// 1. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
+/// 2. every tensor gets per-tensor asymmetric int8 parameters from its range, except where the
+///    int8 kernel needs its output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE,
+///    RESIZE_BILINEAR) and LOGISTIC, whose output is fixed to TFLite's 1/256, −128;
+/// 3. filters are quantised per output channel (symmetric, ±127) and packed; biases become
+///    int32 at `inputScale · weightScale[c]`; multipliers and lookup tables are built;
+/// 4. int8 activations are placed in one arena by the same lifetime planner as the float path.
+///
+/// At the model boundary inputs are quantised from, and outputs dequantised into, the
+/// interpreter's float32 tensors. Outputs produced by a CONV_2D (directly or through RESHAPE /
+/// CONCATENATION, as BlazeFace's and the landmark models' regressors are) are computed in float
+/// from the int32 accumulators, so the output itself adds no int8 rounding (1 LSB of a 0...192 px
+/// landmark range would be 0.75 px).
+final class IntegerProgram {
+    enum Step {
+        case quantize(UnsafePointer<Float>, Int, QuantParams, UnsafeMutablePointer<Int8>)
+        case dequantize(UnsafePointer<Int8>, Int, QuantParams, UnsafeMutablePointer<Float>)
+        case conv(UnsafePointer<Int8>, WindowGeometry, Int32, PackedGEMMWeights, OutputStage, UnsafeMutablePointer<Int8>)
+        case convFloat(UnsafePointer<Int8>, WindowGeometry, Int32, PackedGEMMWeights, FloatOutputStage, UnsafeMutablePointer<Float>)
+        case depthwise(UnsafePointer<Int8>, WindowGeometry, Int32, PackedDepthwiseWeights, OutputStage, UnsafeMutablePointer<Int8>)
+        case transpose(TransposeConvPlan, UnsafePointer<Int8>, Int32, OutputStage, UnsafeMutablePointer<Int8>)
+        case elementwise(UnsafePointer<Int8>, UnsafePointer<Int8>, Int, Int, ElementwiseParams, UnsafeMutablePointer<Int8>)
+        case pool(UnsafePointer<Int8>, WindowGeometry, PoolParams, UnsafeMutablePointer<Int8>)
+        case mean(UnsafePointer<Int8>, Int, Int, MeanParams, UnsafeMutablePointer<Int8>)
+        case lookup(UnsafePointer<Int8>, Int, LookupTable, UnsafeMutablePointer<Int8>)
+        case prelu(UnsafePointer<Int8>, Int, PReLUParams, UnsafeMutablePointer<Int8>)
+        case resize(UnsafePointer<Int8>, ResizeParams, UnsafeMutablePointer<Int8>)
+        case pad(UnsafePointer<Int8>, PadSpec, UnsafeMutablePointer<Int8>)
+        /// `outer` rows of `inner` values to rows of `stride` (concatenation part), requantised.
+        case part(UnsafePointer<Int8>, outer: Int, inner: Int, stride: Int, RequantizeParams, UnsafeMutablePointer<Int8>)
+        case partFloat(UnsafePointer<Float>, outer: Int, inner: Int, stride: Int, UnsafeMutablePointer<Float>)
+        case partDequantize(UnsafePointer<Int8>, outer: Int, inner: Int, stride: Int, QuantParams, UnsafeMutablePointer<Float>)
+    }
+
+    let kernels: IntegerKernelSet
+    private(set) var steps: [Step] = []
+    /// Quantisation of every tensor (nil for constants and float-only tensors).
+    let parameters: [QuantParams?]
+    let plan: MemoryPlan
+    let arena: UnsafeMutableRawPointer
+    /// Float buffers of intermediate float tensors, and scratch.
+    private var owned: [UnsafeMutableRawPointer] = []
+    let scratch16: UnsafeMutablePointer<Int16>
+    let scratch32: UnsafeMutablePointer<Int32>
+    static let tileRows = 64
+
+    /// Bytes of integer memory: the int8 arena plus scratch.
+    let byteCount: Int
+
+    init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
+         calibration: IntegerCalibration, scalarOnly: Bool) throws(ModelError) {
+        kernels = scalarOnly ? IntegerKernels.scalar : IntegerKernels.active
+        let ranges = try RangeRecorder.record(graph: graph, calibration: calibration)
+        let n = graph.tensors.count
+
+        // Producers and consumers.
+        var producer = [Int](repeating: -1, count: n)
+        var consumers = [[Int]](repeating: [], count: n)
+        for (k, op) in graph.operations.enumerated() {
+            producer[op.output] = k
+            for t in op.inputs where t >= 0 { consumers[t].append(k) }
+        }
+        var isOutput = [Bool](repeating: false, count: n)
+        for o in graph.outputs { isOutput[o] = true }
+
+        // Float tensors: outputs made by CONV_2D, RESHAPE or CONCATENATION, and, back through
+        // RESHAPE/CONCATENATION, inputs made by those ops that only float ops read.
+        var isFloat = [Bool](repeating: false, count: n)
+        func floatable(_ t: Int) -> Bool {
+            guard producer[t] >= 0 else { return false }
+            switch graph.operations[producer[t]].kind {
+            case .conv2D, .reshape, .concatenation(_, .none): return true
+            default: return false
+            }
+        }
+        for o in graph.outputs where floatable(o) { isFloat[o] = true }
+        for k in stride(from: graph.operations.count - 1, through: 0, by: -1) {
+            let op = graph.operations[k]
+            guard isFloat[op.output] else { continue }
+            switch op.kind {
+            case .reshape, .concatenation:
+                for t in op.inputs where floatable(t) && !isOutput[t] {
+                    if consumers[t].allSatisfy({ isFloat[graph.operations[$0].output] }) { isFloat[t] = true }
+                }
+            default: break
+            }
+        }
+
+        // Quantisation parameters, in graph order.
+        var q = [QuantParams?](repeating: nil, count: n)
+        func fromRange(_ t: Int) -> QuantParams {
+            let (lo, hi) = ranges[t]
+            return lo <= hi ? QuantParams(min: lo, max: hi) : QuantParams(min: -1, max: 1)
+        }
+        for i in graph.inputs {
+            let (lo, hi) = ranges[i]
+            q[i] = QuantParams(min: min(lo, calibration.inputLower), max: max(hi, calibration.inputUpper))
+        }
+        for op in graph.operations where !isFloat[op.output] {
+            let x = op.inputs[0]
+            switch op.kind {
+            case .maxPool2D, .averagePool2D, .pad, .reshape, .resizeBilinear:
+                q[op.output] = q[x]
+            case .logistic:
+                q[op.output] = QuantParams(scale: 1.0 / 256, zeroPoint: -128)
+            default:
+                q[op.output] = fromRange(op.output)
+            }
+        }
+        parameters = q
+
+        // The int8 arena.
+        plan = try MemoryPlan(graph: graph, elementSize: 1, tailPadding: 64)
+        arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment),
+                                                 alignment: MemoryPlan.alignment)
+        arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
+
+        // Scratch sizes.
+        var need16 = 1, need32 = 1
+        for op in graph.operations {
+            switch op.kind {
+            case .conv2D, .transposeConvBias:
+                let ws = graph.tensors[op.inputs[1]].shape
+                let depth = ws[1] * ws[2] * ws[3]
+                need16 = max(need16, Self.tileRows * ((depth + 1) / 2 * 2))
+                need32 = max(need32, Self.tileRows * ws[0])
+                if case .transposeConvBias = op.kind {
+                    let os = graph.tensors[op.output].shape4
+                    need16 = max(need16, (os[2] + 1) * ((depth + 1) / 2 * 2))
+                }
+            default: break
+            }
+        }
+        scratch16 = .allocate(capacity: need16)
+        scratch16.initialize(repeating: 0, count: need16)
+        scratch32 = .allocate(capacity: need32)
+        scratch32.initialize(repeating: 0, count: need32)
+        var floatBytes = 0
+
+        // Pointers.
+        let arena = self.arena
+        let plan = self.plan
+        func int8(_ t: Int) -> UnsafeMutablePointer<Int8> {
+            (arena + plan.offsets[t]!).assumingMemoryBound(to: Int8.self)
+        }
+        var floatBuffers = [UnsafeMutablePointer<Float>?](repeating: nil, count: n)
+        func float(_ t: Int) -> UnsafeMutablePointer<Float> {
+            if isOutput[t] || graph.inputs.contains(t) {
+                return (floatArena + floatPlan.offsets[t]!).assumingMemoryBound(to: Float.self)
+            }
+            if let p = floatBuffers[t] { return p }
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: graph.tensors[t].elementCount)
+            p.initialize(repeating: 0, count: graph.tensors[t].elementCount)
+            floatBytes += graph.tensors[t].elementCount * 4
+            floatBuffers[t] = p
+            return p
+        }
+        func constant(_ t: Int) -> [Float] { Array(graph.constant(t)) }
+        func activationBounds(_ a: Activation, _ p: QuantParams) -> (Int32, Int32) {
+            switch a {
+            case .none: return FusedActivation.none.bounds(p)
+            case .relu: return FusedActivation.relu.bounds(p)
+            case .relu6: return FusedActivation.relu6.bounds(p)
+            case .reluN1To1: return FusedActivation.reluN1To1.bounds(p)
+            }
+        }
+
+        var steps: [Step] = []
+        for i in graph.inputs {
+            steps.append(.quantize(UnsafePointer(float(i)), graph.tensors[i].elementCount, q[i]!, int8(i)))
+        }
+        for (k, op) in graph.operations.enumerated() {
+            let label = "operator " + String(k) + " (" + op.kind.name + ")"
+            let x = op.inputs[0]
+            let xs = graph.tensors[x].shape4
+            let out = op.output
+            let os = graph.tensors[out].shape4
+            guard xs[0] == 1 && os[0] == 1 else { throw .unsupported(label + ": the integer path runs batch 1 only") }
+            let qx = q[x]
+            switch op.kind {
+            case .conv2D(let g), .depthwiseConv2D(let g), .transposeConvBias(let g):
+                guard let qx else { throw .unsupported(label + " reads a float tensor") }
+                guard g.dilationH == 1 && g.dilationW == 1 else { throw .unsupported(label + " with dilation") }
+                let ws = graph.tensors[op.inputs[1]].shape
+                let wf = constant(op.inputs[1])
+                let bias: [Float]? = op.inputs.count > 2 && op.inputs[2] >= 0 ? constant(op.inputs[2]) : nil
+                switch op.kind {
+                case .conv2D:
+                    let oc = ws[0]
+                    let geo = WindowGeometry(inputHeight: xs[1], inputWidth: xs[2], channels: xs[3],
+                                             kernelHeight: ws[1], kernelWidth: ws[2], strideY: g.strideH,
+                                             strideX: g.strideW, padTop: g.padTop, padLeft: g.padLeft,
+                                             outputHeight: os[1], outputWidth: os[2])
+                    let cw = ChannelWeights(quantizing: wf, channels: oc, axis: .outermost)
+                    let packed = PackedGEMMWeights(weights: cw.values, outputChannels: oc, depth: ws[1] * ws[2] * ws[3])
+                    if isFloat[out] {
+                        let stage = FloatOutputStage(weights: cw, inputScale: qx.scale, bias: bias, activation: g.activation)
+                        steps.append(.convFloat(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, float(out)))
+                    } else {
+                        let qo = q[out]!
+                        let (lo, hi) = activationBounds(g.activation, qo)
+                        let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
+                                                multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
+                                                outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
+                        steps.append(.conv(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, int8(out)))
+                    }
+                case .depthwiseConv2D:
+                    guard g.depthMultiplier == 1 else { throw .unsupported(label + " with a depth multiplier") }
+                    let c = ws[3]
+                    let geo = WindowGeometry(inputHeight: xs[1], inputWidth: xs[2], channels: c,
+                                             kernelHeight: ws[1], kernelWidth: ws[2], strideY: g.strideH,
+                                             strideX: g.strideW, padTop: g.padTop, padLeft: g.padLeft,
+                                             outputHeight: os[1], outputWidth: os[2])
+                    let cw = ChannelWeights(quantizing: wf, channels: c, axis: .innermost)
+                    let packed = PackedDepthwiseWeights(weights: cw.values, kernelHeight: ws[1], kernelWidth: ws[2], channels: c)
+                    let qo = q[out]!
+                    let (lo, hi) = activationBounds(g.activation, qo)
+                    let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
+                                            multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
+                                            outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
+                    steps.append(.depthwise(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, int8(out)))
+                default:
+                    guard g.strideH == g.strideW else { throw .unsupported(label + " with unequal strides") }
+                    let oc = ws[0]
+                    let cw = ChannelWeights(quantizing: wf, channels: oc, axis: .outermost)
+                    let tplan = TransposeConvPlan(filter: cw.values, outputChannels: oc, kernelHeight: ws[1],
+                                                  kernelWidth: ws[2], inputHeight: xs[1], inputWidth: xs[2],
+                                                  inputChannels: xs[3], outputHeight: os[1], outputWidth: os[2],
+                                                  stride: g.strideH, padTop: g.padTop, padLeft: g.padLeft)
+                    guard tplan.scratchCount <= need16 else { throw .unsupported(label + " needs more scratch") }
+                    let qo = q[out]!
+                    let (lo, hi) = activationBounds(g.activation, qo)
+                    let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
+                                            multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
+                                            outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
+                    steps.append(.transpose(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, int8(out)))
+                }
+
+            case .add(let act), .mul(let act):
+                var a = x, b = op.inputs[1]
+                let count = graph.tensors[out].elementCount
+                if graph.tensors[a].elementCount != count { swap(&a, &b) }
+                let bc = graph.tensors[b].elementCount
+                guard graph.tensors[a].elementCount == count,
+                      bc == count || bc == 1 || (bc == os[3] && graph.tensors[b].shape4[3] == os[3])
+                else { throw .unsupported(label + " broadcasts in a way the integer path does not implement") }
+                let qa = try Self.activation(q[a], graph, a, label), qb = try Self.activation(q[b], graph, b, label)
+                let qo = q[out]!
+                var operation = ElementwiseParams.Operation.add
+                if case .mul = op.kind { operation = .mul }
+                var p = ElementwiseParams(operation, qa, qb, output: qo)
+                (p.minimum, p.maximum) = activationBounds(act, qo)
+                steps.append(.elementwise(UnsafePointer(int8(a)), UnsafePointer(int8(b)), count, bc, p, int8(out)))
+
+            case .prelu:
+                guard let qx else { throw .unsupported(label + " reads a float tensor") }
+                let alphaTensor = op.inputs[1]
+                guard graph.tensors[alphaTensor].constantOffset != nil else { throw .unsupported(label + " needs a constant alpha") }
+                let alpha = constant(alphaTensor)
+                let c = xs[3]
+                var perChannel = alpha
+                if alpha.count != c {
+                    // A full-size alpha that repeats per pixel is per-channel too.
+                    guard alpha.count == graph.tensors[x].elementCount else { throw .unsupported(label + " alpha is not per channel") }
+                    perChannel = Array(alpha[0..<c])
+                    for i in 0..<alpha.count where alpha[i] != perChannel[i % c] {
+                        throw .unsupported(label + " alpha varies across pixels")
+                    }
+                }
+                let p = PReLUParams(input: qx, output: q[out]!, alpha: perChannel)
+                steps.append(.prelu(UnsafePointer(int8(x)), xs[1] * xs[2], p, int8(out)))
+
+            case .pad(let before, let after):
+                guard before[0] == 0 && after[0] == 0 else { throw .unsupported(label + " pads the batch") }
+                let spec = PadSpec(height: xs[1], width: xs[2], channels: xs[3], top: before[1], left: before[2],
+                                   front: before[3], outputHeight: os[1], outputWidth: os[2], outputChannels: os[3],
+                                   zeroPoint: try Self.activation(qx, graph, x, label).zeroPoint)
+                steps.append(.pad(UnsafePointer(int8(x)), spec, int8(out)))
+
+            case .maxPool2D(let g), .averagePool2D(let g):
+                let qo = try Self.activation(q[out], graph, out, label)
+                let geo = WindowGeometry(inputHeight: xs[1], inputWidth: xs[2], channels: xs[3],
+                                         kernelHeight: g.filterH, kernelWidth: g.filterW, strideY: g.strideH,
+                                         strideX: g.strideW, padTop: g.padTop, padLeft: g.padLeft,
+                                         outputHeight: os[1], outputWidth: os[2])
+                var kind = PoolParams.Kind.max
+                if case .averagePool2D = op.kind { kind = .average }
+                let (lo, hi) = activationBounds(g.activation, qo)
+                steps.append(.pool(UnsafePointer(int8(x)), geo, PoolParams(kind, minimum: lo, maximum: hi), int8(out)))
+
+            case .mean(let reduced):
+                guard reduced == [false, true, true, false] else { throw .unsupported(label + " reduces other axes than H and W") }
+                let qin = try Self.activation(qx, graph, x, label)
+                let p = MeanParams(input: qin, output: q[out]!, pixels: xs[1] * xs[2])
+                steps.append(.mean(UnsafePointer(int8(x)), xs[1] * xs[2], xs[3], p, int8(out)))
+
+            case .relu, .hardSwish, .logistic:
+                let qin = try Self.activation(qx, graph, x, label)
+                let f: (Float) -> Float
+                switch op.kind {
+                case .relu: f = LookupTable.relu
+                case .hardSwish: f = LookupTable.hardSwish
+                default: f = LookupTable.logistic
+                }
+                let table = LookupTable(input: qin, output: q[out]!, f)
+                steps.append(.lookup(UnsafePointer(int8(x)), graph.tensors[x].elementCount, table, int8(out)))
+
+            case .reshape:
+                let count = graph.tensors[x].elementCount
+                if isFloat[out] {
+                    if isFloat[x] {
+                        steps.append(.partFloat(UnsafePointer(float(x)), outer: 1, inner: count, stride: count, float(out)))
+                    } else {
+                        steps.append(.partDequantize(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
+                                                     try Self.activation(qx, graph, x, label), float(out)))
+                    }
+                } else {
+                    let qin = try Self.activation(qx, graph, x, label)
+                    steps.append(.part(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
+                                       RequantizeParams(input: qin, output: q[out]!), int8(out)))
+                }
+
+            case .concatenation(let axis, let act):
+                var outer = 1
+                for d in 0..<axis { outer *= os[d] }
+                let total = graph.tensors[out].elementCount / outer
+                var offset = 0
+                let qo = q[out]
+                if act != .none && isFloat[out] { throw .unsupported(label + " float output with an activation") }
+                for t in op.inputs {
+                    let inner = graph.tensors[t].elementCount / outer
+                    if isFloat[out] {
+                        if isFloat[t] {
+                            steps.append(.partFloat(UnsafePointer(float(t)), outer: outer, inner: inner, stride: total,
+                                                    float(out) + offset))
+                        } else {
+                            steps.append(.partDequantize(UnsafePointer(int8(t)), outer: outer, inner: inner, stride: total,
+                                                         try Self.activation(q[t], graph, t, label), float(out) + offset))
+                        }
+                    } else {
+                        let qt = try Self.activation(q[t], graph, t, label)
+                        steps.append(.part(UnsafePointer(int8(t)), outer: outer, inner: inner, stride: total,
+                                           RequantizeParams(input: qt, output: qo!), int8(out) + offset))
+                    }
+                    offset += inner
+                }
+                if act != .none, let qo {
+                    let bounds = act.bounds
+                    let table = LookupTable(input: qo, output: qo) { min(max($0, bounds.lower), bounds.upper) }
+                    steps.append(.lookup(UnsafePointer(int8(out)), graph.tensors[out].elementCount, table, int8(out)))
+                }
+
+            case .resizeBilinear(let ac, let hp):
+                _ = try Self.activation(qx, graph, x, label)
+                let p = ResizeParams(inputHeight: xs[1], inputWidth: xs[2], channels: xs[3], outputHeight: os[1],
+                                     outputWidth: os[2], alignCorners: ac, halfPixelCenters: hp)
+                steps.append(.resize(UnsafePointer(int8(x)), p, int8(out)))
+            }
+        }
+        for o in graph.outputs where !isFloat[o] {
+            steps.append(.dequantize(UnsafePointer(int8(o)), graph.tensors[o].elementCount, q[o]!, float(o)))
+        }
+        for p in floatBuffers { if let p { owned.append(UnsafeMutableRawPointer(p)) } }
+        self.steps = steps
+        byteCount = plan.byteCount + need16 * 2 + need32 * 4 + floatBytes
+    }
+
+    static func activation(_ p: QuantParams?, _ graph: Graph, _ t: Int, _ label: String) throws(ModelError) -> QuantParams {
+        guard let p else {
+            throw .unsupported(label + " reads '" + graph.tensors[t].name + "', which the integer path does not quantise")
+        }
+        return p
+    }
+
+    deinit {
+        arena.deallocate()
+        scratch16.deallocate()
+        scratch32.deallocate()
+        for p in owned { p.deallocate() }
+    }
+
+    func run() {
+        let k = kernels
+        for step in steps {
+            switch step {
+            case .quantize(let src, let count, let p, let dst):
+                let inv = 1 / p.scale, zp = Float(p.zeroPoint)
+                for i in 0..<count {
+                    let v = (src[i] * inv).rounded() + zp
+                    dst[i] = Int8(v < -128 ? -128 : (v > 127 ? 127 : v))
+                }
+            case .dequantize(let src, let count, let p, let dst):
+                for i in 0..<count { dst[i] = p.scale * Float(Int32(src[i]) - p.zeroPoint) }
+            case .conv(let input, let g, let zp, let w, let stage, let output):
+                conv2D(input, g, inputZeroPoint: zp, weights: w, stage: stage, output: output,
+                       scratch: scratch16, scratchRows: Self.tileRows, kernel: k.gemm)
+            case .convFloat(let input, let g, let zp, let w, let stage, let output):
+                var first = 0
+                let n = w.outputChannels
+                while first < g.outputPixels {
+                    let count = min(Self.tileRows, g.outputPixels - first)
+                    im2col(input, g, zeroPoint: zp, firstPixel: first, count: count, depthStride: w.depthStride,
+                           into: scratch16)
+                    k.gemm(scratch16, count, w, .int32(scratch32, rowStride: n))
+                    stage.apply(scratch32, rows: count, channels: n, output: output + first * n)
+                    first += count
+                }
+            case .depthwise(let input, let g, let zp, let w, let stage, let output):
+                k.depthwise(input, g, zp, w, stage, output)
+            case .transpose(let plan, let input, let zp, let stage, let output):
+                plan.run(input, inputZeroPoint: zp, stage: stage, output: output, scratch: scratch16, kernel: k.gemm)
+            case .elementwise(let a, let b, let count, let period, let p, let output):
+                k.elementwise(a, b, count, period, p, output)
+            case .pool(let input, let g, let p, let output):
+                k.pool(input, g, p, output)
+            case .mean(let input, let pixels, let channels, let p, let output):
+                k.mean(input, pixels, channels, p, output)
+            case .lookup(let input, let count, let table, let output):
+                k.lookup(input, count, table, output)
+            case .prelu(let input, let pixels, let p, let output):
+                k.prelu(input, pixels, p, output)
+            case .resize(let input, let p, let output):
+                k.resize(input, p, output)
+            case .pad(let input, let spec, let output):
+                spec.run(input, output)
+            case .part(let src, let outer, let inner, let stride, let p, let dst):
+                for o in 0..<outer { k.requantize(src + o * inner, inner, p, dst + o * stride) }
+            case .partFloat(let src, let outer, let inner, let stride, let dst):
+                for o in 0..<outer { (dst + o * stride).update(from: src + o * inner, count: inner) }
+            case .partDequantize(let src, let outer, let inner, let stride, let p, let dst):
+                for o in 0..<outer {
+                    for i in 0..<inner { dst[o * stride + i] = p.dequantize(src[o * inner + i]) }
+                }
+            }
+        }
+    }
+}
+
+/// CONV_2D output computed in float from the int32 accumulators:
+/// `acc · inputScale · weightScale[c] + bias[c]`, clamped by the fused activation.
+final class FloatOutputStage {
+    let scale: [Float]
+    let bias: [Float]
+    let lower: Float, upper: Float
+
+    init(weights: ChannelWeights, inputScale: Float, bias: [Float]?, activation: Activation) {
+        scale = weights.scales.map { $0 * inputScale }
+        self.bias = bias ?? [Float](repeating: 0, count: weights.channels)
+        (lower, upper) = activation.bounds
+    }
+
+    func apply(_ acc: UnsafePointer<Int32>, rows: Int, channels n: Int, output: UnsafeMutablePointer<Float>) {
+        scale.withUnsafeBufferPointer { s in
+            bias.withUnsafeBufferPointer { b in
+                for r in 0..<rows {
+                    for c in 0..<n {
+                        let v = Float(acc[r * n + c]) * s[c] + b[c]
+                        output[r * n + c] = min(max(v, lower), upper)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Constant padding of an NHWC tensor (batch 1) along H, W and C with the zero point.
+struct PadSpec {
+    var height: Int, width: Int, channels: Int
+    var top: Int, left: Int, front: Int
+    var outputHeight: Int, outputWidth: Int, outputChannels: Int
+    var zeroPoint: Int32
+
+    func run(_ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>) {
+        let z = Int8(truncatingIfNeeded: zeroPoint)
+        if front == 0 && outputChannels == channels {
+            padSpatial(input, height: height, width: width, channels: channels, top: top,
+                       bottom: outputHeight - height - top, left: left, right: outputWidth - width - left,
+                       zeroPoint: zeroPoint, output: output)
+            return
+        }
+        output.update(repeating: z, count: outputHeight * outputWidth * outputChannels)
+        for y in 0..<height {
+            for x in 0..<width {
+                let dst = output + ((y + top) * outputWidth + x + left) * outputChannels + front
+                dst.update(from: input + (y * width + x) * channels, count: channels)
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/// MAX_POOL_2D and AVERAGE_POOL_2D (input and output share their quantisation, as TFLite
+/// requires for int8 pooling) and MEAN over H and W (requantised).
+/// Only in-image taps count: SAME padding never pools padding values, and the average divides
+/// by the number of in-image taps, rounding half away from zero.
+
+public struct PoolParams: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case max, average }
+    public var kind: Kind
+    /// Fused activation bounds in quantised units.
+    public var minimum: Int32, maximum: Int32
+
+    public init(_ kind: Kind, minimum: Int32 = -128, maximum: Int32 = 127) {
+        self.kind = kind
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
+
+public typealias PoolKernel = @Sendable (
+    _ input: UnsafePointer<Int8>, _ geometry: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<Int8>
+) -> Void
+
+@inline(__always)
+func roundedAverage(_ sum: Int32, _ count: Int32) -> Int32 {
+    sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count
+}
+
+public func poolScalar(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    let c = g.channels
+    for oy in 0..<g.outputHeight {
+        let (ky0, ky1) = tapRange(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight,
+                                  size: g.inputHeight)
+        for ox in 0..<g.outputWidth {
+            let (kx0, kx1) = tapRange(ox, stride: g.strideX, pad: g.padLeft,
+                                      kernel: g.kernelWidth, size: g.inputWidth)
+            let taps = Int32(max(0, ky1 - ky0) * max(0, kx1 - kx0))
+            for ch in 0..<c {
+                var m: Int32 = -128, s: Int32 = 0
+                for ky in ky0..<max(ky0, ky1) {
+                    for kx in kx0..<max(kx0, kx1) {
+                        let iy = oy * g.strideY - g.padTop + ky
+                        let ix = ox * g.strideX - g.padLeft + kx
+                        let x = Int32(input[(iy * g.inputWidth + ix) * c + ch])
+                        m = max(m, x)
+                        s += x
+                    }
+                }
+                let v = params.kind == .max ? m : (taps > 0 ? roundedAverage(s, taps) : 0)
+                output[(oy * g.outputWidth + ox) * c + ch] =
+                    Int8(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
+            }
+        }
+    }
+}
+
+public func poolSIMD(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    let c = g.channels
+    let full = c / 8 * 8
+    let lo = I32x8(repeating: params.minimum), hi = I32x8(repeating: params.maximum)
+    for oy in 0..<g.outputHeight {
+        let (ky0, ky1) = tapRange(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight,
+                                  size: g.inputHeight)
+        let iy0 = oy * g.strideY - g.padTop
+        for ox in 0..<g.outputWidth {
+            let (kx0, kx1) = tapRange(ox, stride: g.strideX, pad: g.padLeft,
+                                      kernel: g.kernelWidth, size: g.inputWidth)
+            let ix0 = ox * g.strideX - g.padLeft
+            let taps = Int32(max(0, ky1 - ky0) * max(0, kx1 - kx0))
+            let dst = output + (oy * g.outputWidth + ox) * c
+            var ch = 0
+            while ch < full {
+                var m = I32x8(repeating: -128), s = I32x8()
+                for ky in ky0..<max(ky0, ky1) {
+                    for kx in kx0..<max(kx0, kx1) {
+                        let x = widen8to32(UnsafeRawPointer(
+                            input + ((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch)
+                            .loadUnaligned(as: SIMD8<Int8>.self))
+                        m = vmax(m, x)
+                        s &+= x
+                    }
+                }
+                var v: I32x8
+                if params.kind == .max {
+                    v = m
+                } else if taps > 0 {
+                    // Rounded division, lane by lane: the same integer formula as the scalar path.
+                    v = I32x8()
+                    for i in 0..<8 { v[i] = roundedAverage(s[i], taps) }
+                } else {
+                    v = I32x8()
+                }
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: narrow8(vmin(vmax(v, lo), hi)),
+                                                             as: SIMD8<Int8>.self)
+                ch += 8
+            }
+            while ch < c {
+                var m: Int32 = -128, s: Int32 = 0
+                for ky in ky0..<max(ky0, ky1) {
+                    for kx in kx0..<max(kx0, kx1) {
+                        let x = Int32(input[((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch])
+                        m = max(m, x)
+                        s += x
+                    }
+                }
+                let v = params.kind == .max ? m : (taps > 0 ? roundedAverage(s, taps) : 0)
+                dst[ch] = Int8(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
+                ch += 1
+            }
+        }
+    }
+}
+
+// MARK: - MEAN over H, W
+
+public struct MeanParams: Sendable, Equatable {
+    public var inputZeroPoint: Int32, outputZeroPoint: Int32
+    /// `s_in / (s_out · pixels)`.
+    public var multiplier: FixedMultiplier
+
+    public init(input: QuantParams, output: QuantParams, pixels: Int) {
+        inputZeroPoint = input.zeroPoint
+        outputZeroPoint = output.zeroPoint
+        multiplier = FixedMultiplier(
+            Double(input.scale) / (Double(output.scale) * Double(pixels)))
+    }
+
+    @inline(__always)
+    func finish(_ sum: Int32) -> Int8 {
+        let v = multiplyByQuantizedMultiplier(sum, multiplier) &+ outputZeroPoint
+        return Int8(truncatingIfNeeded: clamp32(v, -128, 127))
+    }
+}
+
+public typealias MeanKernel = @Sendable (
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<Int8>
+) -> Void
+
+public func meanScalar(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    for ch in 0..<channels {
+        var s: Int32 = 0
+        for p in 0..<pixels { s &+= Int32(input[p * channels + ch]) &- params.inputZeroPoint }
+        output[ch] = params.finish(s)
+    }
+}
+
+public func meanSIMD(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    let zp = I32x8(repeating: params.inputZeroPoint)
+    let m = I32x8(repeating: params.multiplier.multiplier)
+    let l = I32x8(repeating: params.multiplier.leftShift)
+    let r = I32x8(repeating: params.multiplier.rightShift)
+    let zpOut = I32x8(repeating: params.outputZeroPoint)
+    var ch = 0
+    while ch + 8 <= channels {
+        var s = I32x8()
+        for p in 0..<pixels {
+            s &+= widen8to32(UnsafeRawPointer(input + p * channels + ch)
+                .loadUnaligned(as: SIMD8<Int8>.self)) &- zp
+        }
+        let v = multiplyByQuantizedMultiplier(s, m, l, r) &+ zpOut
+        UnsafeMutableRawPointer(output + ch).storeBytes(
+            of: narrow8(vmin(vmax(v, I32x8(repeating: -128)), I32x8(repeating: 127))),
+            as: SIMD8<Int8>.self)
+        ch += 8
+    }
+    while ch < channels {
+        var s: Int32 = 0
+        for p in 0..<pixels { s &+= Int32(input[p * channels + ch]) &- params.inputZeroPoint }
+        output[ch] = params.finish(s)
+        ch += 1
+    }
+}

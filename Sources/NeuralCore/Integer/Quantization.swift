@@ -1,0 +1,307 @@
+/// Quantisation parameters and fixed-point arithmetic of the integer path.
+///
+/// Conventions (the TFLite int8 scheme):
+/// - activations: int8, asymmetric, per tensor: `real = scale * (q - zeroPoint)`;
+/// - weights: int8, symmetric (zero point 0, values in -127...127), one scale per output channel;
+/// - accumulators: int32; bias: int32 at scale `inputScale * weightScale[oc]`;
+/// - requantisation: `real multiplier = multiplier * 2^(shift - 31)` with `multiplier` in
+///   [2^30, 2^31), applied as TFLite's `MultiplyByQuantizedMultiplier`: a left shift,
+///   a saturating rounding doubling high multiply, then a rounding (half away from zero)
+///   right shift by a power of two.
+
+/// Per-tensor asymmetric int8 quantisation of an activation tensor.
+public struct QuantParams: Sendable, Equatable {
+    public var scale: Float
+    public var zeroPoint: Int32
+
+    public init(scale: Float, zeroPoint: Int32) {
+        precondition(scale > 0 && zeroPoint >= -128 && zeroPoint <= 127)
+        self.scale = scale
+        self.zeroPoint = zeroPoint
+    }
+
+    /// Parameters covering `[min, max]` (widened to include 0 so that 0 is exact),
+    /// with TFLite's zero-point nudging.
+    public init(min lo: Float, max hi: Float) {
+        var lo = lo < 0 ? lo : 0
+        var hi = hi > 0 ? hi : 0
+        if !(hi - lo > 1e-6) { lo = -1e-3; hi = 1e-3 }
+        let scale = (hi - lo) / 255
+        let zp = (-128 - lo / scale).rounded()
+        self.scale = scale
+        self.zeroPoint = Int32(zp < -128 ? -128 : (zp > 127 ? 127 : zp))
+    }
+
+    /// Real value → int8 (round half away from zero, saturating).
+    @inline(__always)
+    public func quantize(_ x: Float) -> Int8 {
+        let q = (x / scale).rounded() + Float(zeroPoint)
+        return Int8(q < -128 ? -128 : (q > 127 ? 127 : q))
+    }
+
+    @inline(__always)
+    public func dequantize(_ q: Int8) -> Float {
+        scale * Float(Int32(q) - zeroPoint)
+    }
+
+    /// The quantised value of a real number clamped to int8, as Int32 (for activation bounds).
+    @inline(__always)
+    public func quantizedBound(_ x: Float) -> Int32 {
+        Int32(quantize(x))
+    }
+}
+
+/// A real multiplier in fixed point: `real ≈ multiplier * 2^(shift - 31)`.
+public struct FixedMultiplier: Sendable, Equatable {
+    public var multiplier: Int32
+    public var shift: Int32
+
+    public init(multiplier: Int32, shift: Int32) {
+        precondition(multiplier != Int32.min)
+        self.multiplier = multiplier
+        self.shift = shift
+    }
+
+    /// TFLite's `QuantizeMultiplier`: `real = m * 2^e`, `m` in [0.5, 1) as a Q31 value.
+    /// Negative reals give a negative multiplier (never `Int32.min`). Zero gives 0.
+    public init(_ real: Double) {
+        if real == 0 || !real.isFinite {
+            self.multiplier = 0
+            self.shift = 0
+            return
+        }
+        var m = real < 0 ? -real : real
+        var e: Int32 = 0
+        while m >= 1 { m *= 0.5; e += 1 }
+        while m < 0.5 { m *= 2; e -= 1 }
+        var q = (m * 2147483648.0).rounded()
+        if q >= 2147483648.0 { q *= 0.5; e += 1 }
+        if e < -31 { e = 0; q = 0 }
+        if e > 30 { e = 30; q = 2147483647 }
+        let qi = Int32(q)
+        self.multiplier = real < 0 ? -qi : qi
+        self.shift = e
+    }
+
+    /// The real value this multiplier represents.
+    public var real: Double {
+        Double(multiplier) * pow2(Int(shift) - 31)
+    }
+
+    public var leftShift: Int32 { shift > 0 ? shift : 0 }
+    public var rightShift: Int32 { shift > 0 ? 0 : -shift }
+}
+
+@inline(__always)
+func pow2(_ e: Int) -> Double {
+    var r = 1.0
+    if e >= 0 { for _ in 0..<e { r *= 2 } } else { for _ in 0..<(-e) { r *= 0.5 } }
+    return r
+}
+
+// MARK: - Scalar fixed point (the reference, written as gemmlowp/TFLite define it)
+
+/// gemmlowp `SaturatingRoundingDoublingHighMul`.
+@inline(__always)
+public func saturatingRoundingDoublingHighMul(_ a: Int32, _ b: Int32) -> Int32 {
+    if a == b && a == Int32.min { return Int32.max }
+    let ab = Int64(a) * Int64(b)
+    let nudge: Int64 = ab >= 0 ? (1 << 30) : (1 - (1 << 30))
+    return Int32(truncatingIfNeeded: (ab + nudge) / (1 << 31))
+}
+
+/// gemmlowp `RoundingDivideByPOT`: divide by 2^exponent, rounding half away from zero.
+@inline(__always)
+public func roundingDivideByPOT(_ x: Int32, _ exponent: Int32) -> Int32 {
+    let mask: Int32 = (1 &<< exponent) &- 1
+    let remainder = x & mask
+    let threshold = (mask >> 1) + (x < 0 ? 1 : 0)
+    return (x >> exponent) + (remainder > threshold ? 1 : 0)
+}
+
+/// TFLite `MultiplyByQuantizedMultiplier`.
+@inline(__always)
+public func multiplyByQuantizedMultiplier(_ x: Int32, _ m: Int32, _ left: Int32, _ right: Int32) -> Int32 {
+    roundingDivideByPOT(saturatingRoundingDoublingHighMul(x &<< left, m), right)
+}
+
+@inline(__always)
+public func multiplyByQuantizedMultiplier(_ x: Int32, _ m: FixedMultiplier) -> Int32 {
+    multiplyByQuantizedMultiplier(x, m.multiplier, m.leftShift, m.rightShift)
+}
+
+/// Clamp an int32 into `[lo, hi]`.
+@inline(__always)
+func clamp32(_ x: Int32, _ lo: Int32, _ hi: Int32) -> Int32 {
+    x < lo ? lo : (x > hi ? hi : x)
+}
+
+// MARK: - SIMD fixed point (bit-identical to the scalar functions above)
+
+/// Eight int32 lanes: the vector width all integer SIMD kernels are written in.
+public typealias I32x8 = SIMD8<Int32>
+
+/// Sign-extends lane by lane. Written as a loop on purpose: the generic
+/// `SIMD(truncatingIfNeeded:)` initialisers are not always inlined, the loop is, and LLVM turns it
+/// into one `vpmovsx*` / `sxtl`.
+@inline(__always)
+func widen64(_ v: SIMD8<Int32>) -> SIMD8<Int64> {
+    var r = SIMD8<Int64>()
+    for i in 0..<8 { r[i] = Int64(v[i]) }
+    return r
+}
+
+@inline(__always)
+func narrow32(_ v: SIMD8<Int64>) -> SIMD8<Int32> {
+    var r = SIMD8<Int32>()
+    for i in 0..<8 { r[i] = Int32(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+@inline(__always)
+func widen16to32(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
+    var r = SIMD8<Int32>()
+    for i in 0..<8 { r[i] = Int32(v[i]) }
+    return r
+}
+
+@inline(__always)
+func widen16to32(_ v: SIMD16<Int16>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = Int32(v[i]) }
+    return r
+}
+
+@inline(__always)
+func widen8to16(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
+    var r = SIMD16<Int16>()
+    for i in 0..<16 { r[i] = Int16(v[i]) }
+    return r
+}
+
+@inline(__always)
+func widen8to32(_ v: SIMD8<Int8>) -> SIMD8<Int32> {
+    var r = SIMD8<Int32>()
+    for i in 0..<8 { r[i] = Int32(v[i]) }
+    return r
+}
+
+/// Saturate int32 lanes to int8 (inputs are already clamped to the activation range, so this
+/// is a plain truncation in practice).
+@inline(__always)
+func narrow8(_ v: SIMD8<Int32>) -> SIMD8<Int8> {
+    var r = SIMD8<Int8>()
+    for i in 0..<8 { r[i] = Int8(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+@inline(__always)
+func vmin(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .< a) }
+@inline(__always)
+func vmax(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .> a) }
+
+/// SaturatingRoundingDoublingHighMul for multipliers `b != Int32.min` (always true for a
+/// `FixedMultiplier`): then `(a*b + 2^30) >> 31` equals gemmlowp's nudged truncating division
+/// (for negative products, truncation toward zero of `ab + 1 - 2^30` is the floor of
+/// `ab + 2^30`), and no saturation case exists.
+@inline(__always)
+func srdhm(_ a: I32x8, _ b: I32x8) -> I32x8 {
+    let p = widen64(a) &* widen64(b) &+ Int64(1 << 30)
+    return narrow32(p &>> 31)
+}
+
+@inline(__always)
+func roundingDivideByPOT(_ x: I32x8, _ exponent: I32x8) -> I32x8 {
+    let mask = (I32x8(repeating: 1) &<< exponent) &- 1
+    let remainder = x & mask
+    let threshold = (mask &>> 1) &- (x &>> 31)
+    let up = I32x8(repeating: 0).replacing(with: 1, where: remainder .> threshold)
+    return (x &>> exponent) &+ up
+}
+
+/// Vector `MultiplyByQuantizedMultiplier` with per-lane multipliers and shifts.
+@inline(__always)
+func multiplyByQuantizedMultiplier(_ x: I32x8, _ m: I32x8, _ left: I32x8, _ right: I32x8) -> I32x8 {
+    roundingDivideByPOT(srdhm(x &<< left, m), right)
+}
+
+/// Output stage of a convolution-like op, per output channel `c`:
+/// `clamp(MBQM(acc + bias[c], m[c]) + zeroPoint, minimum, maximum)`.
+/// Storage is allocated once at load, padded with neutral entries to a multiple of 16 channels so
+/// SIMD loads never run past the end.
+public final class OutputStage {
+    public let channels: Int
+    public let paddedChannels: Int
+    let bias: UnsafeMutablePointer<Int32>
+    let multiplier: UnsafeMutablePointer<Int32>
+    let leftShift: UnsafeMutablePointer<Int32>
+    let rightShift: UnsafeMutablePointer<Int32>
+    public let outputZeroPoint: Int32
+    /// Quantised activation bounds (fused RELU/RELU6 or the full int8 range).
+    public let minimum: Int32
+    public let maximum: Int32
+
+    public init(bias: [Int32], multipliers: [FixedMultiplier], outputZeroPoint: Int32,
+                minimum: Int32 = -128, maximum: Int32 = 127) {
+        precondition(bias.count == multipliers.count && minimum <= maximum)
+        channels = bias.count
+        paddedChannels = (bias.count + 15) / 16 * 16
+        self.bias = .allocate(capacity: paddedChannels)
+        multiplier = .allocate(capacity: paddedChannels)
+        leftShift = .allocate(capacity: paddedChannels)
+        rightShift = .allocate(capacity: paddedChannels)
+        for c in 0..<paddedChannels {
+            let real = c < channels
+            self.bias[c] = real ? bias[c] : 0
+            multiplier[c] = real ? multipliers[c].multiplier : 0
+            leftShift[c] = real ? multipliers[c].leftShift : 0
+            rightShift[c] = real ? multipliers[c].rightShift : 0
+        }
+        self.outputZeroPoint = outputZeroPoint
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    deinit {
+        bias.deallocate()
+        multiplier.deallocate()
+        leftShift.deallocate()
+        rightShift.deallocate()
+    }
+
+    /// Scalar output stage for channel `c`.
+    @inline(__always)
+    func apply(_ acc: Int32, channel c: Int) -> Int8 {
+        let v = multiplyByQuantizedMultiplier(acc &+ bias[c], multiplier[c], leftShift[c], rightShift[c])
+        return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, minimum, maximum))
+    }
+
+    /// SIMD output stage for channels `c ..< c+8` (c + 8 <= paddedChannels).
+    @inline(__always)
+    func apply(_ acc: I32x8, channel c: Int) -> SIMD8<Int8> {
+        let raw = UnsafeRawPointer(bias)
+        let b = raw.loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
+        let m = UnsafeRawPointer(multiplier).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
+        let l = UnsafeRawPointer(leftShift).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
+        let r = UnsafeRawPointer(rightShift).loadUnaligned(fromByteOffset: c * 4, as: I32x8.self)
+        var v = multiplyByQuantizedMultiplier(acc &+ b, m, l, r) &+ outputZeroPoint
+        v = vmax(v, I32x8(repeating: minimum))
+        v = vmin(v, I32x8(repeating: maximum))
+        return narrow8(v)
+    }
+}
+
+/// Fused activation of a TFLite op, mapped into the quantised output domain.
+public enum FusedActivation: Sendable, Equatable {
+    case none, relu, relu6, reluN1To1
+
+    /// `(min, max)` in quantised output units.
+    public func bounds(_ q: QuantParams) -> (Int32, Int32) {
+        switch self {
+        case .none: return (-128, 127)
+        case .relu: return (max(-128, q.zeroPoint), 127)
+        case .relu6: return (max(-128, q.zeroPoint), q.quantizedBound(6))
+        case .reluN1To1: return (q.quantizedBound(-1), q.quantizedBound(1))
+        }
+    }
+}

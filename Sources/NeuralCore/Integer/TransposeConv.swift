@@ -1,0 +1,105 @@
+/// Transpose convolution (TRANSPOSE_CONV semantics, MediaPipe's Convolution2DTransposeBias):
+/// `out[iy·s + ky − padTop][ix·s + kx − padLeft][oc] += in[iy][ix][ic] · W[oc][ky][kx][ic]`,
+/// then bias, requantisation and clamp.
+///
+/// Computed without an int32 scatter buffer, as s×s sub-pixel convolutions: output pixels with
+/// the same `(oy mod s, ox mod s)` see the same taps (`ky ≡ oy + padTop mod s`), so each parity
+/// class is an ordinary gather convolution — im2col of one output row of that class, then the
+/// same packed GEMM and output stage as CONV_2D, writing every s-th output pixel.
+
+public final class TransposeConvPlan {
+    public let inputHeight: Int, inputWidth: Int, inputChannels: Int
+    public let outputHeight: Int, outputWidth: Int, outputChannels: Int
+    public let stride: Int, padTop: Int, padLeft: Int
+    public let kernelHeight: Int, kernelWidth: Int
+    /// Per parity `py * stride + px`: taps `(ky, kx)` in im2col order, and packed weights.
+    let taps: [[(Int, Int)]]
+    let weights: [PackedGEMMWeights?]
+    /// Int16 values of scratch `run` needs.
+    public let scratchCount: Int
+
+    /// `filter`: `[OC][KH][KW][IC]` int8, −127...127.
+    public init(filter: [Int8], outputChannels oc: Int, kernelHeight kh: Int, kernelWidth kw: Int,
+                inputHeight: Int, inputWidth: Int, inputChannels ic: Int,
+                outputHeight: Int, outputWidth: Int, stride s: Int, padTop: Int, padLeft: Int) {
+        precondition(filter.count == oc * kh * kw * ic && s > 0)
+        self.inputHeight = inputHeight; self.inputWidth = inputWidth; self.inputChannels = ic
+        self.outputHeight = outputHeight; self.outputWidth = outputWidth; self.outputChannels = oc
+        self.stride = s; self.padTop = padTop; self.padLeft = padLeft
+        self.kernelHeight = kh; self.kernelWidth = kw
+        var taps: [[(Int, Int)]] = []
+        var weights: [PackedGEMMWeights?] = []
+        var scratch = 0
+        for py in 0..<s {
+            for px in 0..<s {
+                var list: [(Int, Int)] = []
+                for ky in 0..<kh where ((ky - py - padTop) % s + s) % s == 0 {
+                    for kx in 0..<kw where ((kx - px - padLeft) % s + s) % s == 0 {
+                        list.append((ky, kx))
+                    }
+                }
+                taps.append(list)
+                if list.isEmpty { weights.append(nil); continue }
+                let depth = list.count * ic
+                var w = [Int8](repeating: 0, count: oc * depth)
+                for o in 0..<oc {
+                    for (t, (ky, kx)) in list.enumerated() {
+                        for i in 0..<ic {
+                            w[o * depth + t * ic + i] = filter[((o * kh + ky) * kw + kx) * ic + i]
+                        }
+                    }
+                }
+                let packed = PackedGEMMWeights(weights: w, outputChannels: oc, depth: depth)
+                scratch = max(scratch, (outputWidth + s - 1) / s * packed.depthStride)
+                weights.append(packed)
+            }
+        }
+        self.taps = taps
+        self.weights = weights
+        scratchCount = scratch
+    }
+
+    /// Runs the op. Output pixels whose class has no taps get the bias alone.
+    public func run(_ input: UnsafePointer<Int8>, inputZeroPoint: Int32, stage: OutputStage,
+                    output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutablePointer<Int16>,
+                    kernel: GEMMKernel) {
+        let s = stride, ic = inputChannels, oc = outputChannels
+        let zp = Int16(truncatingIfNeeded: inputZeroPoint)
+        for py in 0..<s {
+            for px in 0..<s {
+                let list = taps[py * s + px]
+                let cols = px < outputWidth ? (outputWidth - px + s - 1) / s : 0
+                if cols == 0 { continue }
+                var oy = py
+                while oy < outputHeight {
+                    let dstRow = output + (oy * outputWidth + px) * oc
+                    guard let w = weights[py * s + px] else {
+                        for j in 0..<cols {
+                            for o in 0..<oc { dstRow[j * s * oc + o] = stage.apply(0, channel: o) }
+                        }
+                        oy += s
+                        continue
+                    }
+                    for j in 0..<cols {
+                        let ox = px + j * s
+                        var dst = scratch + j * w.depthStride
+                        for (ky, kx) in list {
+                            let ny = oy + padTop - ky, nx = ox + padLeft - kx
+                            let iy = ny / s, ix = nx / s
+                            if ny < 0 || nx < 0 || iy >= inputHeight || ix >= inputWidth {
+                                dst.update(repeating: 0, count: ic)
+                            } else {
+                                let src = input + (iy * inputWidth + ix) * ic
+                                for i in 0..<ic { dst[i] = Int16(src[i]) &- zp }
+                            }
+                            dst += ic
+                        }
+                        if w.depthStride > w.depth { dst.pointee = 0 }
+                    }
+                    kernel(scratch, cols, w, .int8(dstRow, rowStride: s * oc, stage: stage))
+                    oy += s
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Which arithmetic runs the model: the float reference path (the oracle) or the production
+/// integer path (int8 weights, int32 accumulation).
+public enum ExecutionPath: Sendable {
+    case float, integer
+}
+
+/// Runs one .tflite model. Loading reads and checks the file, folds fp16 weights, plans one arena
+/// for all activations and prepares every kernel call; `run()` then allocates nothing.
+///
+/// Inputs and outputs are float32 NHWC at the model boundary on both paths.
+public final class Interpreter {
+    public let graph: Graph
+    public let plan: MemoryPlan
+    public let path: ExecutionPath
+    /// The single activation arena (`plan.byteCount` bytes, 64-byte aligned).
+    let arena: UnsafeMutableRawPointer
+    let engine: Engine
+
+    /// The execution engines; the integer path adds its case here.
+    enum Engine {
+        case float(FloatProgram)
+        case integer(IntegerProgram)
+    }
+
+    /// `calibration` only matters to the integer path (see `IntegerCalibration`).
+    public convenience init(model bytes: [UInt8], path: ExecutionPath = .float,
+                            calibration: IntegerCalibration = .unit) throws(ModelError) {
+        try self.init(model: try TFLiteModel(bytes: bytes), path: path, calibration: calibration)
+    }
+
+    public init(model: TFLiteModel, path: ExecutionPath = .float, scalarKernels: Bool = false,
+                calibration: IntegerCalibration = .unit) throws(ModelError) {
+        let graph = try Graph(model: model)
+        let plan = try MemoryPlan(graph: graph)
+        self.graph = graph
+        self.plan = plan
+        self.path = path
+        switch path {
+        case .float:
+            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
+            arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
+            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: scalarKernels))
+        case .integer:
+            // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
+            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
+            arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
+            do {
+                engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                                                     calibration: calibration, scalarOnly: scalarKernels))
+            } catch {
+                arena.deallocate()
+                throw error
+            }
+        }
+    }
+
+    deinit {
+        arena.deallocate()
+    }
+
+    public var inputCount: Int { graph.inputs.count }
+    public var outputCount: Int { graph.outputs.count }
+
+    /// Shape of input `i` as the model declares it (NHWC for images).
+    public func inputShape(_ i: Int) -> [Int] { graph.tensors[graph.inputs[i]].shape }
+    public func outputShape(_ i: Int) -> [Int] { graph.tensors[graph.outputs[i]].shape }
+
+    /// Size of the activation arena in bytes.
+    public var arenaByteCount: Int { plan.byteCount }
+
+    func tensorPointer(_ t: Int) -> UnsafeMutablePointer<Float> {
+        (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
+    }
+
+    /// Lends input `i`'s storage for writing float32 NHWC values.
+    public func withInput<R>(_ i: Int, _ body: (UnsafeMutableBufferPointer<Float>) -> R) -> R {
+        let t = graph.inputs[i]
+        return body(UnsafeMutableBufferPointer(start: tensorPointer(t), count: graph.tensors[t].elementCount))
+    }
+
+    /// Runs the model on the current inputs. Allocates nothing.
+    public func run() {
+        switch engine {
+        case .float(let program): program.run()
+        case .integer(let program): program.run()
+        }
+    }
+
+    /// Lends output `i`'s values after `run()`.
+    public func withOutput<R>(_ i: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
+        let t = graph.outputs[i]
+        return body(UnsafeBufferPointer(start: tensorPointer(t), count: graph.tensors[t].elementCount))
+    }
+}

@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import NeuralCore
+
+/// `booth model …`: look inside a .tflite model and run it from the command line, so NeuralCore can
+/// be checked from outside (against LiteRT, for instance).
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Inspect, run and time a .tflite model with Booth's own engine.",
+        subcommands: [Info.self, Run.self, Bench.self])
+
+    enum PathOption: String, ExpressibleByArgument {
+        case float, int
+        var path: ExecutionPath { self == .float ? .float : .integer }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func load(_ file: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw Failure(description: "cannot read model file \(file)")
+        }
+        return [UInt8](data)
+    }
+
+    static func interpreter(_ file: String, _ path: ExecutionPath, scalar: Bool = false) throws -> Interpreter {
+        let bytes = try load(file)
+        do {
+            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, scalarKernels: scalar)
+        } catch {
+            throw Failure(description: "\(file): \(error.description)")
+        }
+    }
+
+    static func shapeText(_ shape: [Int]) -> String {
+        shape.isEmpty ? "scalar" : shape.map(String.init).joined(separator: "x")
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Operators, tensors and arena size of a model.")
+
+        @Argument(help: "The .tflite file.") var model: String
+
+        func run() throws {
+            let bytes = try ModelCommand.load(model)
+            let parsed: TFLiteModel
+            do { parsed = try TFLiteModel(bytes: bytes) } catch { throw Failure(description: "\(model): \(error.description)") }
+            print("model: \(model) (\(bytes.count) bytes, schema version \(parsed.version))")
+            if !parsed.description.isEmpty { print("description: \(parsed.description)") }
+
+            var counts: [String: Int] = [:]
+            var order: [String] = []
+            for op in parsed.operators {
+                let name = op.code.name
+                if counts[name] == nil { order.append(name) }
+                counts[name, default: 0] += 1
+            }
+            print("\noperators (\(parsed.operators.count)):")
+            for name in order { print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(counts[name]!)") }
+
+            print("\ntensors (\(parsed.tensors.count)):")
+            for (i, t) in parsed.tensors.enumerated() {
+                var role = ""
+                if parsed.inputs.contains(i) { role = " [input]" }
+                if parsed.outputs.contains(i) { role = " [output]" }
+                let constant = parsed.buffers.indices.contains(t.buffer) && parsed.buffers[t.buffer].count > 0 ? " const" : ""
+                print("  \(String(i).padding(toLength: 4, withPad: " ", startingAt: 0)) \(String(describing: t.type).padding(toLength: 8, withPad: " ", startingAt: 0)) \(ModelCommand.shapeText(t.shape).padding(toLength: 16, withPad: " ", startingAt: 0)) \(t.name)\(constant)\(role)")
+            }
+
+            do {
+                let interpreter = try Interpreter(model: bytes)
+                print("\ninputs:  " + (0..<interpreter.inputCount).map { ModelCommand.shapeText(interpreter.inputShape($0)) }.joined(separator: ", "))
+                print("outputs: " + (0..<interpreter.outputCount).map { ModelCommand.shapeText(interpreter.outputShape($0)) }.joined(separator: ", "))
+                print("operations after folding: \(interpreter.graph.operations.count)")
+                print("arena: \(interpreter.arenaByteCount) bytes (float path)")
+            } catch {
+                print("\nnot runnable: \(error.description)")
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a model on a raw float32 input and write its outputs.",
+            discussion: "IN.f32 holds little-endian float32 values in the model's NHWC input shape. OUT.f32 receives every output in order, concatenated as little-endian float32.")
+
+        @Argument(help: "The .tflite file.") var model: String
+        @Option(help: "Raw little-endian float32 input (NHWC).") var input: String
+        @Option(help: "Where to write the outputs (float32, concatenated).") var output: String
+        @Option(help: "Execution path: float or int.") var path: PathOption = .float
+        @Flag(help: "Use the scalar reference kernels (float path).") var scalarKernels = false
+
+        func run() throws {
+            let interpreter = try ModelCommand.interpreter(model, path.path, scalar: scalarKernels)
+            guard let data = FileManager.default.contents(atPath: input) else { throw Failure(description: "cannot read input file \(input)") }
+            let expected = interpreter.inputShape(0).reduce(1, *)
+            guard interpreter.inputCount == 1 else { throw Failure(description: "the model has \(interpreter.inputCount) inputs; only single-input models can be run here") }
+            guard data.count == expected * 4 else {
+                throw Failure(description: "\(input) has \(data.count) bytes; the model expects \(expected * 4) bytes (\(ModelCommand.shapeText(interpreter.inputShape(0))) float32 values)")
+            }
+            interpreter.withInput(0) { dst in
+                data.withUnsafeBytes { raw in
+                    for i in 0..<expected {
+                        dst[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                    }
+                }
+            }
+            interpreter.run()
+            var out = Data()
+            for k in 0..<interpreter.outputCount {
+                interpreter.withOutput(k) { values in
+                    for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+                }
+            }
+            do { try out.write(to: URL(fileURLWithPath: output), options: .atomic) } catch { throw Failure(description: "cannot write \(output): \(error.localizedDescription)") }
+        }
+    }
+
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Time single-threaded inference (ms per run).")
+
+        @Argument(help: "The .tflite file.") var model: String
+        @Option(help: "Timed runs after warm-up.") var runs: Int = 50
+        @Option(help: "Raw float32 input (default: seeded noise in [-1, 1]).") var input: String?
+        @Option(help: "Execution path: float or int.") var path: PathOption = .float
+
+        func run() throws {
+            let interpreter = try ModelCommand.interpreter(model, path.path)
+            let count = interpreter.inputShape(0).reduce(1, *)
+            if let input {
+                guard let data = FileManager.default.contents(atPath: input), data.count == count * 4 else {
+                    throw Failure(description: "\(input) must hold \(count * 4) bytes of float32")
+                }
+                interpreter.withInput(0) { dst in
+                    data.withUnsafeBytes { raw in for i in 0..<count { dst[i] = raw.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) } }
+                }
+            } else {
+                var state: UInt64 = 42
+                interpreter.withInput(0) { dst in
+                    for i in 0..<count {
+                        state = state &* 6364136223846793005 &+ 1442695040888963407
+                        dst[i] = Float(state >> 40) / Float(1 << 24) * 2 - 1
+                    }
+                }
+            }
+            for _ in 0..<3 { interpreter.run() }
+            var times = [Double]()
+            for _ in 0..<max(runs, 1) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                interpreter.run()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            times.sort()
+            let median = times[times.count / 2]
+            let mean = times.reduce(0, +) / Double(times.count)
+            print(String(format: "%@: median %.3f ms, mean %.3f ms, min %.3f ms over %d runs (%@ path, arena %d bytes)",
+                         (model as NSString).lastPathComponent, median, mean, times[0], times.count, path.rawValue, interpreter.arenaByteCount))
+        }
+    }
+}

@@ -1,0 +1,463 @@
+import NeuralCore
+import Testing
+import TestSupport
+
+/// Every SIMD variant equals the scalar reference byte for byte (seeded random data, sizes
+/// below/at/above the vector widths of 8 and 16, odd channel counts), and the scalar reference
+/// matches a float computation of the same quantised operands within 1 LSB.
+@Suite struct IntegerKernelTests {
+    static let channelCounts = [1, 3, 7, 8, 9, 15, 16, 17, 24, 33]
+
+    // MARK: Fixed point
+
+    @Test func quantizeMultiplierRoundTrips() {
+        var g = SeededGenerator(seed: 1)
+        for _ in 0..<2000 {
+            let real = Double.random(in: 1e-6...300, using: &g) * (Bool.random(using: &g) ? 1 : -1)
+            let m = FixedMultiplier(real)
+            #expect(abs(m.multiplier) >= 1 << 30 || m.multiplier == 0)
+            #expect(abs(m.real - real) <= abs(real) * 1e-9)
+        }
+    }
+
+    @Test func multiplyByQuantizedMultiplierMatchesRealArithmetic() {
+        var g = SeededGenerator(seed: 2)
+        for _ in 0..<5000 {
+            let real = Double.random(in: 1e-5...4, using: &g)
+            let m = FixedMultiplier(real)
+            let x = Int32.random(in: -1_000_000...1_000_000, using: &g)
+            let got = multiplyByQuantizedMultiplier(x, m)
+            // Two roundings (TFLite semantics): within 0.5 + 0.5 / 2^rightShift.
+            #expect(abs(Double(got) - Double(x) * m.real) <= 0.5 + 0.5 / Double(1 << m.rightShift) + 1e-6)
+        }
+    }
+
+    @Test func requantizeVariantsAgree() {
+        var g = SeededGenerator(seed: 3)
+        for count in [0, 1, 7, 8, 9, 16, 31, 100] {
+            for _ in 0..<20 {
+                let pin = IntTest.random(scale: &g)
+                let pout = IntTest.random(scale: &g)
+                let input = IntTest.int8s(count, &g)
+                let p = RequantizeParams(input: pin, output: pout)
+                let outs = IntTest.eachVariant(count) { set, out in set.requantize(input, count, p, out) }
+                #expect(outs[0] == outs[1])
+                let want = input.map { IntTest.expected(Double(pin.dequantize($0)), pout) }
+                #expect(IntTest.maxDiff(outs[0], want) <= 1)
+            }
+        }
+    }
+
+    // MARK: GEMM and convolution
+
+    @Test(arguments: [1, 2, 3, 4, 5, 9])
+    func gemmVariantsAgree(rows: Int) {
+        var g = SeededGenerator(seed: 10 + UInt64(rows))
+        for n in Self.channelCounts {
+            for k in [1, 2, 3, 16, 17, 40] {
+                let w = ChannelWeights(quantizing: IntTest.floats(n * k, &g, -1...1), channels: n, axis: .outermost)
+                let packed = PackedGEMMWeights(weights: w.values, outputChannels: n, depth: k)
+                var a = [Int16](repeating: 0, count: rows * packed.depthStride)
+                for r in 0..<rows { for d in 0..<k { a[r * packed.depthStride + d] = Int16.random(in: -255...255, using: &g) } }
+                let outParams = QuantParams(scale: 0.5, zeroPoint: 3)
+                let stage = OutputStage(
+                    bias: (0..<n).map { _ in Int32.random(in: -5000...5000, using: &g) },
+                    multipliers: w.multipliers(inputScale: 0.02, output: outParams),
+                    outputZeroPoint: 3, minimum: -120, maximum: 125)
+                let outs = IntTest.eachVariant(rows * n) { set, out in
+                    a.withUnsafeBufferPointer { set.gemm($0.baseAddress!, rows, packed, .int8(out, rowStride: n, stage: stage)) }
+                }
+                #expect(outs[0] == outs[1], "rows \(rows) n \(n) k \(k)")
+                var raw: [[Int32]] = []
+                for set in IntegerKernels.all {
+                    var o = [Int32](repeating: 0, count: rows * n)
+                    a.withUnsafeBufferPointer { ap in
+                        o.withUnsafeMutableBufferPointer { set.gemm(ap.baseAddress!, rows, packed, .int32($0.baseAddress!, rowStride: n)) }
+                    }
+                    raw.append(o)
+                }
+                #expect(raw[0] == raw[1])
+                // The scalar reference is the exact integer dot product.
+                for r in 0..<rows {
+                    for c in 0..<n {
+                        var s: Int32 = 0
+                        for d in 0..<k { s += Int32(a[r * packed.depthStride + d]) * Int32(w.values[c * k + d]) }
+                        #expect(raw[0][r * n + c] == s)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Float reference of CONV_2D on the dequantised operands.
+    static func floatConv(_ input: [Int8], _ pin: QuantParams, _ geo: WindowGeometry, _ w: ChannelWeights,
+                          _ bias: [Int32], outChannels: Int) -> [Double] {
+        var out = [Double](repeating: 0, count: geo.outputPixels * outChannels)
+        let c = geo.channels
+        for oy in 0..<geo.outputHeight {
+            for ox in 0..<geo.outputWidth {
+                for o in 0..<outChannels {
+                    var s = Double(bias[o]) * Double(pin.scale) * Double(w.scales[o])
+                    for ky in 0..<geo.kernelHeight {
+                        for kx in 0..<geo.kernelWidth {
+                            let iy = oy * geo.strideY - geo.padTop + ky
+                            let ix = ox * geo.strideX - geo.padLeft + kx
+                            if iy < 0 || ix < 0 || iy >= geo.inputHeight || ix >= geo.inputWidth { continue }
+                            for i in 0..<c {
+                                let x = Double(pin.dequantize(input[(iy * geo.inputWidth + ix) * c + i]))
+                                let wi = ((o * geo.kernelHeight + ky) * geo.kernelWidth + kx) * c + i
+                                s += x * Double(w.values[wi]) * Double(w.scales[o])
+                            }
+                        }
+                    }
+                    out[(oy * geo.outputWidth + ox) * outChannels + o] = s
+                }
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [(1, 1, true), (3, 1, true), (3, 2, true), (5, 2, false), (3, 2, false)])
+    func conv2DMatchesFloat(kernel: Int, stride: Int, same: Bool) {
+        var g = SeededGenerator(seed: 20 + UInt64(kernel * 10 + stride))
+        for (h, w, c, oc) in [(7, 9, 3, 8), (8, 8, 16, 17), (5, 11, 9, 33), (12, 6, 24, 1)] {
+            let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: kernel,
+                                     kernelWidth: kernel, strideY: stride, strideX: stride, same: same)
+            let pin = IntTest.random(scale: &g)
+            let input = IntTest.int8s(h * w * c, &g)
+            let cw = ChannelWeights(quantizing: IntTest.floats(oc * kernel * kernel * c, &g, -0.5...0.5),
+                                    channels: oc, axis: .outermost)
+            let bias = cw.quantizedBias(IntTest.floats(oc, &g, -1...1), inputScale: pin.scale)
+            let real = Self.floatConv(input, pin, geo, cw, bias, outChannels: oc)
+            var maxAbs = 1e-3
+            for v in real { maxAbs = max(maxAbs, abs(v)) }
+            let pout = QuantParams(min: Float(-maxAbs), max: Float(maxAbs) * 0.8)
+            let (lo, hi) = FusedActivation.relu6.bounds(pout)
+            let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                    outputZeroPoint: pout.zeroPoint, minimum: lo, maximum: hi)
+            let packed = PackedGEMMWeights(weights: cw.values, outputChannels: oc, depth: kernel * kernel * c)
+            let rows = 5
+            var scratch = [Int16](repeating: 0, count: conv2DScratchCount(weights: packed, rows: rows))
+            let outs = IntTest.eachVariant(geo.outputPixels * oc) { set, out in
+                input.withUnsafeBufferPointer { ip in
+                    scratch.withUnsafeMutableBufferPointer { sp in
+                        conv2D(ip.baseAddress!, geo, inputZeroPoint: pin.zeroPoint, weights: packed, stage: stage,
+                               output: out, scratch: sp.baseAddress!, scratchRows: rows, kernel: set.gemm)
+                    }
+                }
+            }
+            #expect(outs[0] == outs[1])
+            let want = real.map { IntTest.expected($0, pout, lo: lo, hi: hi) }
+            #expect(IntTest.maxDiff(outs[0], want) <= 1, "conv \(kernel)x\(kernel)/\(stride) \(h)x\(w)x\(c)→\(oc)")
+        }
+    }
+
+    @Test(arguments: [(3, 1, true), (3, 2, true), (5, 1, true), (5, 2, true), (3, 1, false), (5, 2, false)])
+    func depthwiseMatchesFloatAndVariantsAgree(kernel: Int, stride: Int, same: Bool) {
+        var g = SeededGenerator(seed: 40 + UInt64(kernel * 10 + stride))
+        for c in Self.channelCounts {
+            for (h, w) in [(6, 7), (9, 5)] {
+                let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: kernel,
+                                         kernelWidth: kernel, strideY: stride, strideX: stride, same: same)
+                let pin = IntTest.random(scale: &g)
+                let input = IntTest.int8s(h * w * c, &g)
+                let cw = ChannelWeights(quantizing: IntTest.floats(kernel * kernel * c, &g, -1...1),
+                                        channels: c, axis: .innermost)
+                let bias = cw.quantizedBias(IntTest.floats(c, &g, -0.5...0.5), inputScale: pin.scale)
+                var real = [Double](repeating: 0, count: geo.outputPixels * c)
+                for oy in 0..<geo.outputHeight {
+                    for ox in 0..<geo.outputWidth {
+                        for ch in 0..<c {
+                            var s = Double(bias[ch]) * Double(pin.scale) * Double(cw.scales[ch])
+                            for ky in 0..<kernel {
+                                for kx in 0..<kernel {
+                                    let iy = oy * stride - geo.padTop + ky, ix = ox * stride - geo.padLeft + kx
+                                    if iy < 0 || ix < 0 || iy >= h || ix >= w { continue }
+                                    s += Double(pin.dequantize(input[(iy * w + ix) * c + ch]))
+                                        * Double(cw.values[(ky * kernel + kx) * c + ch]) * Double(cw.scales[ch])
+                                }
+                            }
+                            real[(oy * geo.outputWidth + ox) * c + ch] = s
+                        }
+                    }
+                }
+                var maxAbs = 1e-3
+                for v in real { maxAbs = max(maxAbs, abs(v)) }
+                let pout = QuantParams(min: Float(-maxAbs), max: Float(maxAbs))
+                let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                        outputZeroPoint: pout.zeroPoint)
+                let packed = PackedDepthwiseWeights(weights: cw.values, kernelHeight: kernel, kernelWidth: kernel, channels: c)
+                let outs = IntTest.eachVariant(geo.outputPixels * c) { set, out in
+                    input.withUnsafeBufferPointer { set.depthwise($0.baseAddress!, geo, pin.zeroPoint, packed, stage, out) }
+                }
+                #expect(outs[0] == outs[1], "dw \(kernel)/\(stride) c \(c)")
+                #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1)
+            }
+        }
+    }
+
+    // MARK: Elementwise
+
+    @Test(arguments: [ElementwiseParams.Operation.add, .mul])
+    func elementwiseMatchesFloatAndVariantsAgree(op: ElementwiseParams.Operation) {
+        var g = SeededGenerator(seed: op == .add ? 50 : 51)
+        for c in Self.channelCounts {
+            for pixels in [1, 3] {
+                let count = pixels * c
+                for period in [count, c, 1] {
+                    let p1 = IntTest.random(scale: &g), p2 = IntTest.random(scale: &g)
+                    let a = IntTest.int8s(count, &g), b = IntTest.int8s(period, &g)
+                    var real = [Double](repeating: 0, count: count)
+                    for i in 0..<count {
+                        let x = Double(p1.dequantize(a[i])), y = Double(p2.dequantize(b[i % period]))
+                        real[i] = op == .add ? x + y : x * y
+                    }
+                    var lo = 0.0, hi = 0.0
+                    for v in real { lo = min(lo, v); hi = max(hi, v) }
+                    let pout = QuantParams(min: Float(lo), max: Float(hi) * 0.9)
+                    let params = ElementwiseParams(op, p1, p2, output: pout)
+                    let outs = IntTest.eachVariant(count) { set, out in set.elementwise(a, b, count, period, params, out) }
+                    #expect(outs[0] == outs[1])
+                    #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1)
+                }
+            }
+        }
+    }
+
+    // MARK: Pooling and mean
+
+    @Test(arguments: [PoolParams.Kind.max, .average])
+    func poolingMatchesFloatAndVariantsAgree(kind: PoolParams.Kind) {
+        var g = SeededGenerator(seed: kind == .max ? 60 : 61)
+        for c in Self.channelCounts {
+            for (k, s, same) in [(2, 2, false), (3, 2, true), (3, 1, true)] {
+                let geo = WindowGeometry(inputHeight: 7, inputWidth: 6, channels: c, kernelHeight: k, kernelWidth: k,
+                                         strideY: s, strideX: s, same: same)
+                let input = IntTest.int8s(7 * 6 * c, &g)
+                let params = PoolParams(kind, minimum: -100, maximum: 127)
+                let outs = IntTest.eachVariant(geo.outputPixels * c) { set, out in set.pool(input, geo, params, out) }
+                #expect(outs[0] == outs[1])
+                var want = [Int32]()
+                for oy in 0..<geo.outputHeight {
+                    for ox in 0..<geo.outputWidth {
+                        for ch in 0..<c {
+                            var m = -1000.0, s = 0.0, n = 0.0
+                            for ky in 0..<k {
+                                for kx in 0..<k {
+                                    let iy = oy * geo.strideY - geo.padTop + ky, ix = ox * geo.strideX - geo.padLeft + kx
+                                    if iy < 0 || ix < 0 || iy >= 7 || ix >= 6 { continue }
+                                    let x = Double(input[(iy * 6 + ix) * c + ch])
+                                    m = max(m, x); s += x; n += 1
+                                }
+                            }
+                            let v = kind == .max ? m : (s / n).rounded()
+                            want.append(Int32(max(-100, min(127, v))))
+                        }
+                    }
+                }
+                #expect(IntTest.maxDiff(outs[0], want) == 0)
+            }
+        }
+    }
+
+    @Test func meanMatchesFloatAndVariantsAgree() {
+        var g = SeededGenerator(seed: 70)
+        for c in Self.channelCounts {
+            for pixels in [1, 4, 49, 256] {
+                let pin = IntTest.random(scale: &g)
+                let input = IntTest.int8s(pixels * c, &g)
+                var real = [Double](repeating: 0, count: c)
+                for p in 0..<pixels { for ch in 0..<c { real[ch] += Double(pin.dequantize(input[p * c + ch])) / Double(pixels) } }
+                let pout = QuantParams(scale: pin.scale * 0.7, zeroPoint: 5)
+                let params = MeanParams(input: pin, output: pout, pixels: pixels)
+                let outs = IntTest.eachVariant(c) { set, out in set.mean(input, pixels, c, params, out) }
+                #expect(outs[0] == outs[1])
+                #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1)
+            }
+        }
+    }
+
+    // MARK: Activations
+
+    @Test func lookupTablesMatchTheirFunctionsAndVariantsAgree() {
+        var g = SeededGenerator(seed: 80)
+        let functions: [(Float) -> Float] = [LookupTable.relu, LookupTable.relu6, LookupTable.hardSwish, LookupTable.logistic]
+        for f in functions {
+            let pin = QuantParams(min: -8, max: 7)
+            let pout = QuantParams(min: -0.5, max: 6)
+            let table = LookupTable(input: pin, output: pout, f)
+            for count in [1, 8, 13, 64] {
+                let input = IntTest.int8s(count, &g)
+                let outs = IntTest.eachVariant(count) { set, out in set.lookup(input, count, table, out) }
+                #expect(outs[0] == outs[1])
+                #expect(IntTest.maxDiff(outs[0], input.map { IntTest.expected(Double(f(pin.dequantize($0))), pout) }) == 0)
+            }
+        }
+        #expect(abs(LookupTable.logistic(0) - 0.5) < 1e-7)
+        #expect(abs(exponential(1) - 2.7182817) < 1e-6)
+        #expect(abs(exponential(-5.5) - 0.00408677) < 1e-8)
+    }
+
+    @Test func preluMatchesFloatAndVariantsAgree() {
+        var g = SeededGenerator(seed: 90)
+        for c in Self.channelCounts {
+            let pin = IntTest.random(scale: &g)
+            let alpha = IntTest.floats(c, &g, -0.5...1.5)
+            let pixels = 5
+            let input = IntTest.int8s(pixels * c, &g)
+            var real = [Double](repeating: 0, count: pixels * c)
+            for i in 0..<real.count {
+                let x = Double(pin.dequantize(input[i]))
+                real[i] = x >= 0 ? x : x * Double(alpha[i % c])
+            }
+            var lo = 0.0, hi = 0.0
+            for v in real { lo = min(lo, v); hi = max(hi, v) }
+            let pout = QuantParams(min: Float(lo), max: Float(hi))
+            let params = PReLUParams(input: pin, output: pout, alpha: alpha)
+            let outs = IntTest.eachVariant(pixels * c) { set, out in set.prelu(input, pixels, params, out) }
+            #expect(outs[0] == outs[1])
+            #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1)
+        }
+    }
+
+    // MARK: Resize, pad, concatenation, transpose convolution
+
+    @Test(arguments: [(false, false), (true, false), (false, true)])
+    func resizeBilinearMatchesFloatAndVariantsAgree(alignCorners: Bool, halfPixel: Bool) {
+        var g = SeededGenerator(seed: 100)
+        for c in Self.channelCounts {
+            for (ih, iw, oh, ow) in [(4, 5, 8, 10), (3, 3, 7, 5), (6, 8, 3, 4)] {
+                let input = IntTest.int8s(ih * iw * c, &g)
+                let p = ResizeParams(inputHeight: ih, inputWidth: iw, channels: c, outputHeight: oh, outputWidth: ow,
+                                     alignCorners: alignCorners, halfPixelCenters: halfPixel)
+                let outs = IntTest.eachVariant(oh * ow * c) { set, out in set.resize(input, p, out) }
+                #expect(outs[0] == outs[1])
+                // Float bilinear with TFLite's coordinate rules.
+                func src(_ o: Int, _ n: Int, _ m: Int) -> (Int, Int, Double) {
+                    var s: Double
+                    if alignCorners && m > 1 { s = Double(o) * Double(n - 1) / Double(m - 1) }
+                    else if halfPixel { s = (Double(o) + 0.5) * Double(n) / Double(m) - 0.5 }
+                    else { s = Double(o) * Double(n) / Double(m) }
+                    s = max(0, s)
+                    let i0 = min(Int(s), n - 1)
+                    return (i0, min(i0 + 1, n - 1), i0 == n - 1 ? 0 : s - Double(i0))
+                }
+                var want = [Int32]()
+                for oy in 0..<oh {
+                    let (y0, y1, fy) = src(oy, ih, oh)
+                    for ox in 0..<ow {
+                        let (x0, x1, fx) = src(ox, iw, ow)
+                        for ch in 0..<c {
+                            func at(_ y: Int, _ x: Int) -> Double { Double(input[(y * iw + x) * c + ch]) }
+                            let v = (at(y0, x0) * (1 - fx) + at(y0, x1) * fx) * (1 - fy) + (at(y1, x0) * (1 - fx) + at(y1, x1) * fx) * fy
+                            want.append(Int32(v.rounded()))
+                        }
+                    }
+                }
+                #expect(IntTest.maxDiff(outs[0], want) <= 1)
+            }
+        }
+    }
+
+    @Test func padFillsWithTheZeroPoint() {
+        var g = SeededGenerator(seed: 110)
+        let (h, w, c) = (3, 4, 5)
+        let input = IntTest.int8s(h * w * c, &g)
+        var out = [Int8](repeating: 0, count: (h + 3) * (w + 3) * c)
+        out.withUnsafeMutableBufferPointer {
+            padSpatial(input, height: h, width: w, channels: c, top: 1, bottom: 2, left: 2, right: 1, zeroPoint: -7,
+                       output: $0.baseAddress!)
+        }
+        for y in 0..<(h + 3) {
+            for x in 0..<(w + 3) {
+                for ch in 0..<c {
+                    let inside = y >= 1 && y < 1 + h && x >= 2 && x < 2 + w
+                    let want = inside ? input[((y - 1) * w + x - 2) * c + ch] : -7
+                    #expect(out[(y * (w + 3) + x) * c + ch] == want)
+                }
+            }
+        }
+    }
+
+    @Test func concatenationRequantisesEachInput() {
+        var g = SeededGenerator(seed: 120)
+        let outer = 6
+        let inner = [3, 8, 1, 17]
+        let params = inner.map { _ in IntTest.random(scale: &g) }
+        let pout = params[1]
+        let inputs = inner.map { IntTest.int8s(outer * $0, &g) }
+        let total = inner.reduce(0, +)
+        let rq = params.map { RequantizeParams(input: $0, output: pout) }
+        let outs = IntTest.eachVariant(outer * total) { set, out in
+            let ptrs = inputs.map { arr in arr.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } }
+            ptrs.withUnsafeBufferPointer { pp in
+                inner.withUnsafeBufferPointer { ip in
+                    rq.withUnsafeBufferPointer { concatenate(pp, inner: ip, params: $0, outer: outer, output: out, kernel: set.requantize) }
+                }
+            }
+        }
+        #expect(outs[0] == outs[1])
+        var want = [Int32]()
+        for o in 0..<outer {
+            for j in 0..<inner.count {
+                for i in 0..<inner[j] {
+                    want.append(IntTest.expected(Double(params[j].dequantize(inputs[j][o * inner[j] + i])), pout))
+                }
+            }
+        }
+        #expect(IntTest.maxDiff(outs[0], want) <= 1)
+    }
+
+    @Test(arguments: [(2, 2, 0), (4, 2, 1), (3, 2, 0), (3, 1, 1)])
+    func transposeConvMatchesFloatScatter(kernel: Int, stride: Int, pad: Int) {
+        var g = SeededGenerator(seed: 130 + UInt64(kernel * 10 + stride))
+        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2)] {
+            let oh = h * stride, ow = w * stride
+            let pin = IntTest.random(scale: &g)
+            let input = IntTest.int8s(h * w * ic, &g)
+            let cw = ChannelWeights(quantizing: IntTest.floats(oc * kernel * kernel * ic, &g, -1...1), channels: oc,
+                                    axis: .outermost)
+            let bias = cw.quantizedBias(IntTest.floats(oc, &g, -1...1), inputScale: pin.scale)
+            var real = [Double](repeating: 0, count: oh * ow * oc)
+            for i in 0..<(oh * ow) { for o in 0..<oc { real[i * oc + o] = Double(bias[o]) * Double(pin.scale) * Double(cw.scales[o]) } }
+            for iy in 0..<h {
+                for ix in 0..<w {
+                    for ky in 0..<kernel {
+                        for kx in 0..<kernel {
+                            let oy = iy * stride + ky - pad, ox = ix * stride + kx - pad
+                            if oy < 0 || ox < 0 || oy >= oh || ox >= ow { continue }
+                            for o in 0..<oc {
+                                var s = 0.0
+                                for i in 0..<ic {
+                                    s += Double(pin.dequantize(input[(iy * w + ix) * ic + i]))
+                                        * Double(cw.values[((o * kernel + ky) * kernel + kx) * ic + i]) * Double(cw.scales[o])
+                                }
+                                real[(oy * ow + ox) * oc + o] += s
+                            }
+                        }
+                    }
+                }
+            }
+            var maxAbs = 1e-3
+            for v in real { maxAbs = max(maxAbs, abs(v)) }
+            let pout = QuantParams(min: Float(-maxAbs), max: Float(maxAbs))
+            let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                    outputZeroPoint: pout.zeroPoint)
+            let plan = TransposeConvPlan(filter: cw.values, outputChannels: oc, kernelHeight: kernel, kernelWidth: kernel,
+                                         inputHeight: h, inputWidth: w, inputChannels: ic, outputHeight: oh,
+                                         outputWidth: ow, stride: stride, padTop: pad, padLeft: pad)
+            var scratch = [Int16](repeating: 0, count: plan.scratchCount)
+            let outs = IntTest.eachVariant(oh * ow * oc) { set, out in
+                scratch.withUnsafeMutableBufferPointer { sp in
+                    input.withUnsafeBufferPointer {
+                        plan.run($0.baseAddress!, inputZeroPoint: pin.zeroPoint, stage: stage, output: out,
+                                 scratch: sp.baseAddress!, kernel: set.gemm)
+                    }
+                }
+            }
+            #expect(outs[0] == outs[1])
+            #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1,
+                    "tconv k\(kernel) s\(stride) p\(pad) \(h)x\(w)x\(ic)→\(oc)")
+        }
+    }
+}
