@@ -9,6 +9,7 @@ struct Booth: ParsableCommand {
         version: BoothVersion.string,
         // One command per line, so branches adding commands merge cleanly.
         subcommands: [
+            AnalyzeCommand.self,
             CamerasCommand.self,
             DoctorCommand.self,
             FacesCommand.self,
