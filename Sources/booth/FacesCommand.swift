@@ -36,6 +36,9 @@ struct FacesCommand: ParsableCommand {
     @Flag(help: "Run the detector on the whole image only (no tiles for small faces).")
     var noTiles = false
 
+    @Option(help: "Ignore faces narrower than this many pixels.")
+    var minFaceSize: Float = 0
+
     func run() throws {
         let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
         let execution: ExecutionPath
@@ -51,6 +54,7 @@ struct FacesCommand: ParsableCommand {
             throw ValidationError("cannot load the face models from \(directory): \(error)")
         }
         analyzer.tiled = !noTiles
+        analyzer.detector.minFaceSize = minFaceSize
         if let annotate {
             try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
         }

@@ -10,7 +10,7 @@ struct HeapStatistics {
 
     static func current() -> HeapStatistics {
         typealias Function = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "mallinfo2") ?? dlsym(nil, "mallinfo2") else {
+        guard let symbol = dlsym(nil, "mallinfo2") else {  // RTLD_DEFAULT
             fatalError("mallinfo2 not found")
         }
         let function = unsafeBitCast(symbol, to: Function.self)

@@ -15,7 +15,7 @@ import Glibc
 
     func single(_ image: Image) -> FaceObservation? {
         let faces = analyzer.analyze(image)
-        #expect(faces.count == 1, "expected one face, found \(faces.count)")
+        #expect(faces.count == 1, "expected one face, found \(faces.count): \(faces.map { ($0.box, $0.confidence, $0.presence) })")
         return faces.first
     }
 

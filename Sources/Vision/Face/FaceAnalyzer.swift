@@ -3,7 +3,7 @@ import NeuralCore
 
 /// Faces in a still: tiled detection, then the mesh and iris on each detection. A detection
 /// whose mesh reports no face (presence below the landmarker's threshold) is dropped, and two
-/// detections whose meshes land on the same face (boxes overlapping by half) count once.
+/// detections whose meshes land on the same face count once (see `sameFace`).
 /// Allocates (stills and tools); video uses `FaceTracker`.
 public final class FaceAnalyzer {
     public let detector: FaceDetector
@@ -51,10 +51,21 @@ public final class FaceAnalyzer {
                 mesh.copy(from: second)
             }
             let face = FaceObservation(mesh)
-            if faces.contains(where: { $0.box.iou(face.box) > 0.5 }) { continue }
+            if faces.contains(where: { FaceAnalyzer.sameFace($0, face) }) { continue }
             faces.append(face)
         }
         return faces
+    }
+}
+
+extension FaceAnalyzer {
+    /// Two observations of one face: boxes overlapping by 30 %, or centres closer than a third
+    /// of the smaller box (two detections of a tilted face can disagree on the box).
+    static func sameFace(_ a: FaceObservation, _ b: FaceObservation) -> Bool {
+        if a.box.iou(b.box) > 0.3 { return true }
+        let dx = a.box.center.x - b.box.center.x, dy = a.box.center.y - b.box.center.y
+        let size = min(a.box.width, b.box.width)
+        return (dx * dx + dy * dy).squareRoot() < size / 3
     }
 }
 
