@@ -60,6 +60,33 @@ import Glibc
         }
     }
 
+    @Test func stagesAt640x480() throws {
+        guard Self.enabled else { return }
+        let frame = ImageBuffer(format: .rgb888, width: 640, height: 480)
+        var g = SeededGenerator(seed: 9)
+        for y in 0..<480 { for x in 0..<(640 * 3) { frame.image().luma.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
+        let mapping = MaskMapping(frameWidth: 640, frameHeight: 480, rotation: .none, modelWidth: 256, modelHeight: 144, fit: .stretch)
+        let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: 256 * 144 * 3)
+        let luma = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 * 144)
+        defer { input.deallocate(); luma.deallocate() }
+        func time(_ label: String, _ body: () -> Void) {
+            body()
+            let t0 = Self.seconds()
+            for _ in 0..<50 { body() }
+            print("MEASURE stage \(label): \((Self.seconds() - t0) / 50 * 1000) ms")
+        }
+        time("model input 256x144 from 640x480 RGB") { ModelInputSampler.fill(input, luma: luma, from: frame.image(), mapping: mapping) }
+        let guide = ImageBuffer(format: .gray8, width: 640, height: 480), mask = ImageBuffer(format: .gray8, width: 640, height: 480)
+        let gf = GuidedFilter(maxWidth: 640, maxHeight: 480, radius: 4, epsilon: 400)
+        time("guided filter 640x480 r4") { gf.run(guide: guide.image().luma, input: mask.image().luma, output: mask.image().luma) }
+        let c = BackgroundCompositor(width: 640, height: 480, format: .rgb888)
+        c.setBackground(.cream)
+        let out = ImageBuffer(format: .rgb888, width: 640, height: 480)
+        time("composite colour 640x480") { c.composite(frame: frame.image(), mask: mask.image().luma, into: out.image()) }
+        c.setBackground(.blurred(strength: 4))
+        time("composite blurred 640x480") { c.composite(frame: frame.image(), mask: mask.image().luma, into: out.image()) }
+    }
+
     @Test func iouAgainstLiteRT() throws {
         guard Self.enabled, SegmentationFixtures.available else { print("SegmentationMeasureTests: skipped"); return }
         let litert = Fixtures.packageRoot + "/out/segmentation/litert"
