@@ -40,10 +40,12 @@ extension PersonSegmenter {
         warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: whole, into: wp, xRange: 0..<ws.width, yRange: 0..<ws.height)
 
         // 2. The people's box, when they are small in the picture.
+        var modelMapping = mapping   // what `modelMask` holds at the end
         if accurateCrop, let box = personBox(mapping: mapping, model: m), box.width * box.height < 0.5 * Float(uw * uh) {
             let crop = MaskMapping(frameWidth: frame.width, frameHeight: frame.height, rotation: rotation, region: box,
                                    modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
             runModelMirrored(frame, mapping: crop, model: m)
+            modelMapping = crop
             let wc = working(crop)
             let fr = wc.frameRegion
             // Keep the whole-picture mask of the region, warp the crop's over it, then feather
@@ -65,7 +67,7 @@ extension PersonSegmenter {
         }
         let modelPlane = Plane(base: UnsafeMutableRawPointer(modelMask.pointer), width: m.inputWidth, height: m.inputHeight,
                                stride: m.inputWidth, bytesPerPixel: 1, padding: modelMask.count - m.inputWidth * m.inputHeight)
-        return SegmentationMask(plane: mask, modelPlane: modelPlane, mapping: mapping, level: level)
+        return SegmentationMask(plane: mask, modelPlane: modelPlane, mapping: modelMapping, level: level)
     }
 
     /// Blends `plane` inside `region` towards `old` near the region's edges that lie inside the
