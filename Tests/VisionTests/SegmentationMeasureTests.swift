@@ -83,6 +83,10 @@ import Glibc
         c.setBackground(.cream)
         let out = ImageBuffer(format: .rgb888, width: 640, height: 480)
         time("composite colour 640x480") { c.composite(frame: frame.image(), mask: mask.image().luma, into: out.image()) }
+        let small = ImageBuffer(format: .rgb888, width: 160, height: 120)
+        time("ImageCore ResizeArea RGB 640x480→160x120") { ResizeArea.run(frame.image(), small.image()) }
+        time("ImageCore ResizeBilinear RGB 160x120→640x480") { ResizeBilinear.run(small.image(), out.image()) }
+        time("ImageCore AlphaBlend RGB 640x480") { AlphaBlend.run(foreground: frame.image(), background: out.image(), mask: mask.image().luma, destination: out.image()) }
         c.setBackground(.blurred(strength: 4))
         time("composite blurred 640x480") { c.composite(frame: frame.image(), mask: mask.image().luma, into: out.image()) }
     }
