@@ -40,17 +40,21 @@ public enum AlphaBlend {
             var i = 0
             if vector {
                 while i + 16 <= n {
-                    let fv = SIMD16<UInt16>(truncatingIfNeeded: SIMDLanes.load16(f + i))
-                    let bv = SIMD16<UInt16>(truncatingIfNeeded: SIMDLanes.load16(b + i))
-                    var mv: SIMD16<UInt16>
+                    let fv = SIMDLanes.widen16(SIMDLanes.load16(f + i))
+                    let bv = SIMDLanes.widen16(SIMDLanes.load16(b + i))
+                    let mv: SIMD16<UInt16>
                     if bpp == 1 {
-                        mv = SIMD16<UInt16>(truncatingIfNeeded: SIMDLanes.load16(m + i))
+                        mv = SIMDLanes.widen16(SIMDLanes.load16(m + i))
                     } else {
-                        mv = SIMD16<UInt16>()
-                        for l in 0..<16 { mv[l] = UInt16(m[(i + l) / bpp]) }
+                        // Each mask byte repeated for its pixel's bytes, gathered through the scratch.
+                        mv = LaneScratch.with { raw in
+                            let lanes = raw.assumingMemoryBound(to: UInt16.self)
+                            for l in 0..<16 { lanes[l] = UInt16(m[(i + l) / bpp]) }
+                            return raw.loadUnaligned(as: SIMD16<UInt16>.self)
+                        }
                     }
                     let t = fv &* mv &+ bv &* (255 &- mv) &+ 128
-                    SIMDLanes.store(SIMD16<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8), d + i)
+                    SIMDLanes.store(SIMDLanes.bytes((t &+ (t &>> 8)) &>> 8), d + i)
                     i += 16
                 }
             }

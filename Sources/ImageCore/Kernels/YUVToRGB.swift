@@ -69,15 +69,15 @@ public enum YUVToRGB {
                         _ dst: UnsafeMutablePointer<UInt8>, count: Int, _ layout: RGBLayout, _ m: YUVMatrix) -> Int {
         var x = 0
         while x + 16 <= count {
-            let y16 = SIMD16<Int32>(truncatingIfNeeded: SIMDLanes.load16(yRow + x))
+            let y16 = SIMDLanes.widen(SIMDLanes.load16(yRow + x))
             var u8: SIMD8<Int32>, v8: SIMD8<Int32>
             if nv12 {
                 let uv = SIMDLanes.load16(u + x)  // 8 interleaved U,V pairs for these 16 pixels
-                u8 = SIMD8<Int32>(truncatingIfNeeded: uv.evenHalf)
-                v8 = SIMD8<Int32>(truncatingIfNeeded: uv.oddHalf)
+                u8 = SIMDLanes.widen(uv.evenHalf)
+                v8 = SIMDLanes.widen(uv.oddHalf)
             } else {
-                u8 = SIMD8<Int32>(truncatingIfNeeded: SIMDLanes.load8(u + x / 2))
-                v8 = SIMD8<Int32>(truncatingIfNeeded: SIMDLanes.load8(v + x / 2))
+                u8 = SIMDLanes.widen(SIMDLanes.load8(u + x / 2))
+                v8 = SIMDLanes.widen(SIMDLanes.load8(v + x / 2))
             }
             u8 &-= 128
             v8 &-= 128
