@@ -141,13 +141,28 @@ enum SIMDLanes {
             // RGB888: word R | G<<8 | B<<16 per pixel; 4-byte stores 3 bytes apart, each
             // overwriting the previous one's spare byte, and the last pixel byte by byte so
             // nothing past the 48 bytes is written.
-            let word = r | (g &<< 8) | (b &<< 16)
-            let raw = UnsafeMutableRawPointer(p)
-            for i in 0..<15 { raw.storeBytes(of: word[i], toByteOffset: 3 * i, as: Int32.self) }
-            p[45] = UInt8(truncatingIfNeeded: word[15])
-            p[46] = UInt8(truncatingIfNeeded: word[15] &>> 8)
-            p[47] = UInt8(truncatingIfNeeded: word[15] &>> 16)
+            storePixels3(r | (g &<< 8) | (b &<< 16), p)
         }
+    }
+
+    /// Stores the low 3 bytes of 16 lanes as 16 consecutive 3-byte pixels (48 bytes, nothing after).
+    @inlinable @inline(__always)
+    static func storePixels3(_ word: SIMD16<Int32>, _ p: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(p)
+        for i in 0..<15 { raw.storeBytes(of: word[i], toByteOffset: 3 * i, as: Int32.self) }
+        p[45] = UInt8(truncatingIfNeeded: word[15])
+        p[46] = UInt8(truncatingIfNeeded: word[15] &>> 8)
+        p[47] = UInt8(truncatingIfNeeded: word[15] &>> 16)
+    }
+
+    /// 16 consecutive 3-byte pixels at `p` as the low 3 bytes of 16 lanes (the high byte is
+    /// garbage). Reads one byte past the 48: within row slack or `Plane.requiredPadding`.
+    @inlinable @inline(__always)
+    static func loadPixels3(_ p: UnsafePointer<UInt8>) -> SIMD16<Int32> {
+        let raw = UnsafeRawPointer(p)
+        @inline(__always) func word(_ i: Int) -> Int32 { raw.loadUnaligned(fromByteOffset: 3 * i, as: Int32.self) }
+        return SIMD16(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7),
+                      word(8), word(9), word(10), word(11), word(12), word(13), word(14), word(15))
     }
 
     /// Reads 16 pixels of `layout` at `p` as R, G, B lanes. For RGB888 it reads one byte past
@@ -160,10 +175,7 @@ enum SIMDLanes {
             return ((w &>> 16) & 0xFF, (w &>> 8) & 0xFF, w & 0xFF)
         }
         // RGB888: pixel i is the low 3 bytes of the little-endian word at byte 3i.
-        let raw = UnsafeRawPointer(p)
-        @inline(__always) func word(_ i: Int) -> Int32 { raw.loadUnaligned(fromByteOffset: 3 * i, as: Int32.self) }
-        let w = SIMD16(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7),
-                       word(8), word(9), word(10), word(11), word(12), word(13), word(14), word(15))
+        let w = loadPixels3(p)
         return (w & 0xFF, (w &>> 8) & 0xFF, (w &>> 16) & 0xFF)
     }
 }
