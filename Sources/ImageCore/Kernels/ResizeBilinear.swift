@@ -6,8 +6,10 @@
 /// `out = (top*(256-wy) + bottom*wy + 32768) >> 16` (exact integers, so the SIMD variant
 /// equals the reference).
 ///
-/// Contract: source and destination planes have the same bytes per pixel; reads only source
-/// pixels inside the plane, writes only destination rows. Allocates nothing.
+/// Contract: source and destination planes have the same bytes per pixel; writes only
+/// destination rows. The SIMD variant reads 3- and 4-byte pixels as 32-bit words, so for RGB888
+/// it may read one byte past a row's last pixel (row slack or `Plane.requiredPadding`); otherwise
+/// only pixels inside the plane are read. Allocates nothing.
 public enum ResizeBilinear {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
@@ -80,6 +82,31 @@ public enum ResizeBilinear {
                 }
                 let wx = vector(32)
                 let wx0 = 256 &- wx
+                if channels >= 3 {
+                    // Whole pixels as 32-bit words (RGB888: one byte over-read, see the contract).
+                    for i in 0..<16 {
+                        let a = Int(lanes[i]), b = Int(lanes[16 + i])
+                        lanes[48 + i] = UnsafeRawPointer(row0 + a).loadUnaligned(as: Int32.self)
+                        lanes[64 + i] = UnsafeRawPointer(row0 + b).loadUnaligned(as: Int32.self)
+                        lanes[80 + i] = UnsafeRawPointer(row1 + a).loadUnaligned(as: Int32.self)
+                        lanes[96 + i] = UnsafeRawPointer(row1 + b).loadUnaligned(as: Int32.self)
+                    }
+                    let w00 = vector(48), w01 = vector(64), w10 = vector(80), w11 = vector(96)
+                    var word = SIMD16<Int32>()
+                    for c in 0..<channels {
+                        let shift = Int32(8 * c)
+                        let top = ((w00 &>> shift) & 0xFF) &* wx0 &+ ((w01 &>> shift) & 0xFF) &* wx
+                        let bottom = ((w10 &>> shift) & 0xFF) &* wx0 &+ ((w11 &>> shift) & 0xFF) &* wx
+                        word |= ((top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16) &<< shift
+                    }
+                    if channels == 4 {
+                        SIMDLanes.store(word, out + dx * 4)
+                    } else {
+                        SIMDLanes.storePixels3(word, out + dx * 3)
+                    }
+                    dx += 16
+                    continue
+                }
                 for c in 0..<channels {
                     for i in 0..<16 {
                         let a = Int(lanes[i]) + c, b = Int(lanes[16 + i]) + c
