@@ -1,7 +1,7 @@
 /// Horizontal flip (a mirror image, as a selfie preview shows), for planes of 1 to 4 byte
 /// pixels and, plane by plane, whole images. `Rotate` uses the same row kernel for 180°.
 ///
-/// Contract: same size; source and destination must not overlap; reads and writes only the
+/// Contract: same size; source and destination must not overlap; writes only the
 /// rows' pixels. Allocates nothing. The SIMD variant reverses 16 pixels per step
 /// (`SIMD16<UInt8/UInt16/UInt32>`; 3-byte pixels as 32-bit lanes, over-reading one byte of
 /// row slack or padding).

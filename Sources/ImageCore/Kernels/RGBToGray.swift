@@ -2,7 +2,9 @@
 /// `Y = (77 R + 150 G + 29 B + 128) >> 8` (weights sum to 256, so white stays 255; the largest
 /// intermediate is 65 408).
 ///
-/// Contract: same size; reads only the source rows, writes only the destination rows. No allocation.
+/// Contract: same size; writes only the destination rows. The SIMD variant reads RGB888 as
+/// 32-bit words, so it may read one byte past a row's last pixel (row slack or
+/// `Plane.requiredPadding`). No allocation.
 public enum RGBToGray {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {

@@ -7,7 +7,9 @@
 /// where R̄ Ḡ B̄ are the 2×2 block means `(sum + 2) >> 2` (an odd last column or row repeats its
 /// edge pixel), `>>` floors, clamp is to 0...255.
 ///
-/// Contract: same size; reads only source pixels; writes only the planes' rows. No allocation.
+/// Contract: same size; writes only the planes' rows. The SIMD variant reads RGB888 as 32-bit
+/// words, so it may read one byte past a row's last pixel (row slack or `Plane.requiredPadding`).
+/// No allocation.
 public enum RGBToI420 {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
