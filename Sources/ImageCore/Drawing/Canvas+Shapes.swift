@@ -51,9 +51,13 @@ extension Canvas {
 
     /// A straight line from `a` to `b`. Thickness 1: Bresenham's line, both ends included.
     /// Thicker: every pixel whose centre lies within `thickness/2` of the segment (round caps).
-    /// Clipped; cost grows with the line's bounding box.
+    /// Clipped; cost grows with the line's length (thin) or bounding box (thick).
     public func line(from a: PixelPoint, to b: PixelPoint, thickness: Int = 1, color: DrawColor) {
         guard thickness > 0 else { return }
+        // Nothing to draw when the thickened segment's bounding box misses the canvas.
+        let pad = thickness / 2 + 1
+        guard max(a.x, b.x) + pad >= 0 && min(a.x, b.x) - pad < width
+              && max(a.y, b.y) + pad >= 0 && min(a.y, b.y) - pad < height else { return }
         let value = color.pixelValue(for: image.format)
         if thickness == 1 {
             bresenham(a, b, value)
