@@ -54,7 +54,7 @@ public enum RGBToI420 {
     static func chroma(_ r: Int32, _ g: Int32, _ b: Int32) -> (UInt8, UInt8) {
         let cb = ((-43 * r - 85 * g + 128 * b + 128) >> 8) + 128
         let cr = ((128 * r - 107 * g - 21 * b + 128) >> 8) + 128
-        return (UInt8(min(max(cb, 0), 255)), UInt8(min(max(cr, 0), 255)))
+        return (YUVToRGB.clamp(cb), YUVToRGB.clamp(cr))
     }
 
     /// Two source rows (`bottom` == `top` on an odd last row) from pixel `start` (even) to the end.

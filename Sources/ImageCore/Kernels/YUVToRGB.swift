@@ -60,8 +60,13 @@ public enum YUVToRGB {
         }
     }
 
+    /// `v` clamped to 0...255, branch-free (camera noise makes a branching clamp mispredict).
     @inline(__always)
-    static func clamp(_ v: Int32) -> UInt8 { v < 0 ? 0 : (v > 255 ? 255 : UInt8(v)) }
+    static func clamp(_ v: Int32) -> UInt8 {
+        let a = v & ~(v >> 31)
+        let over = (255 - a) >> 31
+        return UInt8(truncatingIfNeeded: (a & ~over) | (over & 255))
+    }
 
     /// Converts whole 16-pixel groups; returns the first pixel not converted.
     @inline(__always)
