@@ -32,6 +32,9 @@ let package = Package(
             name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
             name: "CDRM", path: "Sources/C/CDRM", pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 
         // MARK: Files and devices
-        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
             dependencies: ["ImageCore", "ImageFiles", "CCamera", "CDRM", "CSyscalls"]),
@@ -76,15 +79,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // Checks DRMDisplay on a real kernel driver inside QEMU (scripts/vm/run, `make test-vm`).
+        .executableTarget(
+            name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM"], path: "Sources/booth-vmcheck"),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
-        .testTarget(name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"]),
+        .testTarget(
+            name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"],
+            // Export the test's counting allocator (Tests/NeuralCoreTests/MallocCounter.swift) so the
+            // dynamic loader binds every malloc in the process to it: proves run() allocates nothing.
+            linkerSettings: [.unsafeFlags(["malloc", "calloc", "realloc", "memalign", "aligned_alloc", "posix_memalign"]
+                .flatMap { ["-Xlinker", "--export-dynamic-symbol=" + $0] }, .when(platforms: [.linux]))]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "PassportTests", dependencies: ["Passport", "TestSupport"]),
+        .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "TestSupport"]),
     ]

@@ -82,3 +82,19 @@ final class ManualClock: Sendable {
         #expect(sets[1].c_lflag == tcflag_t(ICANON | ECHO | ISIG), "restored on deinit")
     }
 }
+
+@Suite struct KeyboardEndOfInputTests {
+    @Test func closedInputStopsReadingAndSleepsInstead() throws {
+        let kernel = MockKernel()
+        kernel.onPoll = { fds, count, _ in
+            if count == 0 { return 0 }
+            fds.pointee.revents = Int16(POLLIN | POLLHUP)
+            return 1
+        }
+        kernel.onRead = { _, _, _ in 0 }  // end of file
+        let shutter = try KeyboardShutter(fd: 5, syscalls: kernel.syscalls)
+        #expect(try shutter.nextEvent(timeoutMilliseconds: 10) == nil)
+        #expect(try shutter.nextEvent(timeoutMilliseconds: 10) == nil)
+        #expect(kernel.counts[.read] == 1, "no busy loop on a closed pipe")
+    }
+}

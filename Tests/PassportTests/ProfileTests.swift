@@ -41,7 +41,7 @@ func shippedProfile(_ name: String) throws -> Profile {
     @Test func everyRuleInEveryShippedFileStatesItsSource() throws {
         for name in ["uk", "icao", "us", "schengen"] {
             _ = try shippedProfile(name)
-            let text = ProfileLibraryText.read(Fixtures.packageRoot + "/profiles/\(name).toml")
+            let text = DataFiles.readText(Fixtures.packageRoot + "/profiles/\(name).toml") ?? ""
             #expect(text.contains("# Source:"), "\(name) has no sources")
         }
     }
@@ -74,24 +74,3 @@ func shippedProfile(_ name: String) throws -> Profile {
         #expect(throws: ConfigError.self) { _ = try ProfileLibrary.load("no-such-country") }
     }
 }
-
-enum ProfileLibraryText {
-    static func read(_ path: String) -> String {
-        (try? String(contentsOfFileAtPath: path)) ?? ""
-    }
-}
-
-extension String {
-    init(contentsOfFileAtPath path: String) throws {
-        var bytes: [UInt8] = []
-        guard let f = fopen(path, "rb") else { throw ConfigError(file: path, message: "missing") }
-        defer { fclose(f) }
-        var c = fgetc(f)
-        while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
-        self = String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -24,33 +24,31 @@ public func boothConformanceRun(_ golden: UnsafePointer<UInt8>?, _ count: Int, _
     for p in problems { print("FAIL \(p)") }
     let kernels = ConformanceSuite.kernels
     var variants = 0
-    for k in kernels { variants += k.variants.count }
-    print("conformance: \(kernels.count) kernels, \(variants) variants, \(run.results.count) cases, golden \(goldenFile == nil ? "not given" : "compared")")
+    for k in kernels { variants += k.variantNames.count - 1 }
+    print("conformance: \(kernels.count) kernels, \(variants) non-reference variants, \(run.results.count) cases, golden \(goldenFile == nil ? "not given" : "compared")")
     print("\(run.results.count - min(problems.count, run.results.count)) passed, \(problems.count) failed")
     return problems.isEmpty ? 0 : 1
 }
 
-/// Runs variant `variant` (0 = reference) of kernel `name` `iterations` times on one
-/// `width`×`height` case, for instruction counting. Returns the output checksum's low 31 bits
-/// (so the work cannot be optimized away), or -1 for an unknown kernel or variant.
+/// Runs variant `variant` (0 = reference) of kernel `name` `iterations` times on the kernel's
+/// bench case, or on a `width`×`height` image when both are positive (image kernels), for
+/// instruction counting. Returns the output checksum's low 31 bits (so the work cannot be
+/// optimized away), or -1 for an unknown kernel or variant.
 @_cdecl("booth_conformance_bench")
 public func boothConformanceBench(_ name: UnsafePointer<UInt8>, _ nameCount: Int, _ variant: Int32,
                                   _ width: Int, _ height: Int, _ iterations: Int) -> Int32 {
     let kernelName = String(decoding: UnsafeBufferPointer(start: name, count: nameCount), as: UTF8.self)
     guard let kernel = ConformanceSuite.kernel(named: kernelName) else { return -1 }
-    let v: ConformanceVariant
-    if variant == 0 { v = kernel.reference }
-    else if Int(variant) <= kernel.variants.count { v = kernel.variants[Int(variant) - 1] }
-    else { return -1 }
-    return ConformanceBench.run(kernel, variant: v, width: width, height: height, iterations: iterations)
+    var c = kernel.benchCase
+    if width > 0 && height > 0 { c = ConformanceCase(width: width, height: height, slack: 0) }
+    return ConformanceBench.run(kernel, variant: Int(variant), case: c, iterations: iterations)
 }
 
-/// Prints `kernel variantIndex variantName` for every kernel variant (index 0 = reference).
+/// Prints `kernel variantIndex variantName benchCase` for every kernel variant (0 = reference).
 @_cdecl("booth_conformance_list")
 public func boothConformanceList() -> Int32 {
     for k in ConformanceSuite.kernels {
-        print("\(k.name) 0 \(k.reference.name)")
-        for (i, v) in k.variants.enumerated() { print("\(k.name) \(i + 1) \(v.name)") }
+        for (i, v) in k.variantNames.enumerated() { print("\(k.name) \(i) \(v) \(k.benchCase.label)") }
     }
     return 0
 }

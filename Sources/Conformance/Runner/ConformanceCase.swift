@@ -1,18 +1,31 @@
-/// One input geometry: the kernel's nominal `width`×`height` and `slack` extra bytes per row
-/// (odd slack gives odd strides). The same list runs on x86 and aarch64.
+/// One case of a kernel. Image kernels read it as a `width`×`height` image whose rows are `slack`
+/// bytes longer than their pixels (odd slack gives odd strides); other kernels give the numbers
+/// their own meaning (channels, pixels, a configuration index) and a readable `label`.
+/// The same list runs on x86 and aarch64.
 public struct ConformanceCase: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var slack: Int
+    /// A kernel-specific fourth number (a configuration index), 0 when unused.
+    public var extra: Int
+    /// The label in checksum keys (no spaces).
+    public var label: String
 
     public init(width: Int, height: Int, slack: Int) {
         self.width = width
         self.height = height
         self.slack = slack
+        self.extra = 0
+        self.label = "\(width)x\(height)+\(slack)"
     }
 
-    /// The label in checksum keys: `WxH+slack`.
-    public var label: String { "\(width)x\(height)+\(slack)" }
+    public init(label: String, width: Int, height: Int = 1, slack: Int = 0, extra: Int = 0) {
+        self.width = width
+        self.height = height
+        self.slack = slack
+        self.extra = extra
+        self.label = label
+    }
 
     /// Widths below, at and above the vector widths in use (8, 16, 32 and 64 lanes), each with
     /// a packed and an odd stride, plus two frame-sized rows.

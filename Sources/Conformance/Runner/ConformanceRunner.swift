@@ -5,16 +5,16 @@ import ImageCore
 /// too, so an over-write past a row, or a pixel left unwritten, differs from the reference.
 public enum ConformanceRunner {
     /// All cases of all `kernels`.
-    public static func run(_ kernels: [ConformanceKernel], cases: [ConformanceCase] = ConformanceCase.standard) -> ConformanceRun {
+    public static func run(_ kernels: [ConformanceKernel]) -> ConformanceRun {
         var run = ConformanceRun()
-        for kernel in kernels { run.append(self.run(kernel, cases: cases)) }
+        for kernel in kernels { run.append(self.run(kernel)) }
         return run
     }
 
-    /// All cases of one kernel.
-    public static func run(_ kernel: ConformanceKernel, cases: [ConformanceCase] = ConformanceCase.standard) -> ConformanceRun {
+    /// All cases of one kernel (its own list unless `cases` is given).
+    public static func run(_ kernel: ConformanceKernel, cases: [ConformanceCase]? = nil) -> ConformanceRun {
         var run = ConformanceRun()
-        for (index, c) in cases.enumerated() {
+        for (index, c) in (cases ?? kernel.cases).enumerated() {
             run.append(self.run(kernel, case: c, seed: seed(kernel: kernel.name, caseIndex: index)))
         }
         return run
@@ -24,35 +24,33 @@ public enum ConformanceRunner {
     public static func run(_ kernel: ConformanceKernel, case c: ConformanceCase, seed: UInt64) -> ConformanceRun {
         var run = ConformanceRun()
         var random = ConformanceRandom(seed: seed)
-        let shapes = kernel.shapes(c.width, c.height)
-        let inputs = shapes.inputs.map { s in
-            TestPlane(width: s.width, height: s.height, bytesPerPixel: s.bytesPerPixel, slack: c.slack, random: &random)
-        }
-        let initialOutputs = shapes.outputs.map { s in
-            TestPlane(width: s.width, height: s.height, bytesPerPixel: s.bytesPerPixel, slack: c.slack, random: &random)
+        let instance = kernel.instantiate(c, &random)
+        let inputs = instance.inputs
+        let initialOutputs = instance.outputs.map { s in
+            TestPlane(width: s.width, height: s.height, bytesPerPixel: s.bytesPerPixel, slack: instance.outputSlack, random: &random)
         }
         let inputCopies = inputs.map { TestPlane(copying: $0) }
         let inputPlanes = inputs.map { $0.plane }
 
         let reference = initialOutputs.map { TestPlane(copying: $0) }
-        kernel.reference.run(inputPlanes, reference.map { $0.plane })
+        instance.reference.run(inputPlanes, reference.map { $0.plane })
         let where_ = kernel.name + " " + c.label
         for (i, out) in reference.enumerated() {
             if let at = out.firstDifference(from: initialOutputs[i]), !out.isPixel(offset: at) {
-                run.failures.append("\(where_): reference \(kernel.reference.name) wrote outside output \(i)'s pixels at byte \(at)")
+                run.failures.append("\(where_): reference \(instance.reference.name) wrote outside output \(i)'s pixels at byte \(at)")
             }
         }
         var checksum = FNV1a()
         for out in reference { checksum.combine(out.plane) }
         run.results.append(ConformanceResult(kernel: kernel.name, caseLabel: c.label, checksum: checksum.value))
 
-        for variant in kernel.variants {
+        for variant in instance.variants {
             let outputs = initialOutputs.map { TestPlane(copying: $0) }
             variant.run(inputPlanes, outputs.map { $0.plane })
             for (i, out) in outputs.enumerated() {
                 if let at = out.firstDifference(from: reference[i]) {
                     let what = out.isPixel(offset: at) ? "pixel" : "slack/padding"
-                    run.failures.append("\(where_): \(variant.name) differs from \(kernel.reference.name) in output \(i) at byte \(at) (\(what))")
+                    run.failures.append("\(where_): \(variant.name) differs from \(instance.reference.name) in output \(i) at byte \(at) (\(what))")
                 }
             }
         }

@@ -5,6 +5,7 @@ public enum ConformanceSuite {
     public static var kernels: [ConformanceKernel] {
         var all: [ConformanceKernel] = [InvertKernel.conformance]
         all += ImageCoreKernels.conformance
+        all += NeuralCoreKernels.conformance
         return all
     }
 

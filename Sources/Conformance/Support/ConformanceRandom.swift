@@ -13,18 +13,18 @@ public struct ConformanceRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// Fills `count` bytes at `base` with generator output.
+    /// Fills `count` bytes at `base` with generator output (little-endian words, then a tail).
     public mutating func fill(_ base: UnsafeMutableRawPointer, count: Int) {
         var i = 0
+        while i + 8 <= count {
+            base.storeBytes(of: next().littleEndian, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        var word = next()
         while i < count {
-            var word = next()
-            var k = 0
-            while k < 8 && i < count {
-                base.storeBytes(of: UInt8(truncatingIfNeeded: word), toByteOffset: i, as: UInt8.self)
-                word >>= 8
-                k += 1
-                i += 1
-            }
+            base.storeBytes(of: UInt8(truncatingIfNeeded: word), toByteOffset: i, as: UInt8.self)
+            word >>= 8
+            i += 1
         }
     }
 }

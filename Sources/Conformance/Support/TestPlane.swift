@@ -21,6 +21,17 @@ public final class TestPlane {
                       bytesPerPixel: bytesPerPixel, padding: padding)
     }
 
+    /// A flat buffer of `count` elements of `elementSize` bytes (one row, no slack), every byte
+    /// seeded; for tensors and other non-image data.
+    public convenience init(count: Int, elementSize: Int, random: inout ConformanceRandom) {
+        self.init(width: count, height: 1, bytesPerPixel: elementSize, slack: 0, random: &random)
+    }
+
+    /// The first row as `count` elements of `T` (the storage is 64-byte aligned).
+    public func elements<T>(as type: T.Type) -> UnsafeMutablePointer<T> {
+        storage.assumingMemoryBound(to: T.self)
+    }
+
     /// A plane of the same shape whose bytes (all of them) copy `other`'s.
     public init(copying other: TestPlane) {
         byteCount = other.byteCount

@@ -267,6 +267,11 @@ public final class DRMDisplay: DisplaySink {
 
     // MARK: Drawing and flipping
 
+    /// The CRTC driving the screen, and the framebuffer it showed before this display took it
+    /// (0 when it was off) — what deinit restores.
+    public var crtc: UInt32 { crtcID }
+    public var previousFramebuffer: UInt32 { saved?.pointee.buffer_id ?? 0 }
+
     /// What is on screen now (for readback checks): the last buffer whose flip completed.
     public var frontImage: Image { image(front) }
 

@@ -18,6 +18,7 @@ public final class KeyboardShutter: ShutterButton {
     private static let bufferSize = 64
     private var bufferIndex = 0
     private var bufferCount = 0
+    private var atEndOfInput = false
 
     public init(fd: Int32 = STDIN_FILENO, syscalls: SystemCalls = .live, clock: MonotonicClock = .system) throws(HardwareError) {
         self.fd = fd
@@ -58,6 +59,11 @@ public final class KeyboardShutter: ShutterButton {
             pendingRelease = nil
             return .released(timestampNanoseconds: t)
         }
+        if atEndOfInput {
+            // Input closed (a pipe that ended): nothing more will come; wait like a quiet button.
+            sys.sleep(milliseconds: timeoutMilliseconds < 0 ? 1000 : timeoutMilliseconds)
+            return nil
+        }
         var wait = timeoutMilliseconds
         while true {
             while bufferIndex < bufferCount {
@@ -71,7 +77,11 @@ public final class KeyboardShutter: ShutterButton {
             }
             do {
                 if try sys.pollReadable(fd, timeoutMilliseconds: wait) == 0 { return nil }
-                guard let n = try sys.read(fd, into: buffer, count: Self.bufferSize), n > 0 else { return nil }
+                guard let n = try sys.read(fd, into: buffer, count: Self.bufferSize) else { return nil }
+                if n == 0 {
+                    atEndOfInput = true
+                    return nil
+                }
                 bufferIndex = 0
                 bufferCount = n
             } catch {

@@ -1,3 +1,4 @@
+import Config
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,11 +15,7 @@ public enum ModelFiles {
     ]
 
     /// Directories searched, in order: `$BOOTH_MODELS`, `./models`, the installed data directories.
-    public static var searchPath: [String] {
-        var dirs: [String] = []
-        if let env = getenv("BOOTH_MODELS") { dirs.append(String(cString: env)) }
-        return dirs + ["models", "/usr/local/share/booth/models", "/usr/share/booth/models"]
-    }
+    public static var searchPath: [String] { DataFiles.searchPath(subdirectory: "models", environment: "BOOTH_MODELS") }
 
     /// The first directory that holds every model file, or nil.
     public static func directory() -> String? {

@@ -1,7 +1,8 @@
 /// Where every activation tensor lives in the single arena, decided at load from lifetimes.
 ///
-/// A tensor is alive from the operation that writes it (graph inputs: from the start) to the last
-/// operation that reads it (graph outputs: to the end). Tensors are placed largest first, each at
+/// A tensor is alive from the operation that writes it to the last operation that reads it. Graph
+/// inputs and outputs are alive for the whole run, so that a caller may write the input once and
+/// run again, and read the outputs at any time. Tensors are placed largest first, each at
 /// the lowest 64-byte-aligned offset that does not overlap a placed tensor whose lifetime meets
 /// its own (the greedy-by-size strategy of TFLite's arena planner), so memory is reused as soon as
 /// a tensor's last reader has run.
@@ -26,7 +27,7 @@ public struct MemoryPlan: Sendable {
         var last = [Int](repeating: -1, count: n)
         for i in graph.inputs {
             first[i] = -1
-            last[i] = max(last[i], -1)
+            last[i] = opCount
         }
         for (k, op) in graph.operations.enumerated() {
             for t in op.inputs where t >= 0 && graph.tensors[t].constantOffset == nil {

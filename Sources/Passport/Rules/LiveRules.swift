@@ -1,71 +1,122 @@
 /// The live booth's rules: one frame's faces against the layout guide, evaluated under a profile.
+///
+/// `check` runs every frame and allocates nothing: it fills a `LiveCheck` of fixed fields. The
+/// `Verdict` (every rule with its limit in words, for reports and sidecars) is built from that same
+/// `LiveCheck`, so the two can never disagree.
 public struct LiveRules: Sendable {
     public let profile: Profile
 
     public init(profile: Profile) { self.profile = profile }
 
-    /// Evaluates every rule. With no face or several faces only the face-count rule is listed.
-    public func evaluate(faces: [FaceMeasurement], guide: LayoutGuide, background: BackgroundMeasurement? = nil,
-                         replacingBackground: Bool = false) -> Verdict {
-        let live = profile.live
-        var rules: [RuleResult] = []
-        guard faces.count == 1, let face = faces.first else {
-            rules.append(RuleResult(rule: "face_count", measured: Double(faces.count), limit: "= 1", passed: false,
-                                    instruction: faces.isEmpty ? .noFace : .multipleFaces))
-            return Verdict(profile: profile, rules: rules)
-        }
-        rules.append(RuleResult(rule: "face_count", measured: 1, limit: "= 1", passed: true, instruction: .noFace))
+    /// One measured rule: value and whether it passed (nil = not measured / not applicable).
+    public struct Outcome: Sendable, Equatable {
+        public var measured: Double
+        public var passed: Bool
+    }
 
-        // Bounds: face width against the guide's width; too small means too far, too large too close.
+    /// Every live rule's outcome for one frame.
+    public struct LiveCheck: Sendable, Equatable {
+        public var faceCount = 0
+        public var widthRatio: Outcome? = nil
+        public var tooSmall: Outcome? = nil
+        public var tooLarge: Outcome? = nil
+        public var offCentreX: Outcome? = nil
+        public var offCentreY: Outcome? = nil
+        public var pitch: Outcome? = nil
+        public var yaw: Outcome? = nil
+        public var roll: Outcome? = nil
+        public var eyesOpen: Outcome? = nil
+        public var mouthClosed: Outcome? = nil
+        /// nil quality means the quality stage did not run: the shot is refused.
+        public var quality: Outcome? = nil
+        public var backgroundLight: Outcome? = nil
+        public var backgroundPlain: Outcome? = nil
+
+        public init() {}
+
+        /// The one instruction, by priority (see `Instruction`).
+        public var instruction: Instruction {
+            if faceCount == 0 { return .noFace }
+            if faceCount > 1 { return .multipleFaces }
+            if tooSmall?.passed == false { return .moveCloser }
+            if tooLarge?.passed == false { return .moveFurther }
+            if offCentreX?.passed == false || offCentreY?.passed == false { return .centre }
+            if pitch?.passed == false || yaw?.passed == false || roll?.passed == false { return .lookStraight }
+            if eyesOpen?.passed == false { return .eyesClosed }
+            if mouthClosed?.passed == false { return .mouthOpen }
+            guard let q = quality else { return .cannotTakePhoto }
+            if !q.passed { return .qualityTooLow }
+            if backgroundLight?.passed == false || backgroundPlain?.passed == false { return .backgroundNotPlain }
+            return .ready
+        }
+
+        public var passed: Bool { instruction == .ready }
+    }
+
+    /// Every rule for one frame, without allocating.
+    public func check(faces: UnsafeBufferPointer<FaceMeasurement>, guide: LayoutGuide, background: BackgroundMeasurement? = nil,
+                      replacingBackground: Bool = false) -> LiveCheck {
+        var c = LiveCheck()
+        c.faceCount = faces.count
+        guard faces.count == 1 else { return c }
+        let face = faces[0]
+        let live = profile.live
         let g = guide.box
         let widthRatio = Double(face.box.width / g.width)
-        let tol = live.faceWidthTolerance
-        rules.append(RuleResult(rule: "face_too_small", measured: widthRatio, limit: "≥ \(fmt(1 - tol))",
-                                passed: widthRatio >= 1 - tol, instruction: .moveCloser))
-        rules.append(RuleResult(rule: "face_too_large", measured: widthRatio, limit: "≤ \(fmt(1 + tol))",
-                                passed: widthRatio <= 1 + tol, instruction: .moveFurther))
+        c.tooSmall = Outcome(measured: widthRatio, passed: widthRatio >= 1 - live.faceWidthTolerance)
+        c.tooLarge = Outcome(measured: widthRatio, passed: widthRatio <= 1 + live.faceWidthTolerance)
         let dx = Double(abs(face.box.center.x - g.center.x) / g.width)
         let dy = Double(abs(face.box.center.y - g.center.y) / g.height)
-        rules.append(RuleResult(rule: "off_centre_x", measured: dx, limit: "≤ \(fmt(live.centreTolerance))",
-                                passed: dx <= live.centreTolerance, instruction: .centre))
-        rules.append(RuleResult(rule: "off_centre_y", measured: dy, limit: "≤ \(fmt(live.centreTolerance))",
-                                passed: dy <= live.centreTolerance, instruction: .centre))
-
-        // Pose.
-        rules.append(RuleResult(rule: "pitch", measured: face.pitch, limit: "|x| < \(fmt(live.maxAbsPitch))",
-                                passed: abs(face.pitch) < live.maxAbsPitch, instruction: .lookStraight))
-        rules.append(RuleResult(rule: "yaw", measured: face.yaw, limit: "|x| < \(fmt(live.maxAbsYaw))",
-                                passed: abs(face.yaw) < live.maxAbsYaw, instruction: .lookStraight))
-        rules.append(RuleResult(rule: "roll", measured: face.roll, limit: "|x| < \(fmt(live.maxAbsRoll))",
-                                passed: abs(face.roll) < live.maxAbsRoll, instruction: .lookStraight))
-
-        // Expression.
-        if live.eyesOpen, let e = face.eyeOpenness {
-            rules.append(RuleResult(rule: "eyes_open", measured: e, limit: "≥ \(fmt(live.minEyeOpenness))",
-                                    passed: e >= live.minEyeOpenness, instruction: .eyesClosed))
-        }
-        if live.mouthClosed, let m = face.mouthOpenness {
-            rules.append(RuleResult(rule: "mouth_closed", measured: m, limit: "≤ \(fmt(live.maxMouthOpenness))",
-                                    passed: m <= live.maxMouthOpenness, instruction: .mouthOpen))
-        }
-
-        // Quality.
-        if let q = face.quality {
-            rules.append(RuleResult(rule: "quality", measured: q, limit: "≥ \(fmt(live.minQuality))",
-                                    passed: q >= live.minQuality, instruction: .qualityTooLow))
-        } else {
-            rules.append(RuleResult(rule: "quality", measured: -1, limit: "≥ \(fmt(live.minQuality))", passed: false,
-                                    instruction: .cannotTakePhoto))
-        }
-
-        // Background: when it is kept, what the mask calls background must be light and plain.
+        c.offCentreX = Outcome(measured: dx, passed: dx <= live.centreTolerance)
+        c.offCentreY = Outcome(measured: dy, passed: dy <= live.centreTolerance)
+        c.pitch = Outcome(measured: face.pitch, passed: abs(face.pitch) < live.maxAbsPitch)
+        c.yaw = Outcome(measured: face.yaw, passed: abs(face.yaw) < live.maxAbsYaw)
+        c.roll = Outcome(measured: face.roll, passed: abs(face.roll) < live.maxAbsRoll)
+        if live.eyesOpen, let e = face.eyeOpenness { c.eyesOpen = Outcome(measured: e, passed: e >= live.minEyeOpenness) }
+        if live.mouthClosed, let m = face.mouthOpenness { c.mouthClosed = Outcome(measured: m, passed: m <= live.maxMouthOpenness) }
+        if let q = face.quality { c.quality = Outcome(measured: q, passed: q >= live.minQuality) }
         if live.plainBackground && !replacingBackground, let b = background {
-            rules.append(RuleResult(rule: "background_light", measured: b.meanLuma, limit: "≥ \(fmt(live.minBackgroundLuma))",
-                                    passed: b.meanLuma >= live.minBackgroundLuma, instruction: .backgroundNotPlain))
-            rules.append(RuleResult(rule: "background_plain", measured: b.deviation, limit: "≤ \(fmt(live.maxBackgroundDeviation))",
-                                    passed: b.deviation <= live.maxBackgroundDeviation, instruction: .backgroundNotPlain))
+            c.backgroundLight = Outcome(measured: b.meanLuma, passed: b.meanLuma >= live.minBackgroundLuma)
+            c.backgroundPlain = Outcome(measured: b.deviation, passed: b.deviation <= live.maxBackgroundDeviation)
         }
-        return Verdict(profile: profile, rules: rules)
+        return c
+    }
+
+    /// Every rule with its limit in words: for reports, sidecars and tests.
+    public func evaluate(faces: [FaceMeasurement], guide: LayoutGuide, background: BackgroundMeasurement? = nil,
+                         replacingBackground: Bool = false) -> Verdict {
+        let c = faces.withUnsafeBufferPointer {
+            check(faces: $0, guide: guide, background: background, replacingBackground: replacingBackground)
+        }
+        return verdict(c)
+    }
+
+    /// The `Verdict` of a `LiveCheck`.
+    public func verdict(_ c: LiveCheck) -> Verdict {
+        let live = profile.live
+        var rules: [RuleResult] = []
+        func add(_ rule: String, _ o: Outcome?, _ limit: String, _ instruction: Instruction) {
+            if let o { rules.append(RuleResult(rule: rule, measured: o.measured, limit: limit, passed: o.passed, instruction: instruction)) }
+        }
+        rules.append(RuleResult(rule: "face_count", measured: Double(c.faceCount), limit: "= 1", passed: c.faceCount == 1,
+                                instruction: c.faceCount == 0 ? .noFace : .multipleFaces))
+        guard c.faceCount == 1 else { return Verdict(profile: profile, rules: rules, instruction: c.instruction) }
+        add("face_too_small", c.tooSmall, "≥ \(fmt(1 - live.faceWidthTolerance))", .moveCloser)
+        add("face_too_large", c.tooLarge, "≤ \(fmt(1 + live.faceWidthTolerance))", .moveFurther)
+        add("off_centre_x", c.offCentreX, "≤ \(fmt(live.centreTolerance))", .centre)
+        add("off_centre_y", c.offCentreY, "≤ \(fmt(live.centreTolerance))", .centre)
+        add("pitch", c.pitch, "|x| < \(fmt(live.maxAbsPitch))", .lookStraight)
+        add("yaw", c.yaw, "|x| < \(fmt(live.maxAbsYaw))", .lookStraight)
+        add("roll", c.roll, "|x| < \(fmt(live.maxAbsRoll))", .lookStraight)
+        add("eyes_open", c.eyesOpen, "≥ \(fmt(live.minEyeOpenness))", .eyesClosed)
+        add("mouth_closed", c.mouthClosed, "≤ \(fmt(live.maxMouthOpenness))", .mouthOpen)
+        if c.quality == nil {
+            rules.append(RuleResult(rule: "quality", measured: -1, limit: "≥ \(fmt(live.minQuality))", passed: false, instruction: .cannotTakePhoto))
+        }
+        add("quality", c.quality, "≥ \(fmt(live.minQuality))", .qualityTooLow)
+        add("background_light", c.backgroundLight, "≥ \(fmt(live.minBackgroundLuma))", .backgroundNotPlain)
+        add("background_plain", c.backgroundPlain, "≤ \(fmt(live.maxBackgroundDeviation))", .backgroundNotPlain)
+        return Verdict(profile: profile, rules: rules, instruction: c.instruction)
     }
 }
 

@@ -31,10 +31,16 @@ public struct Verdict: Sendable, Equatable, Codable {
 
     public var failures: [RuleResult] { rules.filter { !$0.passed && $0.severity == .required } }
 
+    /// A verdict whose instruction is the highest-priority one among the failing required rules.
     public init(profile: Profile, rules: [RuleResult]) {
+        self.init(profile: profile, rules: rules,
+                  instruction: rules.filter { !$0.passed && $0.severity == .required }.map(\.instruction).min() ?? .ready)
+    }
+
+    public init(profile: Profile, rules: [RuleResult], instruction: Instruction) {
         self.profile = profile.name
         self.rules = rules
-        instruction = rules.filter { !$0.passed && $0.severity == .required }.map(\.instruction).min() ?? .ready
+        self.instruction = instruction
         text = profile.text(instruction)
     }
 }

@@ -1,0 +1,298 @@
+import ImageCore
+import NeuralCore
+
+/// Adapters from NeuralCore's integer kernel table (`IntegerKernels.all`: one `IntegerKernelSet`
+/// per variant, the scalar reference first) to conformance kernels: every operation of the set,
+/// every variant of the table, seeded operands and parameters, sizes below/at/above the vector
+/// widths (8 and 16 lanes) and odd channel counts.
+///
+/// Parameters derived through floating point (multipliers, lookup tables) are computed on each
+/// architecture, so the golden checksums also hold the two builds to the same float results.
+public enum NeuralCoreKernels {
+    public static var conformance: [ConformanceKernel] {
+        [requantize, elementwise(.add), elementwise(.mul), gemm(int32: false), gemm(int32: true), depthwise,
+         pool(.max), pool(.average), mean, lookup, prelu, resize]
+    }
+
+    /// Channel counts around the vector widths.
+    static let channelCounts = [1, 3, 7, 8, 9, 15, 16, 17, 24, 33]
+
+    /// The table's variants other than the reference, as `(name, set)`.
+    static var sets: [IntegerKernelSet] { IntegerKernels.all }
+
+    static func name(_ s: IntegerKernelSet) -> String {
+        String(decoding: UnsafeBufferPointer(start: s.name.utf8Start, count: s.name.utf8CodeUnitCount), as: UTF8.self)
+    }
+
+    static var variantNames: [String] { sets.map { name($0) } }
+
+    /// Reference and variants from one closure over the kernel set.
+    static func variants(
+        _ body: @escaping (IntegerKernelSet, [Plane], [Plane]) -> Void
+    ) -> (ConformanceVariant, [ConformanceVariant]) {
+        let all = sets.map { set in ConformanceVariant(name: name(set)) { i, o in body(set, i, o) } }
+        return (all[0], Array(all.dropFirst()))
+    }
+
+    static func int8(_ p: Plane) -> UnsafeMutablePointer<Int8> { p.base.assumingMemoryBound(to: Int8.self) }
+    static func int16(_ p: Plane) -> UnsafeMutablePointer<Int16> { p.base.assumingMemoryBound(to: Int16.self) }
+    static func int32(_ p: Plane) -> UnsafeMutablePointer<Int32> { p.base.assumingMemoryBound(to: Int32.self) }
+
+    static func int8Output(_ count: Int) -> PlaneShape { PlaneShape(width: count, height: 1, bytesPerPixel: 1) }
+
+    static func randomQuant(_ r: inout ConformanceRandom) -> QuantParams {
+        QuantParams(scale: Float.random(in: 0.005...0.1, using: &r), zeroPoint: Int32.random(in: -100...100, using: &r))
+    }
+
+    static func randomInt8s(_ n: Int, in range: ClosedRange<Int8>, _ r: inout ConformanceRandom) -> [Int8] {
+        var v: [Int8] = []
+        v.reserveCapacity(n)
+        for _ in 0..<n { v.append(Int8.random(in: range, using: &r)) }
+        return v
+    }
+
+    static func randomFloats(_ n: Int, in range: ClosedRange<Float>, _ r: inout ConformanceRandom) -> [Float] {
+        var v: [Float] = []
+        v.reserveCapacity(n)
+        for _ in 0..<n { v.append(Float.random(in: range, using: &r)) }
+        return v
+    }
+
+    static func randomActivation(_ r: inout ConformanceRandom) -> FusedActivation {
+        switch r.next() % 3 {
+        case 0: return .none
+        case 1: return .relu
+        default: return .relu6
+        }
+    }
+
+    // MARK: Requantize
+
+    static var requantize: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for n in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100] { cases.append(ConformanceCase(label: "n\(n)", width: n)) }
+        return ConformanceKernel(name: "nn.requantize", cases: cases, benchCase: ConformanceCase(label: "n4096", width: 4096),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width
+            let params = RequantizeParams(input: randomQuant(&r), output: randomQuant(&r))
+            let input = TestPlane(count: n, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.requantize(int8(i[0]), n, params, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(n)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Elementwise ADD / MUL (with broadcast periods)
+
+    static func elementwise(_ op: ElementwiseParams.Operation) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for pixels in [1, 3] {
+                for (pi, period) in ["full", "channel", "scalar"].enumerated() {
+                    cases.append(ConformanceCase(label: "c\(ch)p\(pixels)\(period)", width: ch, height: pixels, extra: pi))
+                }
+            }
+        }
+        return ConformanceKernel(name: op == .add ? "nn.add" : "nn.mul", cases: cases,
+                                 benchCase: ConformanceCase(label: "c64p64full", width: 64, height: 64),
+                                 variantNames: variantNames) { c, r in
+            let count = c.width * c.height
+            let period = c.extra == 0 ? count : (c.extra == 1 ? c.width : 1)
+            let p1 = randomQuant(&r), p2 = randomQuant(&r)
+            let outScale = op == .add
+                ? max(p1.scale, p2.scale) * Float.random(in: 1...2.5, using: &r)
+                : p1.scale * p2.scale * Float.random(in: 32...160, using: &r)
+            let pout = QuantParams(scale: outScale, zeroPoint: Int32.random(in: -20...20, using: &r))
+            let params = ElementwiseParams(op, p1, p2, output: pout, activation: randomActivation(&r))
+            let a = TestPlane(count: count, elementSize: 1, random: &r)
+            let b = TestPlane(count: period, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.elementwise(int8(i[0]), int8(i[1]), count, period, params, int8(o[0])) }
+            return ConformanceInstance(inputs: [a, b], outputs: [int8Output(count)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: GEMM (requantised int8 and raw int32 outputs)
+
+    static func gemm(int32 raw: Bool) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for n in channelCounts {
+            for (rows, k) in [(1, 1), (2, 16), (3, 17), (5, 40), (9, 3)] {
+                cases.append(ConformanceCase(label: "n\(n)r\(rows)k\(k)", width: n, height: rows, extra: k))
+            }
+        }
+        return ConformanceKernel(name: raw ? "nn.gemm.int32" : "nn.gemm.int8", cases: cases,
+                                 benchCase: ConformanceCase(label: "n32r64k64", width: 32, height: 64, extra: 64),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width, rows = c.height, k = c.extra
+            let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for _ in 0..<n {
+                multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
+                bias.append(Int32.random(in: -5000...5000, using: &r))
+            }
+            let lo = Int32.random(in: -128...(-100), using: &r), hi = Int32.random(in: 100...127, using: &r)
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
+                                    minimum: lo, maximum: hi)
+            // A: activations minus the zero point (−255...255), the padding column zero.
+            let a = TestPlane(count: rows * packed.depthStride, elementSize: 2, random: &r)
+            let ap = a.elements(as: Int16.self)
+            for row in 0..<rows {
+                for d in 0..<packed.depthStride {
+                    ap[row * packed.depthStride + d] = d < k ? Int16.random(in: -255...255, using: &r) : 0
+                }
+            }
+            let (ref, vars) = variants { set, i, o in
+                let output: GEMMOutput = raw ? .int32(int32(o[0]), rowStride: n) : .int8(int8(o[0]), rowStride: n, stage: stage)
+                set.gemm(UnsafePointer(int16(i[0])), rows, packed, output)
+            }
+            let out = PlaneShape(width: rows * n, height: 1, bytesPerPixel: raw ? 4 : 1)
+            return ConformanceInstance(inputs: [a], outputs: [out], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Depthwise convolution
+
+    static let windowConfigs: [(kernel: Int, stride: Int, same: Bool)] =
+        [(3, 1, true), (3, 2, true), (5, 1, true), (5, 2, true), (3, 1, false), (5, 2, false)]
+
+    static var depthwise: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for (i, w) in windowConfigs.enumerated() {
+                let size = i % 2 == 0 ? (6, 7) : (9, 5)
+                cases.append(ConformanceCase(label: "c\(ch)k\(w.kernel)s\(w.stride)\(w.same ? "same" : "valid")\(size.0)x\(size.1)",
+                                             width: size.1, height: size.0, slack: ch, extra: i))
+            }
+        }
+        return ConformanceKernel(name: "nn.depthwise", cases: cases,
+                                 benchCase: ConformanceCase(label: "c32k3s1same32x32", width: 32, height: 32, slack: 32, extra: 0),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.slack, w = windowConfigs[c.extra]
+            let geo = WindowGeometry(inputHeight: c.height, inputWidth: c.width, channels: ch, kernelHeight: w.kernel,
+                                     kernelWidth: w.kernel, strideY: w.stride, strideX: w.stride, same: w.same)
+            let pin = randomQuant(&r)
+            let packed = PackedDepthwiseWeights(weights: randomInt8s(w.kernel * w.kernel * ch, in: -127...127, &r),
+                                                kernelHeight: w.kernel, kernelWidth: w.kernel, channels: ch)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for _ in 0..<ch {
+                multipliers.append(FixedMultiplier(Double.random(in: 0.0005...0.02, using: &r)))
+                bias.append(Int32.random(in: -3000...3000, using: &r))
+            }
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r))
+            let input = TestPlane(count: c.height * c.width * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.depthwise(UnsafePointer(int8(i[0])), geo, pin.zeroPoint, packed, stage, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(geo.outputPixels * ch)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Pooling and mean
+
+    static let poolConfigs: [(kernel: Int, stride: Int, same: Bool)] = [(2, 2, false), (3, 2, true), (3, 1, true)]
+
+    static func pool(_ kind: PoolParams.Kind) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for (i, p) in poolConfigs.enumerated() {
+                cases.append(ConformanceCase(label: "c\(ch)k\(p.kernel)s\(p.stride)\(p.same ? "same" : "valid")7x6",
+                                             width: 6, height: 7, slack: ch, extra: i))
+            }
+        }
+        return ConformanceKernel(name: kind == .max ? "nn.pool.max" : "nn.pool.average", cases: cases,
+                                 benchCase: ConformanceCase(label: "c32k2s2valid32x32", width: 32, height: 32, slack: 32, extra: 0),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.slack, p = poolConfigs[c.extra]
+            let geo = WindowGeometry(inputHeight: c.height, inputWidth: c.width, channels: ch, kernelHeight: p.kernel,
+                                     kernelWidth: p.kernel, strideY: p.stride, strideX: p.stride, same: p.same)
+            let params = PoolParams(kind, minimum: Int32.random(in: -128...(-90), using: &r), maximum: Int32.random(in: 90...127, using: &r))
+            let input = TestPlane(count: c.height * c.width * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.pool(UnsafePointer(int8(i[0])), geo, params, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(geo.outputPixels * ch)], reference: ref, variants: vars)
+        }
+    }
+
+    static var mean: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for pixels in [1, 4, 49, 256] { cases.append(ConformanceCase(label: "c\(ch)p\(pixels)", width: ch, height: pixels)) }
+        }
+        return ConformanceKernel(name: "nn.mean", cases: cases, benchCase: ConformanceCase(label: "c64p256", width: 64, height: 256),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.width, pixels = c.height
+            let pin = randomQuant(&r)
+            let pout = QuantParams(scale: pin.scale * Float.random(in: 0.5...1, using: &r), zeroPoint: Int32.random(in: -10...10, using: &r))
+            let params = MeanParams(input: pin, output: pout, pixels: pixels)
+            let input = TestPlane(count: pixels * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.mean(UnsafePointer(int8(i[0])), pixels, ch, params, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(ch)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Activations
+
+    static let lookupFunctions: [(name: String, f: @Sendable (Float) -> Float)] = [
+        ("relu", LookupTable.relu), ("relu6", LookupTable.relu6), ("hardswish", LookupTable.hardSwish),
+        ("logistic", LookupTable.logistic),
+    ]
+
+    static var lookup: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for (fi, f) in lookupFunctions.enumerated() {
+            for n in [1, 8, 13, 64, 100] { cases.append(ConformanceCase(label: "\(f.name)n\(n)", width: n, extra: fi)) }
+        }
+        return ConformanceKernel(name: "nn.lookup", cases: cases, benchCase: ConformanceCase(label: "logisticn4096", width: 4096, extra: 3),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width
+            let lo = -Float.random(in: 1...8, using: &r)
+            let pin = QuantParams(min: lo, max: Float.random(in: 1...8, using: &r))
+            let pout = QuantParams(min: -Float.random(in: 0.1...1, using: &r), max: Float.random(in: 1...6.5, using: &r))
+            let table = LookupTable(input: pin, output: pout, lookupFunctions[c.extra].f)
+            let input = TestPlane(count: n, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.lookup(UnsafePointer(int8(i[0])), n, table, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(n)], reference: ref, variants: vars)
+        }
+    }
+
+    static var prelu: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for pixels in [1, 5] { cases.append(ConformanceCase(label: "c\(ch)p\(pixels)", width: ch, height: pixels)) }
+        }
+        return ConformanceKernel(name: "nn.prelu", cases: cases, benchCase: ConformanceCase(label: "c32p128", width: 32, height: 128),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.width, pixels = c.height
+            let pin = randomQuant(&r)
+            let pout = QuantParams(scale: pin.scale * Float.random(in: 0.7...1.5, using: &r), zeroPoint: Int32.random(in: -30...30, using: &r))
+            let params = PReLUParams(input: pin, output: pout, alpha: randomFloats(ch, in: -0.5...1.5, &r))
+            let input = TestPlane(count: pixels * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.prelu(UnsafePointer(int8(i[0])), pixels, params, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(pixels * ch)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Bilinear resize
+
+    static let resizeSizes: [(ih: Int, iw: Int, oh: Int, ow: Int)] = [(4, 5, 8, 10), (3, 3, 7, 5), (6, 8, 3, 4)]
+
+    static var resize: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        let modes = ["plain", "align", "half"]
+        for ch in channelCounts {
+            for (si, s) in resizeSizes.enumerated() {
+                let mode = (ch + si) % 3
+                cases.append(ConformanceCase(label: "c\(ch)_\(s.ih)x\(s.iw)to\(s.oh)x\(s.ow)_\(modes[mode])",
+                                             width: ch, height: si, extra: mode))
+            }
+        }
+        return ConformanceKernel(name: "nn.resize", cases: cases, benchCase: ConformanceCase(label: "c16bench", width: 16, height: 3, extra: 2),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.width
+            let s = c.height < resizeSizes.count ? resizeSizes[c.height] : (ih: 32, iw: 32, oh: 64, ow: 64)
+            let p = ResizeParams(inputHeight: s.ih, inputWidth: s.iw, channels: ch, outputHeight: s.oh, outputWidth: s.ow,
+                                 alignCorners: c.extra == 1, halfPixelCenters: c.extra == 2)
+            let input = TestPlane(count: s.ih * s.iw * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.resize(UnsafePointer(int8(i[0])), p, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(s.oh * s.ow * ch)], reference: ref, variants: vars)
+        }
+    }
+}

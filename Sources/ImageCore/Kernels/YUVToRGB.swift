@@ -1,0 +1,101 @@
+/// YUV 4:2:0 (I420 or NV12) → RGB888 or XRGB8888 with a `YUVMatrix` (BT.601 limited/full,
+/// BT.709 limited). Each chroma sample covers a 2×2 block of luma (nearest, no interpolation).
+///
+/// Contract: `source` is `.i420` or `.nv12`, `destination` is `.rgb888` or `.xrgb8888` of the
+/// same size. Reads only pixels inside the planes (no over-read); writes only the destination's
+/// rows (`width * bpp` bytes each). XRGB8888's X byte is written as 255. Allocates nothing.
+public enum YUVToRGB {
+    /// Converts with the variant `KernelDispatch` selects.
+    @inlinable
+    public static func run(_ source: Image, _ destination: Image, matrix: YUVMatrix) {
+        switch KernelDispatch.variant {
+        case .scalar: scalar(source, destination, matrix: matrix)
+        case .simd: simd(source, destination, matrix: matrix)
+        }
+    }
+
+    /// The reference: one pixel at a time.
+    public static func scalar(_ source: Image, _ destination: Image, matrix: YUVMatrix) {
+        convert(source, destination, matrix: matrix, vector: false)
+    }
+
+    /// 16 pixels per step in `SIMD16<Int32>` lanes; the row tail goes through the reference.
+    public static func simd(_ source: Image, _ destination: Image, matrix: YUVMatrix) {
+        convert(source, destination, matrix: matrix, vector: true)
+    }
+
+    static func convert(_ source: Image, _ destination: Image, matrix m: YUVMatrix, vector: Bool) {
+        precondition(source.format == .i420 || source.format == .nv12, "YUVToRGB: source must be YUV 4:2:0")
+        precondition(source.width == destination.width && source.height == destination.height, "YUVToRGB: size mismatch")
+        let layout = RGBLayout(destination.format)
+        let nv12 = source.format == .nv12
+        let luma = source.planes.0, cb = source.planes.1, cr = source.planes.2
+        let out = destination.planes.0
+        for y in 0..<source.height {
+            let u = UnsafePointer(cb.row(y / 2))
+            let v = nv12 ? u + 1 : UnsafePointer(cr.row(y / 2))
+            let yRow = UnsafePointer(luma.row(y))
+            let dst = out.row(y)
+            var x = 0
+            if vector {
+                x = rowSIMD(yRow, u, v, nv12: nv12, dst, count: source.width, layout, m)
+            }
+            rowScalar(yRow, u, v, step: nv12 ? 2 : 1, dst, from: x, to: source.width, layout, m)
+        }
+    }
+
+    @inline(__always)
+    static func rowScalar(_ yRow: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, step: Int,
+                          _ dst: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, _ layout: RGBLayout, _ m: YUVMatrix) {
+        var x = start
+        while x < end {
+            let c = (x / 2) * step
+            let uu = Int32(u[c]) - 128, vv = Int32(v[c]) - 128
+            let yy = (Int32(yRow[x]) - m.yOffset) * m.yGain + 8192
+            let r = clamp((yy + m.rV * vv) >> 14)
+            let g = clamp((yy - m.gU * uu - m.gV * vv) >> 14)
+            let b = clamp((yy + m.bU * uu) >> 14)
+            layout.store(dst + x * layout.bytesPerPixel, r: r, g: g, b: b)
+            x += 1
+        }
+    }
+
+    /// `v` clamped to 0...255, branch-free (camera noise makes a branching clamp mispredict).
+    @inline(__always)
+    static func clamp(_ v: Int32) -> UInt8 {
+        let a = v & ~(v >> 31)
+        let over = (255 - a) >> 31
+        return UInt8(truncatingIfNeeded: (a & ~over) | (over & 255))
+    }
+
+    /// Converts whole 16-pixel groups; returns the first pixel not converted.
+    @inline(__always)
+    static func rowSIMD(_ yRow: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, nv12: Bool,
+                        _ dst: UnsafeMutablePointer<UInt8>, count: Int, _ layout: RGBLayout, _ m: YUVMatrix) -> Int {
+        var x = 0
+        while x + 16 <= count {
+            let y16 = SIMDLanes.widen(SIMDLanes.load16(yRow + x))
+            var u8: SIMD8<Int32>, v8: SIMD8<Int32>
+            if nv12 {
+                let uv = SIMDLanes.load16(u + x)  // 8 interleaved U,V pairs for these 16 pixels
+                u8 = SIMDLanes.widen(uv.evenHalf)
+                v8 = SIMDLanes.widen(uv.oddHalf)
+            } else {
+                u8 = SIMDLanes.widen(SIMDLanes.load8(u + x / 2))
+                v8 = SIMDLanes.widen(SIMDLanes.load8(v + x / 2))
+            }
+            u8 &-= 128
+            v8 &-= 128
+            let rc = SIMDLanes.duplicate(v8 &* m.rV)
+            let gc = SIMDLanes.duplicate(u8 &* m.gU &+ v8 &* m.gV)
+            let bc = SIMDLanes.duplicate(u8 &* m.bU)
+            let yy = (y16 &- m.yOffset) &* m.yGain &+ 8192
+            let r = SIMDLanes.clampToByte((yy &+ rc) &>> 14)
+            let g = SIMDLanes.clampToByte((yy &- gc) &>> 14)
+            let b = SIMDLanes.clampToByte((yy &+ bc) &>> 14)
+            SIMDLanes.storeRGB(r, g, b, dst + x * layout.bytesPerPixel, layout)
+            x += 16
+        }
+        return x
+    }
+}

@@ -1,0 +1,99 @@
+import ImageCore
+import NeuralCore
+
+/// Faces in a still: tiled detection, then the mesh and iris on each detection. A detection
+/// whose mesh reports no face (presence below the landmarker's threshold) is dropped, and two
+/// detections whose meshes land on the same face count once (see `sameFace`).
+/// Allocates (stills and tools); video uses `FaceTracker`.
+public final class FaceAnalyzer {
+    public let detector: FaceDetector
+    public let landmarker: FaceLandmarker
+    /// Run the detector on tiles too (finds small faces in group photos).
+    public var tiled = true
+
+    public init(detector: FaceDetector, landmarker: FaceLandmarker) {
+        self.detector = detector
+        self.landmarker = landmarker
+    }
+
+    /// Loads the three models from `directory` (`face_detection_short_range.tflite`,
+    /// `face_landmark.tflite`, `iris_landmark.tflite`).
+    public convenience init(modelDirectory directory: String, path: ExecutionPath = .float) throws(FaceModelError) {
+        let detection = try FaceModelError.read(directory + "/face_detection_short_range.tflite")
+        let mesh = try FaceModelError.read(directory + "/face_landmark.tflite")
+        let iris = try FaceModelError.read(directory + "/iris_landmark.tflite")
+        do {
+            self.init(detector: try FaceDetector(model: detection, path: path),
+                      landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path))
+        } catch {
+            throw .invalidModel(directory, error)
+        }
+    }
+
+    public func analyze(_ image: Image) -> [FaceObservation] {
+        var detections: [FaceDetection] = []
+        if tiled {
+            detections = detector.detectTiled(image)
+        } else {
+            detections.reserveCapacity(detector.maxFaces)
+            detector.detect(image, into: &detections)
+        }
+        var faces: [FaceObservation] = []
+        let mesh = FaceMesh()
+        for detection in detections {
+            guard landmarker.process(image, region: detection.landmarkRegion, into: mesh) else { continue }
+            mesh.confidence = detection.score
+            // One refinement pass: the mesh's own region, as the tracker's next frame would use.
+            let refined = mesh.trackingRegion
+            let second = FaceMesh()
+            if landmarker.process(image, region: refined, into: second) {
+                second.confidence = detection.score
+                mesh.copy(from: second)
+            }
+            let face = FaceObservation(mesh)
+            if faces.contains(where: { FaceAnalyzer.sameFace($0, face) }) { continue }
+            faces.append(face)
+        }
+        return faces
+    }
+}
+
+extension FaceAnalyzer {
+    /// Two observations of one face: boxes overlapping by 30 %, or centres closer than a third
+    /// of the smaller box (two detections of a tilted face can disagree on the box).
+    static func sameFace(_ a: FaceObservation, _ b: FaceObservation) -> Bool {
+        if a.box.iou(b.box) > 0.3 { return true }
+        let dx = a.box.center.x - b.box.center.x, dy = a.box.center.y - b.box.center.y
+        let size = min(a.box.width, b.box.width)
+        return (dx * dx + dy * dy).squareRoot() < size / 3
+    }
+}
+
+/// Why the face models could not be loaded.
+public enum FaceModelError: Error, Sendable {
+    case unreadable(String)
+    case invalidModel(String, ModelError)
+
+    static func read(_ path: String) throws(FaceModelError) -> [UInt8] {
+        guard let bytes = readWholeFile(path) else { throw .unreadable(path) }
+        return bytes
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file with stdio (Vision stays Foundation-free).
+func readWholeFile(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    guard fseek(f, 0, SEEK_END) == 0 else { return nil }
+    let size = ftell(f)
+    guard size > 0, fseek(f, 0, SEEK_SET) == 0 else { return nil }
+    var bytes = [UInt8](repeating: 0, count: size)
+    let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, f) }
+    return read == size ? bytes : nil
+}

@@ -1,0 +1,121 @@
+import ImageCore
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// BlazeFace short-range on NeuralCore: letterboxed 128×128 input in [-1, 1] (black bars),
+/// 896 fixed-size anchors, boxes and six keypoints decoded, scores through a sigmoid (logits
+/// clipped at ±100), weighted NMS at IoU 0.3 — the settings of MediaPipe's
+/// `face_detection_short_range_common.pbtxt`.
+///
+/// Working range: the model was trained for selfie distances (faces filling roughly 10–75 % of
+/// its square input). Measured here on the astronaut portrait pasted into a 640×480 frame and
+/// letterboxed whole: faces 66 px wide (brow-to-chin box) are found at score 0.52, 55 px ones are
+/// not. With a 62° horizontal field of view (Pi camera module v2; v3 is similar) a 14 cm wide face
+/// is 66 px at about 1.1 m, so the live detector's range is about 1.1 m at 640×480 (2.2 m at
+/// 1280×960 preview). Beyond it faces are simply not reported — no wrong boxes; once a face is
+/// found, `FaceTracker` follows it from its landmarks, which hold down to smaller sizes.
+/// `detectTiled` (stills) runs the model on overlapping tiles down to a quarter of the long side,
+/// which reaches faces of about 15 px per 1000 px of image width (the VOC group photos' 37 px faces).
+///
+/// `detect` allocates nothing once `results` has capacity (reserve `maxFaces`).
+public final class FaceDetector {
+    public static let inputSize = 128
+
+    public let interpreter: Interpreter
+    let anchors: [FaceAnchor]
+    /// Faces below this BlazeFace score are dropped (MediaPipe: 0.5).
+    public var minScore: Float = 0.5
+    /// Weighted-NMS overlap (MediaPipe: 0.3).
+    public var nmsThreshold: Float = 0.3
+    /// Faces narrower than this many source pixels are dropped.
+    public var minFaceSize: Float = 0
+    /// The most faces one call reports.
+    public var maxFaces: Int = 16
+    /// YCbCr matrix for I420/NV12 frames.
+    public var matrix: YCbCrMatrix = .bt601Full
+
+    var candidates: [FaceDetection]
+
+    public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
+        interpreter = try Interpreter(model: bytes, path: path)
+        anchors = FaceAnchors.make()
+        precondition(interpreter.inputShape(0) == [1, 128, 128, 3], "not the BlazeFace short-range model (input)")
+        precondition(interpreter.outputShape(0) == [1, 896, 16] && interpreter.outputShape(1) == [1, 896, 1],
+                     "not the BlazeFace short-range model (outputs)")
+        candidates = Array(repeating: FaceDetection(box: Rect(x: 0, y: 0, width: 0, height: 0), keypoints: .zero, score: 0),
+                           count: anchors.count)
+    }
+
+    /// The square region that letterboxes the whole image into the model input (aspect kept,
+    /// centred, black bars), as MediaPipe's ImageToTensor with keep_aspect_ratio.
+    public static func letterbox(width: Int, height: Int) -> RotatedRect {
+        let side = Float(max(width, height))
+        return RotatedRect(center: Point2(Float(width) / 2, Float(height) / 2), width: side, height: side)
+    }
+
+    /// Faces in the whole image, best first, appended to `results` (which is emptied first).
+    public func detect(_ image: Image, into results: inout [FaceDetection]) {
+        results.removeAll(keepingCapacity: true)
+        let n = detectCandidates(image, region: FaceDetector.letterbox(width: image.width, height: image.height),
+                                 keepTouchingEdges: true)
+        WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxFaces, into: &results)
+    }
+
+    /// Runs the model on `region` of `image` (axis-aligned; rotation ignored) and leaves the
+    /// decoded candidates above `minScore` in `candidates[0..<n]`, in image pixels.
+    /// With `keepTouchingEdges` false, candidates touching the region's border inside the image
+    /// are dropped (a tile's cut faces; an overlapping tile sees them whole).
+    func detectCandidates(_ image: Image, region: RotatedRect, keepTouchingEdges: Bool) -> Int {
+        let size = FaceDetector.inputSize
+        var square = region
+        square.rotation = 0
+        interpreter.withInput(0) { tensor in
+            TensorSampler.sample(image, region: square, into: tensor, width: size, height: size,
+                                 range: .minusOneToOne, border: .zero, matrix: matrix)
+        }
+        interpreter.run()
+        let scale = square.width / Float(size)  // source pixels per input pixel
+        let originX = square.center.x - square.width / 2
+        let originY = square.center.y - square.height / 2
+        let logitLimit = -logf(1 / minScore - 1)  // score ≥ minScore ⇔ logit ≥ this
+        let imageW = Float(image.width), imageH = Float(image.height)
+        let margin = square.width * 0.01
+        return interpreter.withOutput(0) { boxes in
+            interpreter.withOutput(1) { logits in
+                var n = 0
+                for i in 0..<anchors.count {
+                    let logit = min(max(logits[i], -100), 100)
+                    guard logit >= logitLimit else { continue }
+                    let a = anchors[i]
+                    let r = i * 16
+                    // Regressors are in input pixels relative to the anchor centre.
+                    let cx = originX + (a.x * Float(size) + boxes[r]) * scale
+                    let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
+                    let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
+                    guard w >= minFaceSize, w > 0, h > 0 else { continue }
+                    let box = Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
+                    if !keepTouchingEdges {
+                        let left = box.x < originX + margin && originX > 0
+                        let top = box.y < originY + margin && originY > 0
+                        let right = box.x + box.width > originX + square.width - margin && originX + square.width < imageW
+                        let bottom = box.y + box.height > originY + square.height - margin && originY + square.height < imageH
+                        if left || top || right || bottom { continue }
+                    }
+                    var keys = FaceKeypoints.zero
+                    for k in 0..<6 {
+                        keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 2 * k]) * scale,
+                                         originY + (a.y * Float(size) + boxes[r + 5 + 2 * k]) * scale)
+                    }
+                    candidates[n] = FaceDetection(box: box, keypoints: keys, score: 1 / (1 + expf(-logit)))
+                    n += 1
+                }
+                return n
+            }
+        }
+    }
+}

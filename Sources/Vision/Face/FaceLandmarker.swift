@@ -1,0 +1,127 @@
+import ImageCore
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The 468-point face mesh and the iris model, on NeuralCore, as MediaPipe's face-landmark and
+/// iris graphs run them:
+/// - mesh: the face region (from a detection or the previous frame, see `FaceMesh.trackingRegion`)
+///   warped upright into 192×192, values in [0, 1], edge pixels replicated; outputs 468×xyz in
+///   input pixels, mapped back through the region; z scaled like x. Presence = sigmoid(logit).
+/// - iris: for each eye, a square region on the eye corners (33/133 and 362/263) rotated by
+///   them, 2.3× their distance, warped into 64×64 in [0, 1]; the eye on the image's right is
+///   mirrored first (the model knows left eyes only) and its outputs mirrored back.
+///
+/// `process` allocates nothing.
+public final class FaceLandmarker {
+    public static let meshInputSize = 192
+    public static let irisInputSize = 64
+    public static let irisScale: Float = 2.3
+
+    public let mesh: Interpreter
+    public let iris: Interpreter?
+    /// Below this presence the face counts as lost (MediaPipe's tracking threshold: 0.5).
+    public var minPresence: Float = 0.5
+    /// YCbCr matrix for I420/NV12 frames.
+    public var matrix: YCbCrMatrix = .bt601Full
+    let meshOutput: Int, presenceOutput: Int
+    let irisContourOutput: Int, irisOutput: Int
+
+    public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
+        mesh = try Interpreter(model: meshModel, path: path)
+        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path) }
+        precondition(mesh.inputShape(0) == [1, 192, 192, 3], "not the face mesh model")
+        meshOutput = mesh.outputShape(0).last == 1404 ? 0 : 1
+        presenceOutput = 1 - meshOutput
+        precondition(mesh.outputShape(meshOutput).last == 1404, "not the face mesh model (outputs)")
+        if let iris {
+            precondition(iris.inputShape(0) == [1, 64, 64, 3], "not the iris model")
+            irisContourOutput = iris.outputShape(0).last == 213 ? 0 : 1
+            irisOutput = 1 - irisContourOutput
+            precondition(iris.outputShape(irisOutput).last == 15, "not the iris model (outputs)")
+        } else {
+            irisContourOutput = 0
+            irisOutput = 1
+        }
+    }
+
+    /// Runs the mesh (and iris) on `region` of `image` into `face`. Returns whether the face is
+    /// present (presence ≥ `minPresence`); the points are written either way.
+    @discardableResult
+    public func process(_ image: Image, region: RotatedRect, into face: FaceMesh) -> Bool {
+        let size = FaceLandmarker.meshInputSize
+        mesh.withInput(0) { tensor in
+            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                 range: .zeroToOne, border: .replicate, matrix: matrix)
+        }
+        mesh.run()
+        face.region = region
+        face.presence = mesh.withOutput(presenceOutput) { 1 / (1 + expf(-min(max($0[0], -100), 100))) }
+        let c = cosf(region.rotation), s = sinf(region.rotation)
+        let kx = region.width / Float(size), ky = region.height / Float(size)
+        mesh.withOutput(meshOutput) { out in
+            for i in 0..<FaceMeshTopology.vertexCount {
+                let dx = (out[3 * i] - Float(size) / 2) * kx
+                let dy = (out[3 * i + 1] - Float(size) / 2) * ky
+                face.points[i] = Point3(region.center.x + c * dx - s * dy,
+                                        region.center.y + s * dx + c * dy,
+                                        out[3 * i + 2] * kx)
+            }
+        }
+        face.hasIris = false
+        if iris != nil {
+            runIris(image, face: face, rightEye: true)
+            runIris(image, face: face, rightEye: false)
+            face.hasIris = true
+        }
+        face.pose = FacePose(mesh: face.points)
+        return face.presence >= minPresence
+    }
+
+    /// The iris model's region for one eye (person's own side), MediaPipe's
+    /// `iris_landmark_landmarks_to_roi`: box around the two corners, rotated along them
+    /// (image-left corner first), scaled 2.3×, squared.
+    public static func eyeRegion(_ points: [Point3], rightEye: Bool) -> RotatedRect {
+        // Person's right eye: 33 (outer, image left) → 133; left eye: 362 (inner, image left) → 263.
+        let a = rightEye ? points[33].xy : points[362].xy
+        let b = rightEye ? points[133].xy : points[263].xy
+        let box = Rect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+        return RotatedRect.aligned(box: box, from: a, to: b).scaled(by: irisScale)
+    }
+
+    func runIris(_ image: Image, face: FaceMesh, rightEye: Bool) {
+        guard let iris else { return }
+        let size = FaceLandmarker.irisInputSize
+        let region = FaceLandmarker.eyeRegion(face.points, rightEye: rightEye)
+        // MediaPipe mirrors its "right eye" (362/263, the person's left) for the left-eye-only model.
+        let flip = !rightEye
+        iris.withInput(0) { tensor in
+            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                 range: .zeroToOne, border: .replicate, flipHorizontally: flip, matrix: matrix)
+        }
+        iris.run()
+        let c = cosf(region.rotation), s = sinf(region.rotation)
+        let k = region.width / Float(size)
+        func project(_ x: Float, _ y: Float, _ z: Float) -> Point3 {
+            let u = flip ? Float(size) - x : x
+            let dx = (u - Float(size) / 2) * k, dy = (y - Float(size) / 2) * k
+            return Point3(region.center.x + c * dx - s * dy, region.center.y + s * dx + c * dy, z * k)
+        }
+        iris.withOutput(irisOutput) { out in
+            for i in 0..<5 {
+                let p = project(out[3 * i], out[3 * i + 1], out[3 * i + 2])
+                if rightEye { face.rightIris[i] = p } else { face.leftIris[i] = p }
+            }
+        }
+        iris.withOutput(irisContourOutput) { out in
+            for i in 0..<71 {
+                let p = project(out[3 * i], out[3 * i + 1], out[3 * i + 2])
+                if rightEye { face.rightEyeContour[i] = p } else { face.leftEyeContour[i] = p }
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ImageCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+/// How 8-bit samples become model input values: `value = sample · scale + offset`.
+public struct TensorRange: Sendable, Equatable {
+    public var scale: Float
+    public var offset: Float
+    public init(scale: Float, offset: Float) { self.scale = scale; self.offset = offset }
+    /// [-1, 1], as MediaPipe feeds BlazeFace.
+    public static let minusOneToOne = TensorRange(scale: 2 / 255, offset: -1)
+    /// [0, 1], as MediaPipe feeds the face mesh and iris models.
+    public static let zeroToOne = TensorRange(scale: 1 / 255, offset: 0)
+}
+
+/// What a sample outside the image reads.
+public enum TensorBorder: Sendable, Equatable {
+    /// Black (MediaPipe's BORDER_ZERO letterbox for the detector).
+    case zero
+    /// The nearest edge pixel (MediaPipe's BORDER_REPLICATE for landmark crops).
+    case replicate
+}
+
+/// YCbCr → RGB for I420/NV12 frames, in float (the sampler converts only the pixels it reads).
+/// Coefficients as ITU-R BT.601/BT.709 define them; the camera's stream says which applies.
+public struct YCbCrMatrix: Sendable, Equatable {
+    public var yOffset: Float, yGain: Float, rV: Float, gU: Float, gV: Float, bU: Float
+
+    static func make(kr: Float, kb: Float, limited: Bool) -> YCbCrMatrix {
+        let kg = 1 - kr - kb
+        let c: Float = limited ? 255 / 224 : 1
+        return YCbCrMatrix(yOffset: limited ? 16 : 0, yGain: limited ? 255 / 219 : 1,
+                           rV: 2 * (1 - kr) * c, gU: 2 * kb * (1 - kb) / kg * c,
+                           gV: 2 * kr * (1 - kr) / kg * c, bU: 2 * (1 - kb) * c)
+    }
+    /// BT.601 full range (JPEG/JFIF, libcamera's sYCC).
+    public static let bt601Full = make(kr: 0.299, kb: 0.114, limited: false)
+    /// BT.601 limited range.
+    public static let bt601Limited = make(kr: 0.299, kb: 0.114, limited: true)
+    /// BT.709 limited range (libcamera's Rec709).
+    public static let bt709Limited = make(kr: 0.2126, kb: 0.0722, limited: true)
+}
+
+/// Fills a model's NHWC float input from a rotated region of an image: an affine warp with
+/// bilinear sampling, box-averaged over up to 4×4 taps when the region is shrunk by more than
+/// 1.5× per axis (so a 12 MP photo does not alias into the 128×128 detector input), reading
+/// RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr converted per sample read).
+///
+/// This is MediaPipe's ImageToTensor step. Foundation-free; allocates nothing.
+public enum TensorSampler {
+    /// - Parameters:
+    ///   - region: the image area that becomes the whole tensor (see `RotatedRect`).
+    ///   - tensor: `width × height × 3` floats, row-major, RGB.
+    ///   - flipHorizontally: mirror the tensor (MediaPipe flips right eyes for the iris model).
+    public static func sample(
+        _ image: Image, region: RotatedRect, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, range: TensorRange, border: TensorBorder,
+        flipHorizontally: Bool = false, matrix: YCbCrMatrix = .bt601Full
+    ) {
+        precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
+        switch image.format {
+        case .rgb888:
+            warp(PackedSource(plane: image.luma, r: 0, g: 1, b: 2), image, region, tensor, width, height, range, border, flipHorizontally)
+        case .xrgb8888:
+            warp(PackedSource(plane: image.luma, r: 2, g: 1, b: 0), image, region, tensor, width, height, range, border, flipHorizontally)
+        case .gray8:
+            warp(GraySource(plane: image.luma), image, region, tensor, width, height, range, border, flipHorizontally)
+        case .i420:
+            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0, matrix: matrix),
+                 image, region, tensor, width, height, range, border, flipHorizontally)
+        case .nv12:
+            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1, matrix: matrix),
+                 image, region, tensor, width, height, range, border, flipHorizontally)
+        }
+    }
+
+    @inline(__always)
+    static func warp<S: PixelSource>(
+        _ source: S, _ image: Image, _ region: RotatedRect, _ tensor: UnsafeMutableBufferPointer<Float>,
+        _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder, _ flip: Bool
+    ) {
+        let c = cosf(region.rotation), s = sinf(region.rotation)
+        // Source step per destination pixel along the tensor's x and y.
+        let sxu = region.width / Float(width), syv = region.height / Float(height)
+        var ux = c * sxu, uy = s * sxu
+        let vx = -s * syv, vy = c * syv
+        // Source position (pixel-centre coordinates: pixel k covers k...k+1, centre k + 0.5)
+        // of the tensor's pixel (0, 0) centre.
+        let u0: Float = flip ? (Float(width) - 0.5) / Float(width) : 0.5 / Float(width)
+        let v0: Float = 0.5 / Float(height)
+        let p0 = region.imagePoint(u: u0, v: v0)
+        if flip { ux = -ux; uy = -uy }
+        let tapsU = taps(sxu), tapsV = taps(syv)
+        let inv = 1 / Float(tapsU * tapsV)
+        let maxX = image.width - 1, maxY = image.height - 1
+        let zero = border == .zero
+        let base = tensor.baseAddress!
+        for i in 0..<height {
+            var px = p0.x + Float(i) * vx - 0.5
+            var py = p0.y + Float(i) * vy - 0.5
+            var out = base + i * width * 3
+            for _ in 0..<width {
+                var acc = SIMD3<Float>(repeating: 0)
+                for tv in 0..<tapsV {
+                    let fv = (Float(tv) + 0.5) / Float(tapsV) - 0.5
+                    for tu in 0..<tapsU {
+                        let fu = (Float(tu) + 0.5) / Float(tapsU) - 0.5
+                        let x = px + fu * ux + fv * vx
+                        let y = py + fu * uy + fv * vy
+                        acc += bilinear(source, x, y, maxX, maxY, zero)
+                    }
+                }
+                acc *= inv
+                out[0] = acc.x * range.scale + range.offset
+                out[1] = acc.y * range.scale + range.offset
+                out[2] = acc.z * range.scale + range.offset
+                out += 3
+                px += ux
+                py += uy
+            }
+        }
+    }
+
+    @inline(__always) static func taps(_ step: Float) -> Int {
+        step <= 1.5 ? 1 : min(4, Int(step.rounded(.up)))
+    }
+
+    @inline(__always)
+    static func bilinear<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        let ax = x - fx, ay = y - fy
+        // Far outside: avoid Int overflow on absurd regions.
+        guard fx > -2, fy > -2, fx < Float(maxX + 2), fy < Float(maxY + 2) else {
+            if zero { return SIMD3(repeating: 0) }
+            return source.fetch(min(max(Int(max(min(fx, 1e7), -1e7)), 0), maxX), min(max(Int(max(min(fy, 1e7), -1e7)), 0), maxY))
+        }
+        let x0 = Int(fx), y0 = Int(fy)
+        let p00 = fetch(source, x0, y0, maxX, maxY, zero)
+        let p10 = fetch(source, x0 + 1, y0, maxX, maxY, zero)
+        let p01 = fetch(source, x0, y0 + 1, maxX, maxY, zero)
+        let p11 = fetch(source, x0 + 1, y0 + 1, maxX, maxY, zero)
+        let top = p00 + (p10 - p00) * ax
+        let bottom = p01 + (p11 - p01) * ax
+        return top + (bottom - top) * ay
+    }
+
+    @inline(__always)
+    static func fetch<S: PixelSource>(_ source: S, _ x: Int, _ y: Int, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
+        if x < 0 || y < 0 || x > maxX || y > maxY {
+            if zero { return SIMD3(repeating: 0) }
+            return source.fetch(min(max(x, 0), maxX), min(max(y, 0), maxY))
+        }
+        return source.fetch(x, y)
+    }
+}
+
+/// Reads one pixel as RGB floats in 0...255. Generic (not existential) so the warp specialises.
+protocol PixelSource {
+    func fetch(_ x: Int, _ y: Int) -> SIMD3<Float>
+}
+
+struct PackedSource: PixelSource {
+    let plane: Plane
+    let r: Int, g: Int, b: Int
+    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+        let p = plane.row(y) + x * plane.bytesPerPixel
+        return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
+    }
+}
+
+struct GraySource: PixelSource {
+    let plane: Plane
+    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+        SIMD3(repeating: Float(plane.row(y)[x]))
+    }
+}
+
+struct YUVSource: PixelSource {
+    let y: Plane, u: Plane, v: Plane
+    let chromaStep: Int, vOffset: Int
+    let matrix: YCbCrMatrix
+    @inline(__always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
+        let luma = (Float(y.row(py)[px]) - matrix.yOffset) * matrix.yGain
+        let cx = (px >> 1) * chromaStep, cy = py >> 1
+        let cb = Float(u.row(cy)[cx]) - 128
+        let cr = Float(v.row(cy)[cx + vOffset]) - 128
+        let r = luma + matrix.rV * cr
+        let g = luma - matrix.gU * cb - matrix.gV * cr
+        let b = luma + matrix.bU * cb
+        return SIMD3(min(max(r, 0), 255), min(max(g, 0), 255), min(max(b, 0), 255))
+    }
+}

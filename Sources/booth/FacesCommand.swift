@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import ImageCore
+import ImageFiles
+import NeuralCore
+import Vision
+
+/// `booth faces IMG... [--json] [--annotate DIR]`: faces, landmarks and pose per image.
+struct FacesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "faces",
+        abstract: "Find faces with landmarks, pupils and head pose in images.",
+        discussion: """
+            --json prints one array, one object per input: {"file", "width", "height", "faces": [{"box": \
+            {"x","y","width","height"}, "confidence", "roll", "pitch", "yaw", "landmarks68": [[x,y] x 68], \
+            "pupils": {"left": [x,y], "right": [x,y]}, "regions": {name: [[x,y], ...]}}], "error" (only on \
+            failure)}. Pixels of the image after EXIF orientation, origin top-left; angles in radians; \
+            left/right are the person's own.
+            """)
+
+    @Argument(help: "Images (JPEG, PNG, PPM).")
+    var images: [String]
+
+    @Flag(help: "Print JSON (the stable contract) instead of text.")
+    var json = false
+
+    @Option(help: "Write each image annotated with boxes and outlines into this folder (PNG).")
+    var annotate: String?
+
+    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
+    var models: String?
+
+    @Option(help: "Inference path: float or integer.")
+    var path: String = "float"
+
+    @Flag(help: "Run the detector on the whole image only (no tiles for small faces).")
+    var noTiles = false
+
+    @Option(help: "Ignore faces narrower than this many pixels.")
+    var minFaceSize: Float = 0
+
+    func run() throws {
+        let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
+        let execution: ExecutionPath
+        switch path {
+        case "float": execution = .float
+        case "integer", "int": execution = .integer
+        default: throw ValidationError("--path must be float or integer")
+        }
+        let analyzer: FaceAnalyzer
+        do {
+            analyzer = try FaceAnalyzer(modelDirectory: directory, path: execution)
+        } catch {
+            throw ValidationError("cannot load the face models from \(directory): \(error)")
+        }
+        analyzer.tiled = !noTiles
+        analyzer.detector.minFaceSize = minFaceSize
+        if let annotate {
+            try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
+        }
+        var failed = false
+        var objects: [String] = []
+        let decoder = ImageDecoder()
+        for file in images {
+            let buffer: ImageBuffer
+            do {
+                buffer = try decoder.decode(path: file, as: .rgb888)
+            } catch {
+                failed = true
+                if json {
+                    objects.append("{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"faces\": [], \"error\": \(JSONText.string("\(error)"))}")
+                } else {
+                    FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
+                }
+                continue
+            }
+            let image = buffer.image()
+            let faces = analyzer.analyze(image)
+            if json {
+                objects.append(JSONText.image(file: file, width: image.width, height: image.height, faces: faces))
+            } else {
+                print("\(file): \(faces.count) face\(faces.count == 1 ? "" : "s") (\(image.width)x\(image.height))")
+                for (i, f) in faces.enumerated() {
+                    print(String(format: "  #%d box x=%.0f y=%.0f w=%.0f h=%.0f confidence=%.2f presence=%.2f roll=%.1f° pitch=%.1f° yaw=%.1f°",
+                                 i + 1, f.box.x, f.box.y, f.box.width, f.box.height, f.confidence, f.presence,
+                                 f.roll * 180 / .pi, f.pitch * 180 / .pi, f.yaw * 180 / .pi))
+                }
+            }
+            if let annotate {
+                FaceAnnotator.draw(faces, on: image)
+                let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                do {
+                    try PNGWriter.write(image, to: annotate + "/" + base + ".png")
+                } catch {
+                    failed = true
+                    FileHandle.standardError.write(Data("\(file): cannot write annotation: \(error)\n".utf8))
+                }
+            }
+        }
+        if json { print("[\n" + objects.joined(separator: ",\n") + "\n]") }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// The `booth faces --json` contract, written by hand so key order and number format are stable.
+enum JSONText {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    static func number(_ v: Float, _ decimals: Int = 2) -> String {
+        guard v.isFinite else { return "null" }
+        return String(format: "%.\(decimals)f", Double(v))
+    }
+
+    static func point(_ p: Point2) -> String { "[\(number(p.x)), \(number(p.y))]" }
+
+    static func image(file: String, width: Int, height: Int, faces: [FaceObservation]) -> String {
+        let list = faces.map(face).joined(separator: ", ")
+        return "{\"file\": \(string(file)), \"width\": \(width), \"height\": \(height), \"faces\": [\(list)]}"
+    }
+
+    static func face(_ f: FaceObservation) -> String {
+        var s = "{\"box\": {\"x\": \(number(f.box.x)), \"y\": \(number(f.box.y)), \"width\": \(number(f.box.width)), \"height\": \(number(f.box.height))}"
+        s += ", \"confidence\": \(number(f.confidence, 4))"
+        s += ", \"roll\": \(number(f.roll, 4)), \"pitch\": \(number(f.pitch, 4)), \"yaw\": \(number(f.yaw, 4))"
+        s += ", \"landmarks68\": [" + f.landmarks68.map(point).joined(separator: ", ") + "]"
+        s += ", \"pupils\": {\"left\": \(point(f.leftPupil)), \"right\": \(point(f.rightPupil))}"
+        let regions = FaceRegionName.allCases.compactMap { name -> String? in
+            guard let r = f.region(name) else { return nil }
+            return "\(string(name.rawValue)): [" + r.points.map(point).joined(separator: ", ") + "]"
+        }
+        s += ", \"regions\": {" + regions.joined(separator: ", ") + "}}"
+        return s
+    }
+}

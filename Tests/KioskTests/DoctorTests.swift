@@ -1,0 +1,42 @@
+import Foundation
+import Kiosk
+import TestSupport
+import Testing
+
+@Suite struct DoctorTests {
+    func write(_ text: String, _ name: String, in dir: String) -> String {
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    @Test func aFakeBoardPassesEveryCheck() throws {
+        let dir = makeTemporaryDirectory()
+        let board = write("""
+            name = "ci"
+            [camera]
+            source = "synthetic"
+            [display]
+            sink = "null"
+            [gpio]
+            shutter = "script"
+            script = [1.0]
+            """, "ci.toml", in: dir)
+        let config = write("board = \"\(board)\"\nprofile = \"\(Fixtures.packageRoot)/profiles/uk.toml\"\nphoto_dir = \"\(dir)/photos\"\n",
+                           "booth.toml", in: dir)
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let checks = Doctor(configPath: config).run()
+        #expect(checks.map(\.name) == ["config", "board", "profile", "models", "camera", "display", "shutter", "photos"])
+        for c in checks { #expect(c.ok, "\(c.name): \(c.detail)") }
+    }
+
+    @Test func problemsAreNamed() throws {
+        let dir = makeTemporaryDirectory()
+        let bad = write("board = \"dev\"\nmode = \"selfie\"\n", "bad.toml", in: dir)
+        let checks = Doctor(configPath: bad).run()
+        #expect(checks.count == 1 && !checks[0].ok && checks[0].detail.contains("'mode'"))
+        let missingBoard = write("board = \"\(dir)/nope.toml\"\n", "b.toml", in: dir)
+        let c2 = Doctor(configPath: missingBoard).run()
+        #expect(c2.last?.name == "board" && c2.last?.ok == false)
+    }
+}
