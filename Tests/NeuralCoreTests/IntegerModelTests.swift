@@ -291,3 +291,20 @@ enum BlazeFaceDecoder {
         print(line)
     }
 }
+
+/// The integer path's `run()` allocates nothing either (SIMD and scalar kernel sets).
+@Test("integer run() allocates nothing", arguments: LiteRTReferenceTests.models)
+func integerRunAllocatesNothing(model: String) throws {
+    #if canImport(Glibc)
+    for scalar in [false, true] {
+        let interpreter = try Interpreter(model: try TFLiteModel(bytes: try LiteRTReferenceTests.modelBytes(model)),
+                                          path: .integer, scalarKernels: scalar,
+                                          calibration: IntegerModelTests.calibration(model))
+        var g = SeededGenerator(seed: 3)
+        interpreter.withInput(0) { for i in 0..<$0.count { $0[i] = Float.random(in: 0...1, using: &g) } }
+        interpreter.run()
+        let counts = MallocCounter.count { interpreter.run() }
+        #expect(counts == 0, "\(model) (scalar kernels: \(scalar)): run() allocated \(counts) heap objects")
+    }
+    #endif
+}
