@@ -69,8 +69,8 @@ public func depthwiseScalar(
     }
 }
 
-/// Eight channels per step (`vpmovsxbd` + `vpmulld`; `sxtl` + `mla` on NEON); the channel tail
-/// below 8 runs the scalar arithmetic.
+/// Sixteen, then eight channels per step (`vpmovsxbd` + `vpmulld`; `sxtl` + `mla` on NEON); the
+/// channel tail below 8 runs the scalar arithmetic.
 public func depthwiseSIMD(
     _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<Int8>
@@ -91,6 +91,24 @@ public func depthwiseSIMD(
             let ix0 = ox * g.strideX - g.padLeft
             let dst = output + (oy * g.outputWidth + ox) * c
             var ch = 0
+            while ch + 16 <= full {
+                var acc0 = I32x8(), acc1 = I32x8()
+                for ky in ky0..<max(ky0, ky1) {
+                    let rowBase = ((iy0 + ky) * g.inputWidth + ix0) * c + ch
+                    let wBase = ky * g.kernelWidth * wRow + ch * 4
+                    for kx in kx0..<max(kx0, kx1) {
+                        let x = UnsafeRawPointer(input + rowBase + kx * c).loadUnaligned(as: SIMD16<Int8>.self)
+                        let w0 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow, as: I32x8.self)
+                        let w1 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow + 32, as: I32x8.self)
+                        acc0 &+= (widen8to32(x.lowHalf) &- zp) &* w0
+                        acc1 &+= (widen8to32(x.highHalf) &- zp) &* w1
+                    }
+                }
+                let lo = applyStage(stage, acc0, channel: ch), hi = applyStage(stage, acc1, channel: ch + 8)
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: SIMD16<Int8>(lowHalf: lo, highHalf: hi),
+                                                             as: SIMD16<Int8>.self)
+                ch += 16
+            }
             while ch < full {
                 var acc = I32x8()
                 for ky in ky0..<max(ky0, ky1) {
