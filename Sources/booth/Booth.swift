@@ -9,9 +9,13 @@ struct Booth: ParsableCommand {
         version: BoothVersion.string,
         // One command per line, so branches adding commands merge cleanly.
         subcommands: [
+            AnalyzeCommand.self,
             CamerasCommand.self,
             DoctorCommand.self,
             FacesCommand.self,
+            GreetCommand.self,
             ModelCommand.self,
+            RunCommand.self,
+            SegmentCommand.self,
         ])
 }

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The named parts of a capture-quality score, each 0 (bad) … 1 (good).
+public enum QualityComponent: String, Sendable, CaseIterable, Codable {
+    /// Focus: Laplacian energy of the face's detailed blocks above its flat blocks, at a fixed face scale.
+    case sharpness
+    /// Lighting: face luma level, clipping, left/right balance, harsh shadows, contrast.
+    case exposure
+    /// Sensor noise: Laplacian energy of the face's flattest blocks, relative to its brightness.
+    case noise
+    /// Distance from a frontal view (yaw and pitch; roll is in-plane and not counted).
+    case pose
+    /// Eyes open (the less open eye), from the eyelid landmarks.
+    case eyesOpen
+    /// Mouth closed and expression neutral (no open mouth, no broad smile), from the lip landmarks.
+    case mouthNeutral
+    /// Nothing over the face: mesh presence, and skin tone of eyes, nose and mouth regions
+    /// consistent with the cheeks and forehead.
+    case occlusion
+    /// Face size in source pixels (the distance between the eyes).
+    case resolution
+}
+
+/// One value per `QualityComponent`.
+public struct QualityComponents: Sendable, Equatable, Codable {
+    public var sharpness: Float = 1
+    public var exposure: Float = 1
+    public var noise: Float = 1
+    public var pose: Float = 1
+    public var eyesOpen: Float = 1
+    public var mouthNeutral: Float = 1
+    public var occlusion: Float = 1
+    public var resolution: Float = 1
+
+    public init() {}
+
+    public subscript(_ c: QualityComponent) -> Float {
+        get {
+            switch c {
+            case .sharpness: return sharpness
+            case .exposure: return exposure
+            case .noise: return noise
+            case .pose: return pose
+            case .eyesOpen: return eyesOpen
+            case .mouthNeutral: return mouthNeutral
+            case .occlusion: return occlusion
+            case .resolution: return resolution
+            }
+        }
+        set {
+            switch c {
+            case .sharpness: sharpness = newValue
+            case .exposure: exposure = newValue
+            case .noise: noise = newValue
+            case .pose: pose = newValue
+            case .eyesOpen: eyesOpen = newValue
+            case .mouthNeutral: mouthNeutral = newValue
+            case .occlusion: occlusion = newValue
+            case .resolution: resolution = newValue
+            }
+        }
+    }
+
+    /// The component with the lowest value (the first in declaration order on a tie).
+    public var weakest: QualityComponent {
+        var best = QualityComponent.sharpness
+        for c in QualityComponent.allCases where self[c] < self[best] { best = c }
+        return best
+    }
+}
+
+/// Raw measurements behind the components (for debugging, reports and calibration).
+public struct QualityMeasurements: Sendable, Equatable, Codable {
+    /// RMS Laplacian (8-bit units) of the face's most detailed blocks above its flattest, at the
+    /// 128-px face scale.
+    public var detail: Float = 0
+    /// Noise standard deviation (8-bit units at the 128-px face scale), from the flattest blocks.
+    public var noiseSigma: Float = 0
+    /// Mean luma of forehead and cheeks, 0...255.
+    public var skinLuma: Float = 0
+    /// Standard deviation of luma over the face interior.
+    public var faceContrast: Float = 0
+    /// Fraction of skin pixels at ≤ 8 or ≥ 247.
+    public var clipped: Float = 0
+    /// |left − right| / max(left, right) of the cheek lumas.
+    public var imbalance: Float = 0
+    /// Luma standard deviation over mean across forehead and cheeks.
+    public var shading: Float = 0
+    /// Fractions of pixels unlike the skin reference in the person's right eye, left eye, nose
+    /// and mouth regions.
+    public var unlikeSkinRightEye: Float = 0
+    public var unlikeSkinLeftEye: Float = 0
+    public var unlikeSkinNose: Float = 0
+    public var unlikeSkinMouth: Float = 0
+    /// Eye aspect ratios (lid gap / eye width, 3D), person's right and left.
+    public var rightEyeAspect: Float = 0
+    public var leftEyeAspect: Float = 0
+    /// Inner-lip gap / mouth width (3D).
+    public var mouthAspect: Float = 0
+    /// Mouth-corner lift above the lip centre / mouth width (positive: corners up).
+    public var cornerLift: Float = 0
+    /// Distance between the eye centres in source pixels (3D).
+    public var interocular: Float = 0
+
+    public init() {}
+}
+
+/// The capture quality of one face: a score in 0...1 that compares captures of the same subject
+/// (like Vision's face capture quality), its components, and the expression values the passport
+/// rules read.
+///
+/// ## How the components combine
+/// `score = Π cᵢ^wᵢ` with `Σ wᵢ = 1` — a weighted geometric mean. Unlike an arithmetic mean, a
+/// component near 0 pulls the whole score towards 0 (a face with closed eyes or a covered mouth
+/// is a poor capture however sharp it is), and every component's relative change moves the
+/// score by the same relative amount whatever the others are, so one degradation orders captures
+/// of the same subject the same way in any conditions. Each component is a smooth, strictly
+/// monotone function of its measurement (no plateaus), so a stronger degradation always lowers
+/// its component. Weights (`CaptureQuality.weights`): sharpness 0.2, exposure 0.15, noise 0.1,
+/// pose 0.15, eyes open 0.1, mouth neutral 0.05, occlusion 0.15, resolution 0.1 — focus,
+/// lighting, pose and occlusion are what most often spoil a photo of a person; expression and
+/// size matter less to a capture's technical quality.
+public struct CaptureQuality: Sendable, Equatable, Codable {
+    public var score: Float
+    public var components: QualityComponents
+    /// 0 = closed … 1 = wide open: the less open of the two eyes.
+    public var eyeOpenness: Float
+    /// 0 = closed … 1 = wide open.
+    public var mouthOpenness: Float
+    /// 0 = neutral … 1 = broad smile.
+    public var smile: Float
+    public var measurements: QualityMeasurements
+
+    public init(components: QualityComponents, eyeOpenness: Float, mouthOpenness: Float, smile: Float,
+                measurements: QualityMeasurements) {
+        self.components = components
+        self.eyeOpenness = eyeOpenness
+        self.mouthOpenness = mouthOpenness
+        self.smile = smile
+        self.measurements = measurements
+        self.score = CaptureQuality.combine(components)
+    }
+
+    /// The components' weights in the geometric mean (they sum to 1).
+    public static func weight(_ c: QualityComponent) -> Float {
+        switch c {
+        case .sharpness: return 0.2
+        case .exposure: return 0.15
+        case .noise: return 0.1
+        case .pose: return 0.15
+        case .eyesOpen: return 0.1
+        case .mouthNeutral: return 0.05
+        case .occlusion: return 0.15
+        case .resolution: return 0.1
+        }
+    }
+
+    /// The weighted geometric mean of `components` (each floored at 1e-4 so a zero stays finite).
+    public static func combine(_ components: QualityComponents) -> Float {
+        var log: Float = 0
+        for c in QualityComponent.allCases {
+            log += weight(c) * logf(max(1e-4, min(1, components[c])))
+        }
+        return expf(log)
+    }
+}

@@ -1,0 +1,317 @@
+import ImageCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Measures `CaptureQuality` for faces found by `FaceAnalyzer` or `FaceTracker`.
+///
+/// Per face: the square around the mesh is resampled with ImageCore kernels (area when
+/// shrinking, bilinear when enlarging) to a 128×128 I420 patch, so every image measurement is
+/// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
+/// `RegionStatistics`, `ChromaDistanceCount`; scalar + SIMD, `QualityKernelTable`):
+/// - sharpness and noise from the Laplacian energy of the 8×8 blocks inside the face ellipse:
+///   noise from the flattest quarter (white noise of σ adds 20σ² to the 4-neighbour Laplacian's
+///   energy), detail from the busiest quarter minus the flattest (so noise does not read as
+///   focus);
+/// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
+///   shading) and the luma spread of the face interior (contrast);
+/// - occlusion from how many pixels of each eye, the nose and the mouth region are unlike the
+///   skin reference (chroma L1 distance, or luma far from it), above what an uncovered face
+///   shows there, and from the mesh's presence score;
+/// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
+///
+/// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
+public final class CaptureQualityEstimator {
+    public static let patchSize = 128
+    static let blockColumns = patchSize / LaplacianBlocks.blockSize
+
+    let patch: ImageBuffer
+    let rgbPatch: ImageBuffer
+    let xrgbPatch: ImageBuffer
+    let nv12Patch: ImageBuffer
+    let blocks: UnsafeMutableBufferPointer<UInt32>
+    let selected: UnsafeMutableBufferPointer<UInt32>
+
+    public init() {
+        let p = CaptureQualityEstimator.patchSize
+        patch = ImageBuffer(format: .i420, width: p, height: p)
+        rgbPatch = ImageBuffer(format: .rgb888, width: p, height: p)
+        xrgbPatch = ImageBuffer(format: .xrgb8888, width: p, height: p)
+        nv12Patch = ImageBuffer(format: .nv12, width: p, height: p)
+        let n = CaptureQualityEstimator.blockColumns * CaptureQualityEstimator.blockColumns
+        blocks = .allocate(capacity: n)
+        blocks.initialize(repeating: 0)
+        selected = .allocate(capacity: n)
+        selected.initialize(repeating: 0)
+    }
+
+    deinit {
+        blocks.deallocate()
+        selected.deallocate()
+    }
+
+    /// The quality of a tracked or analysed face in `image` (the frame the mesh was computed on).
+    public func evaluate(_ image: Image, face: FaceMesh) -> CaptureQuality {
+        evaluate(image, points: face.points, presence: face.presence, pose: face.pose)
+    }
+
+    /// The quality of a face found in `image`.
+    public func evaluate(_ image: Image, face: FaceObservation) -> CaptureQuality {
+        evaluate(image, points: face.mesh, presence: face.presence,
+                 pose: FacePose(roll: face.roll, pitch: face.pitch, yaw: face.yaw))
+    }
+
+    /// Where the patch came from: patch = (image − origin) · scale.
+    struct PatchMap {
+        var originX: Float, originY: Float, scaleX: Float, scaleY: Float
+        func callAsFunction(_ p: Point3) -> Point2 { Point2((p.x - originX) * scaleX, (p.y - originY) * scaleY) }
+    }
+
+    public func evaluate(_ image: Image, points: [Point3], presence: Float, pose: FacePose) -> CaptureQuality {
+        precondition(points.count == FaceMeshTopology.vertexCount, "CaptureQuality needs the 468-point mesh")
+        var m = QualityMeasurements()
+        var c = QualityComponents()
+
+        // Landmark measures.
+        m.rightEyeAspect = FaceExpression.eyeAspect(points, right: true)
+        m.leftEyeAspect = FaceExpression.eyeAspect(points, right: false)
+        m.mouthAspect = FaceExpression.mouthAspect(points)
+        m.cornerLift = FaceExpression.cornerLift(points)
+        let eyeOpen = FaceExpression.openness(eyeAspect: min(m.rightEyeAspect, m.leftEyeAspect))
+        let mouthOpen = FaceExpression.openness(mouthAspect: m.mouthAspect)
+        let smile = FaceExpression.smile(cornerLift: m.cornerLift, widthRatio: FaceExpression.mouthWidthRatio(points))
+        let rightEye = FaceExpression.midpoint(points[33], points[133]), leftEye = FaceExpression.midpoint(points[263], points[362])
+        m.interocular = FaceExpression.distance(rightEye, leftEye)
+
+        c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
+        c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
+        let angle = (pose.yaw * pose.yaw + pose.pitch * pose.pitch).squareRoot()
+        c.pose = expf(-(angle / 0.5) * (angle / 0.5))
+        c.resolution = m.interocular * m.interocular / (m.interocular * m.interocular + 40 * 40)
+
+        // The face patch.
+        let map = resample(image, points: points)
+        measure(points: points, map: map, into: &m)
+
+        // Image components.
+        c.sharpness = m.detail * m.detail / (m.detail * m.detail + 6 * 6)
+        let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
+        c.noise = 1 / (1 + (relativeNoise / 5) * (relativeNoise / 5))
+        let level = (m.skinLuma - 135) / 85
+        let levelScore = 1 / (1 + level * level * level * level)
+        let clipScore = 1 / (1 + (m.clipped / 0.05) * (m.clipped / 0.05))
+        let balanceScore = 1 / (1 + (m.imbalance / 0.3) * (m.imbalance / 0.3))
+        let shadingScore = 1 / (1 + (m.shading / 0.3) * (m.shading / 0.3))
+        let contrastScore = 1 - expf(-(m.faceContrast / 14) * (m.faceContrast / 14))
+        c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
+        let regions = CaptureQualityEstimator.regionScore(m.unlikeSkinRightEye, baseline: 0.45)
+            * CaptureQualityEstimator.regionScore(m.unlikeSkinLeftEye, baseline: 0.45)
+            * CaptureQualityEstimator.regionScore(m.unlikeSkinNose, baseline: 0.15)
+            * CaptureQualityEstimator.regionScore(m.unlikeSkinMouth, baseline: 0.35)
+        let p = max(0, min(1, presence))
+        c.occlusion = regions * p * p
+        return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
+    }
+
+    /// 1 − (the part of `fraction` above what an uncovered face shows, `baseline`) scaled to the
+    /// room above the baseline; the excess is a smooth max(0, ·) so the score keeps falling even
+    /// below the baseline.
+    static func regionScore(_ fraction: Float, baseline: Float) -> Float {
+        let d = fraction - baseline
+        let excess = 0.5 * (d + (d * d + 0.05 * 0.05).squareRoot())
+        return max(0, 1 - excess / (1 - baseline))
+    }
+
+    // MARK: Patch
+
+    /// Fills `patch` (I420, 128×128) from the square around the mesh and returns the mapping.
+    func resample(_ image: Image, points: [Point3]) -> PatchMap {
+        let size = CaptureQualityEstimator.patchSize
+        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
+        var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
+        for p in points {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        let side = max(maxX - minX, maxY - minY) * 1.05
+        let cx = (minX + maxX) / 2, cy = (minY + maxY) / 2
+        func span(_ centre: Float, _ limit: Int) -> (Int, Int) {
+            var lo = Int((centre - side / 2).rounded(.down)), hi = Int((centre + side / 2).rounded(.up))
+            lo = max(0, min(limit - 2, lo)) & ~1
+            hi = max(lo + 2, min(limit, hi))
+            return (lo, hi - lo)
+        }
+        var (x0, w) = span(cx, image.width)
+        var (y0, h) = span(cy, image.height)
+        let area = w >= size && h >= size
+        if area {
+            // Multiples of 16 keep the area kernel's integer weights small (gcd with 128).
+            w -= w % 16; h -= h % 16
+        }
+        x0 = max(0, x0); y0 = max(0, y0)
+        let crop = image.cropped(x: x0, y: y0, width: w, height: h)
+        let out = patch.image()
+        func resize(_ s: Plane, _ d: Plane) {
+            switch (area, KernelDispatch.variant) {
+            case (true, .scalar): ResizeArea.scalar(s, d)
+            case (true, .simd): ResizeArea.simd(s, d)
+            case (false, .scalar): ResizeBilinear.scalar(s, d)
+            case (false, .simd): ResizeBilinear.simd(s, d)
+            }
+        }
+        switch image.format {
+        case .rgb888, .xrgb8888:
+            let staging = (image.format == .rgb888 ? rgbPatch : xrgbPatch).image()
+            resize(crop.planes.0, staging.planes.0)
+            RGBToI420.run(staging, out)
+        case .i420:
+            resize(crop.planes.0, out.planes.0)
+            resize(crop.planes.1, out.planes.1)
+            resize(crop.planes.2, out.planes.2)
+        case .nv12:
+            let staging = nv12Patch.image()
+            resize(crop.planes.0, out.planes.0)
+            resize(crop.planes.1, staging.planes.1)
+            let uv = staging.planes.1, u = out.planes.1, v = out.planes.2
+            for y in 0..<u.height {
+                let s = uv.row(y), du = u.row(y), dv = v.row(y)
+                for x in 0..<u.width { du[x] = s[2 * x]; dv[x] = s[2 * x + 1] }
+            }
+        case .gray8:
+            resize(crop.planes.0, out.planes.0)
+            Fill.run(out.planes.1, value: 128)
+            Fill.run(out.planes.2, value: 128)
+        }
+        return PatchMap(originX: Float(x0), originY: Float(y0),
+                        scaleX: Float(size) / Float(w), scaleY: Float(size) / Float(h))
+    }
+
+    // MARK: Measurements on the patch
+
+    /// Mesh vertices bounding each measured region (static: no allocation per call).
+    static let interiorVertices = [33, 263, 105, 334, 17, 61, 291]
+    static let rightEyeVertices = FaceMeshTopology.vertices(of: .rightEye).indices
+    static let leftEyeVertices = FaceMeshTopology.vertices(of: .leftEye).indices
+    static let noseVertices = [129, 358, 195, 2, 98, 327]
+    static let mouthVertices = [61, 291, 0, 17]
+
+    func measure(points: [Point3], map: PatchMap, into m: inout QualityMeasurements) {
+        let size = CaptureQualityEstimator.patchSize
+        let img = patch.image()
+        let yPlane = img.planes.0, uPlane = img.planes.1, vPlane = img.planes.2
+        func at(_ i: Int) -> Point2 { map(points[i]) }
+        func mid(_ a: Point2, _ b: Point2) -> Point2 { Point2((a.x + b.x) / 2, (a.y + b.y) / 2) }
+        let eyeR = mid(at(33), at(133)), eyeL = mid(at(263), at(362))
+        var ux = eyeL.x - eyeR.x, uy = eyeL.y - eyeR.y
+        let d = max(4, (ux * ux + uy * uy).squareRoot())
+        ux /= d; uy /= d
+        // Down axis: perpendicular to the eye line, towards the mouth.
+        let vx = -uy, vy = ux
+        func box(_ centre: Point2, _ halfW: Float, _ halfH: Float) -> PixelRect {
+            PixelRect(x0: Int((centre.x - halfW).rounded()), y0: Int((centre.y - halfH).rounded()),
+                      x1: Int((centre.x + halfW).rounded()), y1: Int((centre.y + halfH).rounded()))
+                .clamped(width: size, height: size)
+        }
+        func bounds(_ indices: [Int], margin: Float) -> PixelRect {
+            var x0 = Float.greatestFiniteMagnitude, y0 = Float.greatestFiniteMagnitude
+            var x1 = -Float.greatestFiniteMagnitude, y1 = -Float.greatestFiniteMagnitude
+            for i in indices {
+                let p = at(i)
+                x0 = min(x0, p.x); x1 = max(x1, p.x); y0 = min(y0, p.y); y1 = max(y1, p.y)
+            }
+            return PixelRect(x0: Int((x0 - margin).rounded(.down)), y0: Int((y0 - margin).rounded(.down)),
+                             x1: Int((x1 + margin).rounded(.up)), y1: Int((y1 + margin).rounded(.up)))
+                .clamped(width: size, height: size)
+        }
+        // Skin reference regions: forehead above the brows, cheeks under the eyes.
+        let brows = mid(at(105), at(334))
+        let forehead = box(Point2(brows.x - vx * 0.3 * d, brows.y - vy * 0.3 * d), 0.3 * d, 0.12 * d)
+        let mouthR = at(61), mouthL = at(291)
+        let cheekRc = Point2(eyeR.x + 0.6 * (mouthR.x - eyeR.x) - ux * 0.12 * d, eyeR.y + 0.6 * (mouthR.y - eyeR.y) - uy * 0.12 * d)
+        let cheekLc = Point2(eyeL.x + 0.6 * (mouthL.x - eyeL.x) + ux * 0.12 * d, eyeL.y + 0.6 * (mouthL.y - eyeL.y) + uy * 0.12 * d)
+        let cheekR = box(cheekRc, 0.14 * d, 0.14 * d), cheekL = box(cheekLc, 0.14 * d, 0.14 * d)
+
+        let low: UInt8 = 8, high: UInt8 = 247
+        let sF = RegionStatistics.run(yPlane, forehead, low: low, high: high)
+        let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
+        let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
+        let skin = sF + sR + sL
+        m.skinLuma = skin.mean
+        m.clipped = skin.count > 0 ? Float(skin.low + skin.high) / Float(skin.count) : 0
+        m.imbalance = abs(sL.mean - sR.mean) / max(1, max(sL.mean, sR.mean))
+        m.shading = skin.deviation / max(8, skin.mean)
+        let interior = bounds(Self.interiorVertices, margin: 0)
+        m.faceContrast = RegionStatistics.run(yPlane, interior, low: low, high: high).deviation
+
+        // Skin reference: of forehead and cheeks, the one whose chroma is nearest the other two.
+        let regions3 = (forehead, cheekR, cheekL)
+        let u0 = RegionStatistics.run(uPlane, regions3.0.halved, low: 0, high: 255).mean
+        let u1 = RegionStatistics.run(uPlane, regions3.1.halved, low: 0, high: 255).mean
+        let u2 = RegionStatistics.run(uPlane, regions3.2.halved, low: 0, high: 255).mean
+        let v0 = RegionStatistics.run(vPlane, regions3.0.halved, low: 0, high: 255).mean
+        let v1 = RegionStatistics.run(vPlane, regions3.1.halved, low: 0, high: 255).mean
+        let v2 = RegionStatistics.run(vPlane, regions3.2.halved, low: 0, high: 255).mean
+        let c0 = abs(u0 - u1) + abs(v0 - v1) + abs(u0 - u2) + abs(v0 - v2)
+        let c1 = abs(u1 - u0) + abs(v1 - v0) + abs(u1 - u2) + abs(v1 - v2)
+        let c2 = abs(u2 - u0) + abs(v2 - v0) + abs(u2 - u1) + abs(v2 - v1)
+        let (ru, rv, ry, rs): (Float, Float, Float, Float)
+        if c0 <= c1 && c0 <= c2 { (ru, rv, ry, rs) = (u0, v0, sF.mean, sF.deviation) }
+        else if c1 <= c2 { (ru, rv, ry, rs) = (u1, v1, sR.mean, sR.deviation) }
+        else { (ru, rv, ry, rs) = (u2, v2, sL.mean, sL.deviation) }
+        let reference = (UInt8(max(0, min(255, ru.rounded()))), UInt8(max(0, min(255, rv.rounded()))))
+        let lumaReference = UInt8(max(0, min(255, ry.rounded())))
+        let lumaThreshold = UInt16(2 * max(28, min(90, 2.5 * rs)))
+        func unlike(_ r: PixelRect) -> Float {
+            guard !r.isEmpty else { return 0 }
+            let rc = r.halved.clamped(width: uPlane.width, height: uPlane.height)
+            let chroma = rc.isEmpty ? 0 : Float(ChromaDistanceCount.run(uPlane, vPlane, rc, reference: reference, threshold: 30)) / Float(rc.area)
+            let luma = Float(ChromaDistanceCount.run(yPlane, yPlane, r, reference: (lumaReference, lumaReference),
+                                                     threshold: lumaThreshold)) / Float(r.area)
+            return max(chroma, luma)
+        }
+        let eyeMargin = 0.1 * d
+        m.unlikeSkinRightEye = unlike(bounds(Self.rightEyeVertices, margin: eyeMargin))
+        m.unlikeSkinLeftEye = unlike(bounds(Self.leftEyeVertices, margin: eyeMargin))
+        m.unlikeSkinNose = unlike(bounds(Self.noseVertices, margin: 0))
+        let chin = mid(at(17), at(152))
+        var mouth = bounds(Self.mouthVertices, margin: 0.1 * d)
+        mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
+        m.unlikeSkinMouth = unlike(mouth)
+
+        // Sharpness and noise: Laplacian energy of the blocks inside the face ellipse.
+        LaplacianBlocks.run(yPlane, blocks)
+        let mouthC = mid(at(13), at(14))
+        let centre = Point2((eyeR.x + eyeL.x + 2 * mouthC.x) / 4, (eyeR.y + eyeL.y + 2 * mouthC.y) / 4 - 0.2 * d)
+        let a = 0.95 * d, b = 1.3 * d
+        var n = 0
+        let columns = CaptureQualityEstimator.blockColumns
+        for by in 0..<columns {
+            for bx in 0..<columns {
+                let px = Float(bx * 8 + 4) - centre.x, py = Float(by * 8 + 4) - centre.y
+                let pu = px * ux + py * uy, pv = px * vx + py * vy
+                if (pu / a) * (pu / a) + (pv / b) * (pv / b) <= 1 {
+                    selected[n] = blocks[by * columns + bx]
+                    n += 1
+                }
+            }
+        }
+        guard n >= 4 else { return }
+        // Insertion sort (n ≤ 256).
+        for i in 1..<n {
+            let v = selected[i]
+            var j = i - 1
+            while j >= 0 && selected[j] > v { selected[j + 1] = selected[j]; j -= 1 }
+            selected[j + 1] = v
+        }
+        let quarter = max(1, n / 4)
+        var lowSum: UInt64 = 0, highSum: UInt64 = 0
+        for i in 0..<quarter { lowSum += UInt64(selected[i]); highSum += UInt64(selected[n - 1 - i]) }
+        let pixels = Float(quarter * 64)
+        let lowEnergy = Float(lowSum) / pixels, highEnergy = Float(highSum) / pixels
+        m.noiseSigma = (lowEnergy / 20).squareRoot()
+        m.detail = max(0, highEnergy - lowEnergy).squareRoot()
+    }
+}

@@ -1,0 +1,48 @@
+import ImageCore
+
+/// The capture-quality measurement kernels, each with its scalar reference and SIMD variant
+/// behind one signature, for the tests (bit-exactness) and benchmarks to iterate — the
+/// quality stage's counterpart of `KernelTable`.
+///
+/// A call gets two Gray8 planes of the same size (`a`, `b`), a rectangle inside them, and an
+/// output buffer of at least `QualityKernelEntry.outputCount(width:height:)` words it fills.
+public struct QualityKernelEntry: Sendable {
+    public let name: String
+    public let scalar: @Sendable (Plane, Plane, PixelRect, UnsafeMutableBufferPointer<UInt32>) -> Void
+    public let simd: @Sendable (Plane, Plane, PixelRect, UnsafeMutableBufferPointer<UInt32>) -> Void
+
+    /// Output words needed for planes of `width`×`height` (enough for every entry).
+    public static func outputCount(width: Int, height: Int) -> Int { max(8, (width / 8) * (height / 8)) }
+
+    @inlinable public func run(_ variant: KernelVariant, _ a: Plane, _ b: Plane, _ rect: PixelRect,
+                               _ out: UnsafeMutableBufferPointer<UInt32>) {
+        switch variant {
+        case .scalar: scalar(a, b, rect, out)
+        case .simd: simd(a, b, rect, out)
+        }
+    }
+}
+
+public enum QualityKernelTable {
+    public static let all: [QualityKernelEntry] = [
+        // Whole plane `a` (its size must be a multiple of 8); `rect` unused.
+        QualityKernelEntry(name: "quality.laplacianBlocks",
+                           scalar: { a, _, _, out in LaplacianBlocks.scalar(a, out) },
+                           simd: { a, _, _, out in LaplacianBlocks.simd(a, out) }),
+        QualityKernelEntry(name: "quality.regionStatistics",
+                           scalar: { a, _, r, out in store(RegionStatistics.scalar(a, r, low: 12, high: 243), out) },
+                           simd: { a, _, r, out in store(RegionStatistics.simd(a, r, low: 12, high: 243), out) }),
+        QualityKernelEntry(name: "quality.chromaDistanceCount",
+                           scalar: { a, b, r, out in out[0] = ChromaDistanceCount.scalar(a, b, r, reference: (118, 141), threshold: 40) },
+                           simd: { a, b, r, out in out[0] = ChromaDistanceCount.simd(a, b, r, reference: (118, 141), threshold: 40) }),
+        QualityKernelEntry(name: "quality.lumaDistanceCount",
+                           scalar: { a, _, r, out in out[0] = ChromaDistanceCount.scalar(a, a, r, reference: (90, 90), threshold: 70) },
+                           simd: { a, _, r, out in out[0] = ChromaDistanceCount.simd(a, a, r, reference: (90, 90), threshold: 70) }),
+    ]
+
+    static func store(_ s: RegionSums, _ out: UnsafeMutableBufferPointer<UInt32>) {
+        out[0] = s.count; out[1] = s.sum
+        out[2] = UInt32(truncatingIfNeeded: s.sumOfSquares); out[3] = UInt32(truncatingIfNeeded: s.sumOfSquares >> 32)
+        out[4] = s.low; out[5] = s.high
+    }
+}

@@ -1,0 +1,94 @@
+import ImageCore
+import Testing
+import TestSupport
+import Vision
+
+/// The score falls with each generated degradation's strength, per face: Spearman ≥ 0.9 between
+/// strength and −score (real faces from ../shared/fixtures; skipped when absent).
+@Suite(.serialized, .enabled(if: QualityTestSupport.hasFixtures, "../shared/fixtures/faces is absent: quality degradation tests skipped"))
+struct QualityDegradationTests {
+    typealias S = QualityTestSupport
+    let estimator = CaptureQualityEstimator()
+
+    /// One degradation: its name, strengths, and how to apply a strength to a subject image
+    /// given the subject's face.
+    struct Degradation: Sendable {
+        let name: String
+        let strengths: [Float]
+        let apply: @Sendable (ImageBuffer, FaceObservation, Float) -> ImageBuffer
+    }
+
+    static let degradations: [Degradation] = [
+        // σ as a fraction of the face width (sharpness is judged at face scale).
+        Degradation(name: "blur", strengths: [0, 0.006, 0.012, 0.02, 0.03, 0.045]) { b, f, s in
+            S.blur(b, sigma: s * f.box.width)
+        },
+        Degradation(name: "darken", strengths: [1, 0.7, 0.5, 0.35, 0.25, 0.15]) { b, _, g in
+            S.mapBytes(b) { S.clampByte(Float($0) * g) }
+        },
+        Degradation(name: "overexpose", strengths: [1, 1.3, 1.6, 2.0, 2.5, 3.1]) { b, _, g in
+            S.mapBytes(b) { S.clampByte(Float($0) * g) }
+        },
+        Degradation(name: "noise", strengths: [0, 5, 10, 16, 24, 34]) { b, _, s in
+            S.noise(b, sigma: s, seed: 0x5EED)
+        },
+        // A light-blue surgical mask rising from below the chin to the nose bridge (fraction covered).
+        Degradation(name: "mask", strengths: [0, 0.2, 0.4, 0.6, 0.8, 1.0]) { b, f, t in
+            guard t > 0 else { return S.copy(b) }
+            let jawL = f.landmarks68[2], jawR = f.landmarks68[14], chin = f.landmarks68[8], bridge = f.landmarks68[28]
+            let bottom = chin.y + 0.1 * (chin.y - bridge.y)
+            let top = bottom - t * (bottom - bridge.y)
+            return S.paint(b, color: (160, 190, 220)) { x, y in x >= jawL.x && x <= jawR.x && y >= top && y <= bottom }
+        },
+        // A dark disc over the person's left eye, growing.
+        Degradation(name: "eyePatch", strengths: [0, 0.25, 0.45, 0.65, 0.85, 1.1]) { b, f, r in
+            guard r > 0 else { return S.copy(b) }
+            let outer = f.landmarks68[45], inner = f.landmarks68[42]
+            let cx = (outer.x + inner.x) / 2, cy = (outer.y + inner.y) / 2
+            let radius = r * ((outer.x - inner.x) * (outer.x - inner.x) + (outer.y - inner.y) * (outer.y - inner.y)).squareRoot()
+            return S.paint(b, color: (25, 22, 20)) { x, y in (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius }
+        },
+        // Yaw: the head as a cylinder turned about its vertical axis (degrees).
+        Degradation(name: "yaw", strengths: [0, 10, 20, 30, 40, 50]) { b, f, a in
+            S.yawed(b, angle: a * .pi / 180, centreX: f.box.center.x, radius: 0.75 * f.box.width)
+        },
+    ]
+
+    /// The face of `image` nearest `reference`, and its quality (nil: no face, score 0).
+    func quality(_ image: Image, near reference: Rect) -> CaptureQuality? {
+        let faces = S.analyzer.analyze(image)
+        guard let face = faces.max(by: { $0.box.iou(reference) < $1.box.iou(reference) }), face.box.iou(reference) > 0.2 else { return nil }
+        return estimator.evaluate(image, face: face)
+    }
+
+    static func describe(_ q: CaptureQuality?) -> String {
+        guard let q else { return "no face" }
+        let c = q.components, m = q.measurements
+        return "score \(f3(q.score)) [sh \(f3(c.sharpness)) ex \(f3(c.exposure)) no \(f3(c.noise)) po \(f3(c.pose)) ey \(f3(c.eyesOpen)) mo \(f3(c.mouthNeutral)) oc \(f3(c.occlusion)) re \(f3(c.resolution))]"
+            + " detail \(f3(m.detail)) noise \(f3(m.noiseSigma)) luma \(f3(m.skinLuma)) contrast \(f3(m.faceContrast)) clip \(f3(m.clipped))"
+            + " unlike \(f3(m.unlikeSkinRightEye))/\(f3(m.unlikeSkinLeftEye))/\(f3(m.unlikeSkinNose))/\(f3(m.unlikeSkinMouth))"
+    }
+
+    static func f3(_ v: Float) -> String {
+        let r = Int((v * 1000).rounded())
+        return (r < 0 ? "-" : "") + "\(abs(r) / 1000).\(String(abs(r) % 1000 + 1000).dropFirst())"
+    }
+
+    @Test(arguments: QualityTestSupport.faces)
+    func scoreFallsWithEveryDegradation(_ file: String) throws {
+        let subject = try #require(S.subject(file), "\(file): no face")
+        let face = try #require(S.mainFace(subject.image()), "\(file): no face in the crop")
+        for d in Self.degradations {
+            var scores: [Float] = []
+            for s in d.strengths {
+                let img = d.apply(subject, face, s)
+                let q = quality(img.image(), near: face.box)
+                scores.append(q?.score ?? 0)
+                print("quality \(file) \(d.name) \(s): \(Self.describe(q))")
+            }
+            let rho = S.spearman(d.strengths.indices.map(Float.init), scores.map { -$0 })
+            print("spearman \(file) \(d.name): \(Self.f3(rho))")
+            #expect(rho >= 0.9, "\(file) \(d.name): Spearman \(rho), scores \(scores)")
+        }
+    }
+}
