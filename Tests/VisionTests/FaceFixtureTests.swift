@@ -11,7 +11,7 @@ import Glibc
 /// Against human ground truth in ../shared/fixtures/faces (skipped when absent).
 @Suite(.serialized, .enabled(if: FaceTestSupport.hasFixtures, "../shared/fixtures/faces is absent: face fixture tests skipped"))
 struct FaceFixtureTests {
-    let analyzer = FaceTestSupport.analyzer
+    let analyzer = FaceTestSupport.fixtureSuiteAnalyzer
     let root = FaceTestSupport.faceFixtures
 
     /// iBUG .pts (1-based pixels) → 0-based pixel centres.

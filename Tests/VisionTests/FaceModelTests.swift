@@ -11,7 +11,7 @@ import Glibc
 
 /// End-to-end on Booth's own interpreter (float path) with the astronaut portrait from the models.
 @Suite(.serialized) struct FaceModelTests {
-    let analyzer = FaceTestSupport.analyzer
+    let analyzer = FaceTestSupport.modelSuiteAnalyzer
 
     func single(_ image: Image) -> FaceObservation? {
         let faces = analyzer.analyze(image)
