@@ -63,7 +63,7 @@ struct GreetCommand: ParsableCommand {
     func still(_ photo: String) throws {
         let decoder = ImageDecoder()
         let image: ImageBuffer
-        do { image = try decoder.decode(path: photo, as: .rgb888) } catch { throw ValidationError(error.description) }
+        do { image = try decoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error.description) }
         let segmenter = try SegmentCommand.segmenter(.accurate, models: models)
         let compositor = try GreetCommand.compositor(background, width: image.width, height: image.height, decoder: decoder)
         let mask = segmenter.segment(image.image())
@@ -80,7 +80,7 @@ struct GreetCommand: ParsableCommand {
                 try FileIO.writeAtomically(bytes, to: path)
             }
         } catch {
-            throw ValidationError(error.description)
+            throw CommandFailure(error.description)
         }
     }
 
@@ -88,7 +88,7 @@ struct GreetCommand: ParsableCommand {
 
     func stream(_ input: String) throws {
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-            throw ValidationError("cannot create the output folder \(output): \(error.localizedDescription)")
+            throw CommandFailure("cannot create the output folder \(output): \(error.localizedDescription)")
         }
         let segmenter = try SegmentCommand.segmenter(level, models: models)
         segmenter.temporalStability = true
@@ -113,20 +113,20 @@ struct GreetCommand: ParsableCommand {
                 manager = try LibcameraManager()
                 source = try LibcameraSource(manager: manager, configuration: .init(captureStills: false))
             } catch {
-                throw ValidationError("camera: \(error.description)")
+                throw CommandFailure("camera: \(error.description)")
             }
             try GreetCommand.pumpFrames(source, count: frames, process: process)
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("\(input) is not a folder of frames (or camera)")
+                throw CommandFailure("\(input) is not a folder of frames (or camera)")
             }
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: input).sorted() } catch {
-                throw ValidationError("cannot list \(input): \(error.localizedDescription)")
+                throw CommandFailure("cannot list \(input): \(error.localizedDescription)")
             }
             let images = names.filter { n in [".jpg", ".jpeg", ".png", ".ppm"].contains { n.lowercased().hasSuffix($0) } }
-            if images.isEmpty { throw ValidationError("\(input) holds no JPEG, PNG or PPM frames") }
+            if images.isEmpty { throw CommandFailure("\(input) holds no JPEG, PNG or PPM frames") }
             for name in images {
                 do {
                     let frame = try decoder.decode(path: input + "/" + name, as: .rgb888)
@@ -151,7 +151,7 @@ struct GreetCommand: ParsableCommand {
     static func pumpFrames(_ source: some FrameSource, count: Int, process: (Image) throws -> Void) throws {
         let yuv = ImageBuffer(format: .i420, width: source.previewWidth, height: source.previewHeight)
         let rgb = ImageBuffer(format: .rgb888, width: source.previewWidth, height: source.previewHeight)
-        do { try source.start() } catch { throw ValidationError("camera: \(error.description)") }
+        do { try source.start() } catch { throw CommandFailure("camera: \(error.description)") }
         defer { source.stop() }
         var done = 0
         while done < count {
@@ -161,7 +161,7 @@ struct GreetCommand: ParsableCommand {
                     fill(yuv.image()); return true
                 }, still: { _ in })
             } catch {
-                throw ValidationError("camera: \(error.description)")
+                throw CommandFailure("camera: \(error.description)")
             }
             if got > 0 {
                 YUVToRGB.run(yuv.image(), rgb.image(), matrix: .bt601Full)
@@ -209,7 +209,7 @@ struct GreetCommand: ParsableCommand {
         case .blur(let n): compositor.setBackground(.blurred(strength: n))
         case .file(let path):
             let picture: ImageBuffer
-            do { picture = try decoder.decode(path: path, as: .rgb888) } catch { throw ValidationError("background: \(error.description)") }
+            do { picture = try decoder.decode(path: path, as: .rgb888) } catch { throw CommandFailure("background: \(error.description)") }
             compositor.setBackground(.image(picture.image()))
         }
         return compositor

@@ -37,7 +37,7 @@ struct SegmentCommand: ParsableCommand {
         let intoFolder = photos.count > 1 || (exists && isDirectory.boolValue)
         if intoFolder && !exists {
             do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-                throw ValidationError("cannot create the output folder \(output): \(error.localizedDescription)")
+                throw CommandFailure("cannot create the output folder \(output): \(error.localizedDescription)")
             }
         } else if intoFolder && !isDirectory.boolValue {
             throw ValidationError("\(output) is a file; several photos need an output folder")
@@ -78,9 +78,15 @@ struct SegmentCommand: ParsableCommand {
             return try PersonSegmenter(level: level, generalModel: level == .fast ? nil : read(.general),
                                        landscapeModel: read(.landscape))
         } catch {
-            throw ValidationError("cannot load the segmentation models from \(directory): \(error.message)")
+            throw CommandFailure("cannot load the segmentation models from \(directory): \(error.message)")
         }
     }
 }
 
 extension SegmentationLevel: ExpressibleByArgument {}
+
+/// A failure while running (unreadable input, unwritable output): printed as one line, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

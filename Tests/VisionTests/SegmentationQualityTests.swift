@@ -5,8 +5,9 @@ import Testing
 import Vision
 
 /// Mean IoU per level on ../shared/fixtures/persons against the ground truth, and the order of
-/// the levels. Skips (saying so) when the fixtures are absent.
-@Suite(.serialized) struct SegmentationQualityTests {
+/// the levels. Skips (saying so) when the fixtures are absent. An extension of the serialized
+/// `SegmentationModelTests` suite, so it never runs beside the heap check.
+extension SegmentationModelTests {
     struct Scores {
         var cihp: Double, portrait: Double
         /// Mean over every photo of both sets.

@@ -111,7 +111,7 @@ import Vision
         GuidedFilter(maxWidth: w, maxHeight: h, radius: 4, epsilon: 50).run(guide: gp, input: mp, output: mp)
         let after = (0..<w).filter { mp.row(8)[$0] >= 128 }.count
         #expect(before == 36)
-        #expect(after == 32)
+        #expect(after < before && abs(after - 32) <= 2)
         #expect(mp.row(8)[10] > 240 && mp.row(8)[50] < 15)
     }
 
@@ -181,7 +181,9 @@ import Vision
         c.composite(frame: frame.image(), mask: mask.image().luma, into: frame.image())
         let row = frame.image().luma.row(25)
         // Covered: the central 100×100 square → the red column lands in the middle, the halves stay halves.
-        #expect(row[3 * 24] > 200 && row[3 * 24 + 1] < 60)
+        // Area 2:1 — pixel 24 averages black and red, pixel 25 red and white.
+        #expect(row[3 * 24] >= 120 && row[3 * 24] <= 135 && row[3 * 24 + 1] < 5)
+        #expect(row[3 * 25] > 250 && row[3 * 25 + 1] >= 120 && row[3 * 25 + 1] <= 135)
         #expect(row[3 * 5] < 10 && row[3 * 45] > 245)
     }
 

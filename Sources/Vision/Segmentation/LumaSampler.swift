@@ -1,8 +1,9 @@
 import ImageCore
 
-/// The luma of a frame at the size of `destination` (frame orientation): BT.601 weights in Q16
-/// for RGB, the Y plane for YUV; each destination pixel averages the source pixels it covers
-/// (area resampling; a plain copy/conversion at equal size). Allocates nothing.
+/// The luma of a frame reduced to the size of `destination` (frame orientation) in one pass:
+/// BT.601 weights in Q16 for RGB, the Y plane for YUV, each destination pixel the mean of the
+/// source pixels it covers. (At equal size the segmenter uses the Y plane itself or ImageCore's
+/// `RGBToGray`.) Allocates nothing.
 enum LumaSampler {
     static func fill(_ destination: Plane, from frame: Image) {
         let dw = destination.width, dh = destination.height

@@ -193,11 +193,19 @@ public final class PersonSegmenter {
         let mask = maskBuffer!.image().luma
         let warp = self.warp!
         if level == .balanced && PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
-            let guide = guideBuffer!.image().luma
+            var guide = guideBuffer!.image().luma
+            if guide.width == frame.width && guide.height == frame.height {
+                switch frame.format {
+                case .i420, .nv12, .gray8: guide = frame.planes.0          // the Y plane as is
+                case .rgb888, .xrgb8888:
+                    RGBToGray.run(frame, guide.grayImage)
+                }
+            } else {
+                LumaSampler.fill(guide, from: frame)                      // area-averaged luma
+            }
             let gf = guided!
             gf.radius = guidedRadius ?? PersonSegmenter.balancedRadius(guide.width, guide.height)
             gf.epsilon = guidedEpsilon
-            LumaSampler.fill(guide, from: frame)
             if let work = workMaskBuffer {
                 // Large frame: filter at working size, then upsample the result.
                 let wp = work.image().luma
@@ -206,10 +214,7 @@ public final class PersonSegmenter {
                 warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wm, into: wp,
                           xRange: 0..<wp.width, yRange: 0..<wp.height)
                 guided!.run(guide: guide, input: wp, output: wp)
-                let up = MaskMapping(frameWidth: frame.width, frameHeight: frame.height, rotation: .none,
-                                     modelWidth: wp.width, modelHeight: wp.height, fit: .stretch)
-                warp.warp(UnsafePointer(wp.row(0)), maskStride: wp.stride, mapping: up, into: mask,
-                          xRange: 0..<frame.width, yRange: 0..<frame.height)
+                ResizeBilinear.run(wp.grayImage, mask.grayImage)
             } else {
                 warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,
                           xRange: 0..<frame.width, yRange: 0..<frame.height)

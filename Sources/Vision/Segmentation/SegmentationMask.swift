@@ -4,7 +4,8 @@ import ImageCore
 ///
 /// `plane` covers the frame pixel for pixel in the frame's own (buffer) orientation, whatever
 /// rotation and letterboxing the model needed; `modelPlane` is the model-resolution mask and
-/// `mapping` says how it maps onto the frame. Both views point into the segmenter's buffers and
+/// `mapping` says how it maps onto the frame (at the accurate level, the last model run's: the
+/// people's crop when one was made). Both views point into the segmenter's buffers and
 /// stay valid until its next `segment` call.
 public struct SegmentationMask: @unchecked Sendable {
     public let plane: Plane
