@@ -37,12 +37,12 @@ public final class FaceDetector {
     /// The most faces one call reports.
     public var maxFaces: Int = 16
     /// YCbCr matrix for I420/NV12 frames.
-    public var matrix: YCbCrMatrix = .bt601Full
+    public var matrix: YUVMatrix = .bt601Full
 
     var candidates: [FaceDetection]
 
     public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: path)
+        interpreter = try Interpreter(model: bytes, path: path, calibration: .signedUnit)
         anchors = FaceAnchors.make()
         precondition(interpreter.inputShape(0) == [1, 128, 128, 3], "not the BlazeFace short-range model (input)")
         precondition(interpreter.outputShape(0) == [1, 896, 16] && interpreter.outputShape(1) == [1, 896, 1],
@@ -70,18 +70,33 @@ public final class FaceDetector {
     /// decoded candidates above `minScore` in `candidates[0..<n]`, in image pixels.
     /// With `keepTouchingEdges` false, candidates touching the region's border inside the image
     /// are dropped (a tile's cut faces; an overlapping tile sees them whole).
+    ///
+    /// Input preparation: `TensorSampler` letterboxes the square straight from the frame (any
+    /// format, I420 included), bilinear with box-averaged taps when shrinking — close to
+    /// MediaPipe's bilinear warp. (ImageCore's exact area resize into a small buffer first was
+    /// measured too: on the fixtures it missed one of the 43 VOC faces that this finds, so it is
+    /// not used here.)
     func detectCandidates(_ image: Image, region: RotatedRect, keepTouchingEdges: Bool) -> Int {
         let size = FaceDetector.inputSize
-        var square = region
-        square.rotation = 0
+        let side = max(region.width, region.height)
+        let square = RotatedRect(center: region.center, width: side, height: side)
+        let originX = region.center.x - side / 2
+        let originY = region.center.y - side / 2
         interpreter.withInput(0) { tensor in
             TensorSampler.sample(image, region: square, into: tensor, width: size, height: size,
                                  range: .minusOneToOne, border: .zero, matrix: matrix)
         }
         interpreter.run()
-        let scale = square.width / Float(size)  // source pixels per input pixel
-        let originX = square.center.x - square.width / 2
-        let originY = square.center.y - square.height / 2
+        let scale = side / Float(size)
+        return decode(image: image, ax: scale, bx: originX, ay: scale, by: originY, originX: originX, originY: originY,
+                      side: side, keepTouchingEdges: keepTouchingEdges)
+    }
+
+    /// Decodes the model's outputs; tensor pixel t maps to source `a·t + b` per axis.
+    func decode(image: Image, ax: Float, bx: Float, ay: Float, by: Float, originX: Float, originY: Float,
+                side: Float, keepTouchingEdges: Bool) -> Int {
+        let size = FaceDetector.inputSize
+        let square = RotatedRect(center: Point2(originX + side / 2, originY + side / 2), width: side, height: side)
         let logitLimit = -logf(1 / minScore - 1)  // score ≥ minScore ⇔ logit ≥ this
         let imageW = Float(image.width), imageH = Float(image.height)
         let margin = square.width * 0.01
@@ -94,9 +109,9 @@ public final class FaceDetector {
                     let a = anchors[i]
                     let r = i * 16
                     // Regressors are in input pixels relative to the anchor centre.
-                    let cx = originX + (a.x * Float(size) + boxes[r]) * scale
-                    let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
-                    let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
+                    let cx = bx + (a.x * Float(size) + boxes[r]) * ax
+                    let cy = by + (a.y * Float(size) + boxes[r + 1]) * ay
+                    let w = boxes[r + 2] * ax, h = boxes[r + 3] * ay
                     guard w >= minFaceSize, w > 0, h > 0 else { continue }
                     let box = Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h)
                     if !keepTouchingEdges {
@@ -108,8 +123,8 @@ public final class FaceDetector {
                     }
                     var keys = FaceKeypoints.zero
                     for k in 0..<6 {
-                        keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 2 * k]) * scale,
-                                         originY + (a.y * Float(size) + boxes[r + 5 + 2 * k]) * scale)
+                        keys[k] = Point2(bx + (a.x * Float(size) + boxes[r + 4 + 2 * k]) * ax,
+                                         by + (a.y * Float(size) + boxes[r + 5 + 2 * k]) * ay)
                     }
                     candidates[n] = FaceDetection(box: box, keypoints: keys, score: 1 / (1 + expf(-logit)))
                     n += 1
