@@ -24,8 +24,27 @@ import Testing
         for failure in run.failures { Issue.record("\(failure)") }
     }
 
+    /// `models/` of the package, or `BOOTH_MODELS` (scripts/fetch-models fills it; CI has it).
+    static var modelsDirectory: String {
+        if let env = ProcessInfo.processInfo.environment["BOOTH_MODELS"] { return env }
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/models"
+    }
+
+    static func loadModels() -> [ModelBlob] {
+        NetworkConformance.models.compactMap { model in
+            guard let data = FileManager.default.contents(atPath: modelsDirectory + "/" + model.file) else { return nil }
+            return ModelBlob(file: model.file, bytes: [UInt8](data))
+        }
+    }
+
+    /// Kernel checksums and the integer networks' outputs (scalar and SIMD kernel sets equal, the
+    /// reference's outputs checksummed) against the golden file.
     @Test func checksumsMatchTheGoldenFile() throws {
-        let results = ConformanceRunner.run(ConformanceSuite.kernels).results
+        let run = ConformanceSuite.check(golden: nil, models: Self.loadModels())
+        for failure in run.failures { Issue.record("\(failure)") }
+        let results = run.results
         if ProcessInfo.processInfo.environment["BOOTH_UPDATE_GOLDEN"] == "1" {
             try GoldenFile.render(results).write(toFile: Self.goldenPath, atomically: true, encoding: .utf8)
             print("ConformanceTests: wrote \(results.count) checksums to \(Self.goldenPath)")

@@ -3,8 +3,9 @@
  * and hands it to the Embedded Swift entry points of the Conformance module (@_cdecl), then
  * returns their status. Built by CMakeLists.txt, run under qemu-aarch64-static by scripts/arm/test.
  *
- *   booth-conformance GOLDEN            run every kernel, compare with GOLDEN; exit 0 when all pass
- *   booth-conformance --print [GOLDEN]  also print every checksum line (golden format)
+ *   booth-conformance [--models DIR] GOLDEN   run every kernel (and, with DIR, the integer
+ *                                             networks on DIR's .tflite files), compare with GOLDEN
+ *   booth-conformance --print [--models DIR] [GOLDEN]   also print every checksum line
  *   booth-conformance --list            list kernels and variant indices
  *   booth-conformance --bench KERNEL VARIANT WIDTH HEIGHT ITERATIONS
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 
 #if defined(__x86_64__)
 /* The host build (x86_64-unknown-none-elf, for instruction counts only) reads the stack canary
@@ -20,7 +22,9 @@
 uintptr_t __stack_chk_guard = 0x595e9fbd94fda766u;
 #endif
 
-int32_t booth_conformance_run(const uint8_t *golden, ptrdiff_t count, int32_t flags);
+int32_t booth_conformance_run(const uint8_t *golden, ptrdiff_t count, int32_t flags,
+                              const uint8_t *const *model_names, const uint8_t *const *model_bytes,
+                              const ptrdiff_t *model_sizes, ptrdiff_t model_count);
 int32_t booth_conformance_bench(const uint8_t *name, ptrdiff_t name_count, int32_t variant,
                                 ptrdiff_t width, ptrdiff_t height, ptrdiff_t iterations);
 int32_t booth_conformance_list(void);
@@ -44,6 +48,31 @@ static uint8_t *read_file(const char *path, size_t *count) {
     return buf;
 }
 
+#define MAX_MODELS 16
+
+/* Reads every *.tflite file in `dir`; returns the count, or -1 when `dir` cannot be read. */
+static ptrdiff_t read_models(const char *dir, char **names, uint8_t **bytes, ptrdiff_t *sizes) {
+    DIR *d = opendir(dir);
+    if (!d) { perror(dir); return -1; }
+    ptrdiff_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < MAX_MODELS) {
+        size_t len = strlen(e->d_name);
+        if (len < 8 || strcmp(e->d_name + len - 7, ".tflite") != 0) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t count = 0;
+        uint8_t *data = read_file(path, &count);
+        if (!data) { closedir(d); return -1; }
+        names[n] = strdup(e->d_name);
+        bytes[n] = data;
+        sizes[n] = (ptrdiff_t)count;
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 2 && strcmp(argv[1], "--list") == 0) return booth_conformance_list();
@@ -55,19 +84,32 @@ int main(int argc, char **argv) {
         return 0;
     }
     int32_t flags = 0;
-    int arg = 1;
-    if (arg < argc && strcmp(argv[arg], "--print") == 0) { flags |= 1; arg++; }
-    if (arg < argc) {
-        size_t count = 0;
-        uint8_t *golden = read_file(argv[arg], &count);
-        if (!golden) return 2;
-        int32_t status = booth_conformance_run(golden, (ptrdiff_t)count, flags);
-        free(golden);
-        return status;
+    const char *models = NULL, *golden_path = NULL;
+    for (int arg = 1; arg < argc; arg++) {
+        if (strcmp(argv[arg], "--print") == 0) flags |= 1;
+        else if (strcmp(argv[arg], "--models") == 0 && arg + 1 < argc) models = argv[++arg];
+        else if (!golden_path && argv[arg][0] != '-') golden_path = argv[arg];
+        else {
+            fprintf(stderr, "usage: %s [--print] [--models DIR] [GOLDEN] | --list | --bench KERNEL VARIANT W H N\n", argv[0]);
+            return 2;
+        }
     }
-    if (flags == 0) {
-        fprintf(stderr, "usage: %s [--print] GOLDEN | --list | --bench KERNEL VARIANT W H N\n", argv[0]);
+    if (!golden_path && flags == 0) {
+        fprintf(stderr, "usage: %s [--print] [--models DIR] [GOLDEN] | --list | --bench KERNEL VARIANT W H N\n", argv[0]);
         return 2;
     }
-    return booth_conformance_run(NULL, 0, flags);
+    uint8_t *golden = NULL;
+    size_t golden_count = 0;
+    if (golden_path && !(golden = read_file(golden_path, &golden_count))) return 2;
+    char *names[MAX_MODELS];
+    uint8_t *bytes[MAX_MODELS];
+    ptrdiff_t sizes[MAX_MODELS];
+    ptrdiff_t model_count = -1;
+    if (models && (model_count = read_models(models, names, bytes, sizes)) < 0) return 2;
+    int32_t status = booth_conformance_run(golden, (ptrdiff_t)golden_count, flags,
+                                           (const uint8_t *const *)names, (const uint8_t *const *)bytes,
+                                           sizes, model_count);
+    for (ptrdiff_t i = 0; i < model_count; i++) { free(names[i]); free(bytes[i]); }
+    free(golden);
+    return status;
 }

@@ -8,15 +8,34 @@ public enum ConformanceFlags {
 }
 
 /// Runs the whole suite; compares with the golden text (`golden`, `count` bytes) when non-null.
+/// `modelCount` model files (`modelNames[i]`: NUL-terminated file name, `modelBytes[i]`:
+/// `modelSizes[i]` bytes) add the integer network checks; with `modelCount` < 0 they are skipped.
 /// Prints one line per failure and a closing `N passed, N failed` line; returns 0 when all pass.
 @_cdecl("booth_conformance_run")
-public func boothConformanceRun(_ golden: UnsafePointer<UInt8>?, _ count: Int, _ flags: Int32) -> Int32 {
+public func boothConformanceRun(_ golden: UnsafePointer<UInt8>?, _ count: Int, _ flags: Int32,
+                                _ modelNames: UnsafePointer<UnsafePointer<UInt8>?>?,
+                                _ modelBytes: UnsafePointer<UnsafePointer<UInt8>?>?,
+                                _ modelSizes: UnsafePointer<Int>?, _ modelCount: Int) -> Int32 {
     var problems: [String] = []
     var goldenFile: GoldenFile? = nil
     if let golden {
         goldenFile = GoldenFile(bytes: UnsafeBufferPointer(start: golden, count: count), problems: &problems)
     }
-    let run = ConformanceSuite.check(golden: goldenFile)
+    var models: [ModelBlob]? = nil
+    if modelCount >= 0, let modelNames, let modelBytes, let modelSizes {
+        var blobs: [ModelBlob] = []
+        for i in 0..<modelCount {
+            guard let namePointer = modelNames[i], let bytes = modelBytes[i] else { continue }
+            var length = 0
+            while namePointer[length] != 0 { length += 1 }
+            let name = String(decoding: UnsafeBufferPointer(start: namePointer, count: length), as: UTF8.self)
+            blobs.append(ModelBlob(file: name, bytes: Array(UnsafeBufferPointer(start: bytes, count: modelSizes[i]))))
+        }
+        models = blobs
+    } else if modelCount >= 0 {
+        models = []
+    }
+    let run = ConformanceSuite.check(golden: goldenFile, models: models)
     problems += run.failures
     if flags & ConformanceFlags.printChecksums != 0 {
         print(GoldenFile.render(run.results), terminator: "")

@@ -15,10 +15,12 @@ public enum ConformanceSuite {
         return nil
     }
 
-    /// Runs everything and compares with `golden` (when given): the failures list holds both
-    /// variant-versus-reference differences and golden mismatches.
-    public static func check(golden: GoldenFile?) -> ConformanceRun {
+    /// Runs every kernel, and the integer networks when `models` is given, and compares with
+    /// `golden` (when given): the failures list holds variant-versus-reference differences and
+    /// golden mismatches.
+    public static func check(golden: GoldenFile?, models: [ModelBlob]? = nil) -> ConformanceRun {
         var run = ConformanceRunner.run(kernels)
+        if let models { run.append(NetworkConformance.run(models)) }
         if let golden { run.failures += golden.mismatches(run.results) }
         return run
     }
