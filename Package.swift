@@ -3,9 +3,23 @@
 // The targets follow the pipeline: ImageCore → NeuralCore → Vision → Passport; Hardware; Kiosk; booth.
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
+/// On x86-64, code for AVX2 + FMA ("haswell", every x86 CPU of the last decade and every
+/// AVX2 EPYC): without it Swift's SIMD fused multiply-adds become per-lane `fmaf` library calls,
+/// 10–70× slower. `-Xcc -mavx2` does not reach Swift code; `-target-cpu` does. Set
+/// BOOTH_TARGET_CPU= (empty) for a baseline x86-64 build. aarch64 builds use NEON as is.
+#if arch(x86_64)
+let cpu = ProcessInfo.processInfo.environment["BOOTH_TARGET_CPU"] ?? "haswell"
+let cpuFlags = cpu.isEmpty ? [] : ["-target-cpu", cpu]
+#else
+let cpuFlags: [String] = []
+#endif
+
 /// Flags for the Foundation-free cores. They also build as Embedded Swift (see CMakeLists.txt).
 let coreSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
+    .unsafeFlags(["-Ounchecked"] + cpuFlags, .when(configuration: .release)),
+    .unsafeFlags(cpuFlags, .when(configuration: .debug)),
     .enableExperimentalFeature("StrictConcurrency"),
 ]
 
