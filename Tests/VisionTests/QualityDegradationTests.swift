@@ -49,8 +49,9 @@ struct QualityDegradationTests {
             return S.paint(b, color: (25, 22, 20)) { x, y in (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius }
         },
         // Yaw: the head as a cylinder turned about its vertical axis (degrees).
+        // Turned further the way the face already looks (positive yaw: nose towards the image's right).
         Degradation(name: "yaw", strengths: [0, 10, 20, 30, 40, 50]) { b, f, a in
-            S.yawed(b, angle: a * .pi / 180, centreX: f.box.center.x, radius: 0.75 * f.box.width)
+            S.yawed(b, angle: (f.yaw < 0 ? -a : a) * .pi / 180, centreX: f.box.center.x, radius: 0.75 * f.box.width)
         },
     ]
 
@@ -66,7 +67,8 @@ struct QualityDegradationTests {
         let c = q.components, m = q.measurements
         return "score \(f3(q.score)) [sh \(f3(c.sharpness)) ex \(f3(c.exposure)) no \(f3(c.noise)) po \(f3(c.pose)) ey \(f3(c.eyesOpen)) mo \(f3(c.mouthNeutral)) oc \(f3(c.occlusion)) re \(f3(c.resolution))]"
             + " detail \(f3(m.detail)) noise \(f3(m.noiseSigma)) luma \(f3(m.skinLuma)) contrast \(f3(m.faceContrast)) clip \(f3(m.clipped))"
-            + " unlike \(f3(m.unlikeSkinRightEye))/\(f3(m.unlikeSkinLeftEye))/\(f3(m.unlikeSkinNose))/\(f3(m.unlikeSkinMouth))"
+            + " imbalance \(f3(m.imbalance)) shading \(f3(m.shading)) eyes \(f3(m.rightEyeAspect))/\(f3(m.leftEyeAspect)) mouth \(f3(m.mouthAspect)) lift \(f3(m.cornerLift))"
+            + " nose \(f3(m.noseDistance)) mouth \(f3(m.mouthDistance)) eyes \(f3(m.eyeAsymmetry))"
     }
 
     static func f3(_ v: Float) -> String {

