@@ -40,8 +40,8 @@ struct QualityDegradationTests {
             let top = bottom - t * (bottom - bridge.y)
             return S.paint(b, color: (160, 190, 220)) { x, y in x >= jawL.x && x <= jawR.x && y >= top && y <= bottom }
         },
-        // A dark disc over the person's left eye, growing.
-        Degradation(name: "eyePatch", strengths: [0, 0.25, 0.45, 0.65, 0.85, 1.1]) { b, f, r in
+        // A dark disc over the person's left eye, growing (radius in eye widths, from about the iris).
+        Degradation(name: "eyePatch", strengths: [0, 0.3, 0.5, 0.7, 0.9, 1.1]) { b, f, r in
             guard r > 0 else { return S.copy(b) }
             let outer = f.landmarks68[45], inner = f.landmarks68[42]
             let cx = (outer.x + inner.x) / 2, cy = (outer.y + inner.y) / 2

@@ -11,15 +11,15 @@ import Darwin
 /// Per face: the square around the mesh is resampled with ImageCore kernels (area when
 /// shrinking, bilinear when enlarging) to a 128×128 I420 patch, so every image measurement is
 /// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
-/// `RegionStatistics`; scalar + SIMD, `QualityKernelTable`):
-/// - sharpness and noise from the Laplacian energy of the 8×8 blocks inside the face ellipse:
-///   noise from the flattest quarter (white noise of σ adds 20σ² to the 4-neighbour Laplacian's
-///   energy), detail from the busiest quarter minus the flattest (so noise does not read as
-///   focus);
+/// `RegionStatistics`, `AbsoluteDeviationSum`; scalar + SIMD, `QualityKernelTable`):
+/// - sharpness from the Laplacian energy of the luma's 8×8 blocks inside the face ellipse: the
+///   busiest quarter minus the flattest (so noise does not read as focus);
+/// - noise from the flattest quarter of the chroma planes' blocks (white noise of σ adds 20σ²
+///   to the 4-neighbour Laplacian's energy; chroma carries noise but little facial texture);
 /// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
 ///   shading) and the luma spread of the face interior (contrast);
-/// - occlusion from the colour of the nose and mouth-and-chin regions against the forehead's
-///   skin, the two eye regions against each other, and the mesh's presence score;
+/// - occlusion from how far the nose's and the mouth-and-chin region's pixels lie from the
+///   colour of the forehead's skin (mean per-pixel distance), the two eye regions against each other, and the mesh's presence score;
 /// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
 ///
 /// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
@@ -33,6 +33,7 @@ public final class CaptureQualityEstimator {
     let nv12Patch: ImageBuffer
     let blocks: UnsafeMutableBufferPointer<UInt32>
     let selected: UnsafeMutableBufferPointer<UInt32>
+    let chromaBlocks: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)
 
     public init() {
         let p = CaptureQualityEstimator.patchSize
@@ -45,11 +46,16 @@ public final class CaptureQualityEstimator {
         blocks.initialize(repeating: 0)
         selected = .allocate(capacity: n)
         selected.initialize(repeating: 0)
+        chromaBlocks = (.allocate(capacity: n / 4), .allocate(capacity: n / 4))
+        chromaBlocks.0.initialize(repeating: 0)
+        chromaBlocks.1.initialize(repeating: 0)
     }
 
     deinit {
         blocks.deallocate()
         selected.deallocate()
+        chromaBlocks.0.deallocate()
+        chromaBlocks.1.deallocate()
     }
 
     /// The quality of a tracked or analysed face in `image` (the frame the mesh was computed on).
@@ -98,9 +104,9 @@ public final class CaptureQualityEstimator {
         // Image components. Measurements on clipped pixels carry no information, so sharpness,
         // noise and occlusion are credited only for the unclipped share of the skin.
         let usable = max(0, 1 - m.clipped)
-        c.sharpness = usable * m.detail * m.detail / (m.detail * m.detail + 6 * 6)
+        c.sharpness = usable * m.detail / (m.detail + 8)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
-        c.noise = usable / (1 + (relativeNoise / 4) * (relativeNoise / 4))
+        c.noise = usable / (1 + (relativeNoise / 2) * (relativeNoise / 2))
         // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
         // and faster towards white.
         let level = (m.skinLuma - 175) / (m.skinLuma < 175 ? 110 : 55)
@@ -112,9 +118,9 @@ public final class CaptureQualityEstimator {
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
         let p = max(0, min(1, presence))
         c.occlusion = usable * p * p
-            / (1 + (m.noseDistance / 0.6) * (m.noseDistance / 0.6))
-            / (1 + (m.mouthDistance / 0.6) * (m.mouthDistance / 0.6))
-            / (1 + (m.eyeAsymmetry / 0.3) * (m.eyeAsymmetry / 0.3))
+            / (1 + (m.noseDistance / 0.9) * (m.noseDistance / 0.9))
+            / (1 + (m.mouthDistance / 0.9) * (m.mouthDistance / 0.9))
+            / (1 + (m.eyeAsymmetry / 0.45) * (m.eyeAsymmetry / 0.45))
         return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
     }
 
@@ -257,11 +263,21 @@ public final class CaptureQualityEstimator {
         func distance(_ a: (y: Float, u: Float, v: Float), _ b: (y: Float, u: Float, v: Float)) -> Float {
             (abs(a.y - b.y) + 2 * (abs(a.u - b.u) + abs(a.v - b.v))) * scale
         }
+        let ry = UInt8(max(0, min(255, ref.y.rounded())))
+        let rc = (UInt8(max(0, min(255, ref.u.rounded()))), UInt8(max(0, min(255, ref.v.rounded()))))
+        /// Mean per-pixel distance of region `r` from the reference colour.
+        func deviation(_ r: PixelRect) -> Float {
+            let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
+            guard !r.isEmpty, !ch.isEmpty else { return 0 }
+            let luma = Float(AbsoluteDeviationSum.run(yPlane, yPlane, r, reference: (ry, ry))) / Float(2 * r.area)
+            let chroma = Float(AbsoluteDeviationSum.run(uPlane, vPlane, ch, reference: rc)) / Float(ch.area)
+            return (luma + 2 * chroma) * scale
+        }
         let chin = mid(at(17), at(152))
         var mouth = bounds(Self.mouthVertices, margin: 0.1 * d)
         mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
-        m.noseDistance = distance(colour(bounds(Self.noseVertices, margin: 0)), ref)
-        m.mouthDistance = distance(colour(mouth), ref)
+        m.noseDistance = deviation(bounds(Self.noseVertices, margin: 0))
+        m.mouthDistance = deviation(mouth)
         let eyeMargin = 0.1 * d
         m.eyeAsymmetry = distance(colour(bounds(Self.rightEyeVertices, margin: eyeMargin)),
                                   colour(bounds(Self.leftEyeVertices, margin: eyeMargin)))
@@ -284,19 +300,53 @@ public final class CaptureQualityEstimator {
             }
         }
         guard n >= 4 else { return }
-        // Insertion sort (n ≤ 256).
-        for i in 1..<n {
-            let v = selected[i]
-            var j = i - 1
-            while j >= 0 && selected[j] > v { selected[j + 1] = selected[j]; j -= 1 }
-            selected[j + 1] = v
+        m.detail = CaptureQualityEstimator.spread(selected, n).squareRoot()
+
+        // Noise: sensor noise shows in chroma as much as in luma, while a face's fine texture
+        // (pores, stubble, hair) is nearly all luma — so the flattest chroma blocks measure noise
+        // without mistaking texture for it. U and V energies added per 8×8 chroma block.
+        LaplacianBlocks.run(uPlane, chromaBlocks.0)
+        LaplacianBlocks.run(vPlane, chromaBlocks.1)
+        let chromaColumns = columns / 2
+        n = 0
+        for by in 0..<chromaColumns {
+            for bx in 0..<chromaColumns {
+                let px = Float(bx * 16 + 8) - centre.x, py = Float(by * 16 + 8) - centre.y
+                let pu = px * ux + py * uy, pv = px * vx + py * vy
+                if (pu / a) * (pu / a) + (pv / b) * (pv / b) <= 1 {
+                    selected[n] = chromaBlocks.0[by * chromaColumns + bx] &+ chromaBlocks.1[by * chromaColumns + bx]
+                    n += 1
+                }
+            }
         }
+        guard n >= 4 else { return }
+        CaptureQualityEstimator.sort(selected, n)
+        let quarter = max(1, n / 4)
+        var lowSum: UInt64 = 0
+        for i in 0..<quarter { lowSum += UInt64(selected[i]) }
+        // White noise of σ in U and V adds 20σ² per plane to the Laplacian's energy.
+        m.noiseSigma = (Float(lowSum) / Float(quarter * 64) / 40).squareRoot()
+    }
+
+    /// Sorts the first `n` values (insertion sort; n ≤ 256, no allocation).
+    static func sort(_ v: UnsafeMutableBufferPointer<UInt32>, _ n: Int) {
+        guard n > 1 else { return }
+        for i in 1..<n {
+            let x = v[i]
+            var j = i - 1
+            while j >= 0 && v[j] > x { v[j + 1] = v[j]; j -= 1 }
+            v[j + 1] = x
+        }
+    }
+
+    /// Per-pixel Laplacian energy of the busiest quarter of `n` 8×8 blocks above the flattest
+    /// quarter (sorts `v`).
+    static func spread(_ v: UnsafeMutableBufferPointer<UInt32>, _ n: Int) -> Float {
+        sort(v, n)
         let quarter = max(1, n / 4)
         var lowSum: UInt64 = 0, highSum: UInt64 = 0
-        for i in 0..<quarter { lowSum += UInt64(selected[i]); highSum += UInt64(selected[n - 1 - i]) }
+        for i in 0..<quarter { lowSum += UInt64(v[i]); highSum += UInt64(v[n - 1 - i]) }
         let pixels = Float(quarter * 64)
-        let lowEnergy = Float(lowSum) / pixels, highEnergy = Float(highSum) / pixels
-        m.noiseSigma = (lowEnergy / 20).squareRoot()
-        m.detail = max(0, highEnergy - lowEnergy).squareRoot()
+        return max(0, Float(highSum) / pixels - Float(lowSum) / pixels)
     }
 }
