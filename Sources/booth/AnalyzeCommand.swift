@@ -185,7 +185,7 @@ struct AnalyzeJob: Sendable {
         Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<job.workers {
-                    group.addTask { job.work(next: next, continuation) }
+                    group.addTask { await job.work(next: next, continuation) }
                 }
             }
             continuation.finish()
@@ -193,8 +193,9 @@ struct AnalyzeJob: Sendable {
         return stream
     }
 
-    /// One worker: its own decoder, models and estimator; files until none are left.
-    func work(next: NextIndex, _ continuation: AsyncStream<AnalyzeOutcome>.Continuation) {
+    /// One worker: its own decoder, models and estimator; files until none are left. Yields
+    /// between files so the consumer (progress, results) runs even when every pool thread works.
+    func work(next: NextIndex, _ continuation: AsyncStream<AnalyzeOutcome>.Continuation) async {
         let decoder = ImageDecoder()
         let estimator = CaptureQualityEstimator()
         let analyzer: FaceAnalyzer
@@ -209,6 +210,7 @@ struct AnalyzeJob: Sendable {
             let i = next.value.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < files.count else { return }
             continuation.yield(analyze(i, decoder: decoder, analyzer: analyzer, estimator: estimator))
+            await Task.yield()
         }
     }
 

@@ -116,7 +116,9 @@ public final class CaptureQualityEstimator {
         let shadingScore = 1 / (1 + (m.shading / 0.4) * (m.shading / 0.4))
         let contrastScore = 1 - expf(-(m.faceContrast / 14) * (m.faceContrast / 14))
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
-        let p = max(0, min(1, presence))
+        // Presence gates rather than grades: above MediaPipe's tracking threshold (0.5) the mesh
+        // is trusted, and its value there is too noisy under occlusion to order captures.
+        let p = max(0, min(1, presence / 0.5))
         c.occlusion = usable * p * p
             / (1 + (m.noseDistance / 0.9) * (m.noseDistance / 0.9))
             / (1 + (m.mouthDistance / 0.9) * (m.mouthDistance / 0.9))
@@ -237,11 +239,6 @@ public final class CaptureQualityEstimator {
         let sF = RegionStatistics.run(yPlane, forehead, low: low, high: high)
         let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
         let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
-        let skin = sF + sR + sL
-        m.skinLuma = skin.mean
-        m.clipped = skin.count > 0 ? Float(skin.low + skin.high) / Float(skin.count) : 0
-        m.imbalance = abs(sL.mean - sR.mean) / max(1, max(sL.mean, sR.mean))
-        m.shading = skin.deviation / max(8, skin.mean)
         let interior = bounds(Self.interiorVertices, margin: 0)
         m.faceContrast = RegionStatistics.run(yPlane, interior, low: low, high: high).deviation
 
@@ -273,6 +270,20 @@ public final class CaptureQualityEstimator {
             let chroma = Float(AbsoluteDeviationSum.run(uPlane, vPlane, ch, reference: rc)) / Float(ch.area)
             return (luma + 2 * chroma) * scale
         }
+        // Exposure on forehead and cheeks; a cheek unlike the forehead's skin (covered by a mask
+        // or a hand) counts less, so lighting is judged on skin.
+        let wR = 1 / (1 + (deviation(cheekR) / 0.5) * (deviation(cheekR) / 0.5))
+        let wL = 1 / (1 + (deviation(cheekL) / 0.5) * (deviation(cheekL) / 0.5))
+        let weightTotal = Float(sF.count) + wR * Float(sR.count) + wL * Float(sL.count)
+        if weightTotal > 0 {
+            let mean = (Float(sF.sum) + wR * Float(sR.sum) + wL * Float(sL.sum)) / weightTotal
+            let squares = (Float(sF.sumOfSquares) + wR * Float(sR.sumOfSquares) + wL * Float(sL.sumOfSquares)) / weightTotal
+            m.skinLuma = mean
+            m.shading = max(0, squares - mean * mean).squareRoot() / max(8, mean)
+            m.clipped = (Float(sF.low + sF.high) + wR * Float(sR.low + sR.high) + wL * Float(sL.low + sL.high)) / weightTotal
+        }
+        m.imbalance = min(wR, wL) * abs(sL.mean - sR.mean) / max(1, max(sL.mean, sR.mean))
+
         let chin = mid(at(17), at(152))
         var mouth = bounds(Self.mouthVertices, margin: 0.1 * d)
         mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
