@@ -68,7 +68,7 @@ import Glibc
     func boxesFollowScaleAndShift(scale: Float, dx: Float, dy: Float) throws {
         let source = FaceTestSupport.astronaut()
         let base = try #require(single(source.image()))
-        let w = Int(Float(source.width) * max(scale, 1)) + 200, h = Int(Float(source.height) * max(scale, 1)) + 200
+        let w = Int(Float(source.width) * max(scale, 1)) + 201, h = Int(Float(source.height) * max(scale, 1)) + 157  // odd sizes
         let moved = FaceTestSupport.warp(source, width: w, height: h) { x, y in ((x - dx) / scale, (y - dy) / scale) }
         let face = try #require(single(moved.image()))
         let expected = Rect(x: base.box.x * scale + dx, y: base.box.y * scale + dy,
@@ -92,7 +92,7 @@ import Glibc
     @Test func trackerFollowsI420FramesWithoutAllocating() throws {
         let source = FaceTestSupport.astronaut()
         var frames: [ImageBuffer] = []
-        for i in 0..<12 {
+        for i in 0..<22 {
             let shift = Float(i) * 4
             let rgb = FaceTestSupport.warp(source, width: 640, height: 480) { x, y in ((x - 100 - shift) / 0.8, (y - 40) / 0.8) }
             frames.append(FaceTestSupport.i420(rgb))
@@ -110,20 +110,30 @@ import Glibc
         #expect(tracker.detectorRuns == 1)
         let face = tracker.face(0)
         #expect(face.presence > 0.9)
-        // Steady state: no heap growth across frames.
+        // Steady state: no heap growth across frames. mallinfo2 is process-wide (the test runner's
+        // own threads may allocate or free meanwhile) and cannot see a malloc freed within the
+        // frame, so: three windows of frames, and at least one must leave the heap byte-exact
+        // while none grows by a frame's worth of buffers.
         #if canImport(Glibc) && arch(x86_64)
-        let before = HeapStatistics.current()
-        for i in 4..<12 { _ = step(i) }
-        let after = HeapStatistics.current()
-        print("tracker: heap in use before \(before.uordblks) after \(after.uordblks) bytes, mmapped \(before.hblkhd) → \(after.hblkhd)")
-        #expect(after.uordblks == before.uordblks && after.hblkhd == before.hblkhd)
+        var deltas: [Int] = []
+        deltas.reserveCapacity(3)
+        var i = 4
+        for _ in 0..<3 {
+            let before = HeapStatistics.current()
+            for _ in 0..<6 { _ = step(i); i += 1 }
+            let after = HeapStatistics.current()
+            deltas.append((after.uordblks - before.uordblks) + (after.hblkhd - before.hblkhd))
+        }
+        print("tracker: heap change per window of 6 frames: \(deltas) bytes")
+        #expect(deltas.contains(0), "heap changed in every window: \(deltas)")
+        #expect(deltas.allSatisfy { $0 < 4096 }, "heap grew: \(deltas)")
         #else
-        for i in 4..<12 { _ = step(i) }
+        for i in 4..<22 { _ = step(i) }
         print("tracker: heap statistics not available on this platform; allocation check skipped")
         #endif
         #expect(tracker.count == 1 && tracker.detectorRuns == 1)
         // The tracked face sits where the still analyzer puts it in the same frame.
-        var last = frames[11].image()
+        var last = frames[21].image()
         last.metadata = FrameMetadata()
         let still = try #require(single(last))
         let tracked = FaceObservation(tracker.face(0))

@@ -67,21 +67,10 @@ enum FaceTestSupport {
         })
     }
 
-    /// I420 copy of an RGB888 buffer (BT.601 full range), for the camera-format path.
+    /// I420 copy of an RGB888 buffer (ImageCore's BT.601 full-range kernel), for the camera-format path.
     static func i420(_ rgb: ImageBuffer) -> ImageBuffer {
         let out = ImageBuffer(format: .i420, width: rgb.width, height: rgb.height)
-        let src = rgb.image().luma, img = out.image()
-        for y in 0..<rgb.height {
-            for x in 0..<rgb.width {
-                let p = src.row(y) + x * 3
-                let r = Float(p[0]), g = Float(p[1]), b = Float(p[2])
-                img.planes.0.row(y)[x] = UInt8(max(0, min(255, (0.299 * r + 0.587 * g + 0.114 * b).rounded())))
-                if x % 2 == 0 && y % 2 == 0 {
-                    img.planes.1.row(y / 2)[x / 2] = UInt8(max(0, min(255, (128 - 0.168736 * r - 0.331264 * g + 0.5 * b).rounded())))
-                    img.planes.2.row(y / 2)[x / 2] = UInt8(max(0, min(255, (128 + 0.5 * r - 0.418688 * g - 0.081312 * b).rounded())))
-                }
-            }
-        }
+        RGBToI420.run(rgb.image(), out.image())
         return out
     }
 

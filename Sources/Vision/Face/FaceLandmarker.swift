@@ -27,13 +27,13 @@ public final class FaceLandmarker {
     /// Below this presence the face counts as lost (MediaPipe's tracking threshold: 0.5).
     public var minPresence: Float = 0.5
     /// YCbCr matrix for I420/NV12 frames.
-    public var matrix: YCbCrMatrix = .bt601Full
+    public var matrix: YUVMatrix = .bt601Full
     let meshOutput: Int, presenceOutput: Int
     let irisContourOutput: Int, irisOutput: Int
 
     public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
-        mesh = try Interpreter(model: meshModel, path: path)
-        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path) }
+        mesh = try Interpreter(model: meshModel, path: path, calibration: .unit)
+        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path, calibration: .unit) }
         precondition(mesh.inputShape(0) == [1, 192, 192, 3], "not the face mesh model")
         meshOutput = mesh.outputShape(0).last == 1404 ? 0 : 1
         presenceOutput = 1 - meshOutput

@@ -24,30 +24,22 @@ public enum TensorBorder: Sendable, Equatable {
     case replicate
 }
 
-/// YCbCr → RGB for I420/NV12 frames, in float (the sampler converts only the pixels it reads).
-/// Coefficients as ITU-R BT.601/BT.709 define them; the camera's stream says which applies.
-public struct YCbCrMatrix: Sendable, Equatable {
-    public var yOffset: Float, yGain: Float, rV: Float, gU: Float, gV: Float, bU: Float
-
-    static func make(kr: Float, kb: Float, limited: Bool) -> YCbCrMatrix {
-        let kg = 1 - kr - kb
-        let c: Float = limited ? 255 / 224 : 1
-        return YCbCrMatrix(yOffset: limited ? 16 : 0, yGain: limited ? 255 / 219 : 1,
-                           rV: 2 * (1 - kr) * c, gU: 2 * kb * (1 - kb) / kg * c,
-                           gV: 2 * kr * (1 - kr) / kg * c, bU: 2 * (1 - kb) * c)
+/// ImageCore's `YUVMatrix` (Q14 fixed point) as float coefficients, for the sampler's
+/// per-sample conversion.
+struct YCbCrFloat {
+    var yOffset: Float, yGain: Float, rV: Float, gU: Float, gV: Float, bU: Float
+    init(_ m: YUVMatrix) {
+        let q: Float = 1.0 / 16384
+        yOffset = Float(m.yOffset); yGain = Float(m.yGain) * q
+        rV = Float(m.rV) * q; gU = Float(m.gU) * q; gV = Float(m.gV) * q; bU = Float(m.bU) * q
     }
-    /// BT.601 full range (JPEG/JFIF, libcamera's sYCC).
-    public static let bt601Full = make(kr: 0.299, kb: 0.114, limited: false)
-    /// BT.601 limited range.
-    public static let bt601Limited = make(kr: 0.299, kb: 0.114, limited: true)
-    /// BT.709 limited range (libcamera's Rec709).
-    public static let bt709Limited = make(kr: 0.2126, kb: 0.0722, limited: true)
 }
 
 /// Fills a model's NHWC float input from a rotated region of an image: an affine warp with
 /// bilinear sampling, box-averaged over up to 4×4 taps when the region is shrunk by more than
 /// 1.5× per axis (so a 12 MP photo does not alias into the 128×128 detector input), reading
-/// RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr converted per sample read).
+/// RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr converted per sample read with
+/// ImageCore's `YUVMatrix` coefficients; the camera's stream says which matrix applies).
 ///
 /// This is MediaPipe's ImageToTensor step. Foundation-free; allocates nothing.
 public enum TensorSampler {
@@ -58,7 +50,7 @@ public enum TensorSampler {
     public static func sample(
         _ image: Image, region: RotatedRect, into tensor: UnsafeMutableBufferPointer<Float>,
         width: Int, height: Int, range: TensorRange, border: TensorBorder,
-        flipHorizontally: Bool = false, matrix: YCbCrMatrix = .bt601Full
+        flipHorizontally: Bool = false, matrix: YUVMatrix = .bt601Full
     ) {
         precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
         switch image.format {
@@ -69,10 +61,10 @@ public enum TensorSampler {
         case .gray8:
             warp(GraySource(plane: image.luma), image, region, tensor, width, height, range, border, flipHorizontally)
         case .i420:
-            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0, matrix: matrix),
+            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0, matrix: YCbCrFloat(matrix)),
                  image, region, tensor, width, height, range, border, flipHorizontally)
         case .nv12:
-            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1, matrix: matrix),
+            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1, matrix: YCbCrFloat(matrix)),
                  image, region, tensor, width, height, range, border, flipHorizontally)
         }
     }
@@ -181,7 +173,7 @@ struct GraySource: PixelSource {
 struct YUVSource: PixelSource {
     let y: Plane, u: Plane, v: Plane
     let chromaStep: Int, vOffset: Int
-    let matrix: YCbCrMatrix
+    let matrix: YCbCrFloat
     @inline(__always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
         let luma = (Float(y.row(py)[px]) - matrix.yOffset) * matrix.yGain
         let cx = (px >> 1) * chromaStep, cy = py >> 1
