@@ -118,6 +118,10 @@ public final class CaptureQualityEstimator {
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
         // Presence gates rather than grades: above MediaPipe's tracking threshold (0.5) the mesh
         // is trusted, and its value there is too noisy under occlusion to order captures.
+        // A covered mouth's lip landmarks are the mesh's guess: the mouth is credited as neutral
+        // only as far as the mouth region looks like skin and lips.
+        let mouthVisible = 1 / (1 + powf(m.mouthDistance / 1.2, 4))
+        c.mouthNeutral = min(c.mouthNeutral, mouthVisible)
         let p = max(0, min(1, presence / 0.5))
         c.occlusion = usable * p * p
             / (1 + (m.noseDistance / 0.9) * (m.noseDistance / 0.9))
