@@ -18,6 +18,11 @@ enum QualityTestSupport {
         } catch { fatalError("face models: \(error)") }
     }()
 
+    /// Tiled analyzer for finding the subject in the full fixture photo (its own interpreters).
+    nonisolated(unsafe) static let tiledAnalyzer: FaceAnalyzer = {
+        do { return try FaceAnalyzer(modelDirectory: Fixtures.models) } catch { fatalError("face models: \(error)") }
+    }()
+
     static var faceFixtures: String { Fixtures.sharedFixtures + "/faces" }
     static var hasFixtures: Bool { access(faceFixtures, F_OK) == 0 }
 
@@ -42,7 +47,7 @@ enum QualityTestSupport {
     /// about `faceSize` pixels wide — the test subject, small enough to analyse quickly.
     static func subject(_ file: String, faceSize: Float = 170) -> ImageBuffer? {
         let full = load(faceFixtures + "/" + file)
-        guard let face = mainFace(full.image()) else { return nil }
+        guard let face = tiledAnalyzer.analyze(full.image()).max(by: { $0.box.area < $1.box.area }) else { return nil }
         let side = max(face.box.width, face.box.height) * 2.2
         let c = face.box.center
         let scale = faceSize / face.box.width
