@@ -6,7 +6,15 @@ import Vision
 /// The estimator on the always-present astronaut portrait: sane values, every frame format
 /// giving close results, variants giving identical results, and no allocation per call.
 @Suite(.serialized) struct QualityEstimatorTests {
-    let analyzer = QualityTestSupport.analyzer
+    /// Its own models: interpreters are not thread-safe and the degradation suite runs alongside.
+    nonisolated(unsafe) static let ownAnalyzer: FaceAnalyzer = {
+        do {
+            let a = try FaceAnalyzer(modelDirectory: Fixtures.models)
+            a.tiled = false
+            return a
+        } catch { fatalError("face models: \(error)") }
+    }()
+    let analyzer = QualityEstimatorTests.ownAnalyzer
 
     @Test func astronautIsAGoodCapture() throws {
         let buffer = FaceTestSupport.astronaut()
