@@ -226,7 +226,13 @@ struct AnalyzeJob: Sendable {
             outcome.json = "{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"score\": 0, \"faces\": [], \"error\": \(JSONText.string(outcome.error!))}"
             return outcome
         }
-        let image = buffer.image()
+        // The view does not keep the buffer alive (release builds end lifetimes at last use).
+        return withExtendedLifetime(buffer) { analyze(buffer.image(), outcome, analyzer: analyzer, estimator: estimator) }
+    }
+
+    func analyze(_ image: Image, _ start: AnalyzeOutcome, analyzer: FaceAnalyzer, estimator: CaptureQualityEstimator) -> AnalyzeOutcome {
+        var outcome = start
+        let file = files[outcome.index], i = outcome.index
         let faces = analyzer.analyze(image)
         let qualities = faces.map { estimator.evaluate(image, face: $0) }
         outcome.faceCount = faces.count

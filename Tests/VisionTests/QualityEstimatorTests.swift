@@ -21,6 +21,7 @@ import Vision
         let image = buffer.image()
         let face = try #require(analyzer.analyze(image).first)
         let q = CaptureQualityEstimator().evaluate(image, face: face)
+        withExtendedLifetime(buffer) {}
         print("astronaut: \(QualityDegradationTests.describe(q)) eyes \(q.eyeOpenness) mouth \(q.mouthOpenness) smile \(q.smile)")
         #expect(q.score > 0.5 && q.score <= 1)
         for c in QualityComponent.allCases { #expect(q.components[c] >= 0 && q.components[c] <= 1, "\(c)") }
@@ -33,12 +34,13 @@ import Vision
         let face = try #require(analyzer.analyze(rgb.image()).first)
         let estimator = CaptureQualityEstimator()
         let fromRGB = estimator.evaluate(rgb.image(), face: face)
-        let fromI420 = estimator.evaluate(FaceTestSupport.i420(rgb).image(), face: face)
+        let i420 = FaceTestSupport.i420(rgb)
+        let fromI420 = withExtendedLifetime(i420) { estimator.evaluate(i420.image(), face: face) }
         print("rgb \(fromRGB.score) i420 \(fromI420.score)")
         #expect(abs(fromRGB.score - fromI420.score) < 0.03)
         let gray = ImageBuffer(format: .gray8, width: rgb.width, height: rgb.height)
         RGBToGray.run(rgb.image(), gray.image())
-        let fromGray = estimator.evaluate(gray.image(), face: face)
+        let fromGray = withExtendedLifetime(gray) { estimator.evaluate(gray.image(), face: face) }
         #expect(abs(fromRGB.components.sharpness - fromGray.components.sharpness) < 0.03)
         // Scalar references and SIMD variants: the same measurements to the bit.
         KernelDispatch.forceScalar = true
@@ -46,6 +48,7 @@ import Vision
         KernelDispatch.forceScalar = false
         let vector = estimator.evaluate(rgb.image(), face: face)
         #expect(scalar == vector)
+        withExtendedLifetime(rgb) {}
     }
 
     @Test func evaluateAllocatesNothing() throws {
@@ -82,5 +85,6 @@ import Vision
         print("quality: heap statistics not available on this platform; allocation check skipped")
         #endif
         #expect(total > 0)
+        withExtendedLifetime((rgb, frame)) {}
     }
 }
