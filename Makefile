@@ -24,6 +24,12 @@ test: setup
 	$(SWIFT) test $(BUILD_FLAGS) --skip-build
 	scripts/check-systemd .build/$(CONFIG)/booth
 	CONFIG=$(CONFIG) scripts/vm/run
+	scripts/arm/test
+
+# The cores as Embedded Swift for aarch64 under qemu-aarch64-static: kernel conformance against
+# the x86 golden checksums, and the NEON check of every SIMD kernel's loops.
+test-arm: setup
+	scripts/arm/test
 
 # The DRM display code against a real kernel driver (bochs-drm) in qemu-system-x86_64 (~25 s).
 test-vm: setup

@@ -13,6 +13,9 @@ struct Booth: ParsableCommand {
             CamerasCommand.self,
             DoctorCommand.self,
             FacesCommand.self,
+            GreetCommand.self,
             ModelCommand.self,
+            RunCommand.self,
+            SegmentCommand.self,
         ])
 }

@@ -39,6 +39,12 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Ignore faces narrower than this many pixels.")
     var minFaceSize: Float = 0
 
+    @Option(help: "BlazeFace score a detection needs (0...1).")
+    var minScore: Float?
+
+    @Option(help: "Mesh face-presence probability a face needs (0...1).")
+    var minPresence: Float = 0.8
+
     func run() throws {
         let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
         let execution: ExecutionPath
@@ -55,6 +61,8 @@ struct FacesCommand: ParsableCommand {
         }
         analyzer.tiled = !noTiles
         analyzer.detector.minFaceSize = minFaceSize
+        analyzer.minPresence = minPresence
+        if let minScore { analyzer.minDetectionScore = minScore }
         if let annotate {
             try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
         }

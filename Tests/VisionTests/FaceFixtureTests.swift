@@ -11,8 +11,14 @@ import Glibc
 /// Against human ground truth in ../shared/fixtures/faces (skipped when absent).
 @Suite(.serialized, .enabled(if: FaceTestSupport.hasFixtures, "../shared/fixtures/faces is absent: face fixture tests skipped"))
 struct FaceFixtureTests {
-    let analyzer = FaceTestSupport.analyzer
+    let analyzer = FaceTestSupport.fixtureSuiteAnalyzer
     let root = FaceTestSupport.faceFixtures
+
+    /// Faces in the image file at `path` (the buffer is kept alive while its view is analysed).
+    func analyze(_ path: String) -> [FaceObservation] {
+        let buffer = FaceTestSupport.load(path)
+        return withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
+    }
 
     /// iBUG .pts (1-based pixels) → 0-based pixel centres.
     func readPts(_ path: String) -> [Point2] {
@@ -47,7 +53,7 @@ struct FaceFixtureTests {
         for (set, file) in Self.landmarkSets {
             let truth = readPts(root + "/\(set)/" + file.split(separator: ".")[0] + ".pts")
             try #require(truth.count == 68)
-            let faces = analyzer.analyze(FaceTestSupport.load(root + "/\(set)/\(file)").image())
+            let faces = analyze(root + "/\(set)/\(file)")
             let xs = truth.map(\.x), ys = truth.map(\.y)
             let gtBox = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
             let face = try #require(faces.max(by: { $0.box.iou(gtBox) < $1.box.iou(gtBox) }), "\(file): no face")
@@ -97,7 +103,7 @@ struct FaceFixtureTests {
         var total = 0, found = 0
         for xml in ["training.xml", "testing.xml"] {
             for (file, boxes) in vocBoxes(xml) {
-                let faces = analyzer.analyze(FaceTestSupport.load(root + "/voc_boxes/" + file).image())
+                let faces = analyze(root + "/voc_boxes/" + file)
                 for box in boxes {
                     total += 1
                     let best = faces.map { $0.box.iou(box) }.max() ?? 0
@@ -112,7 +118,7 @@ struct FaceFixtureTests {
     }
 
     @Test func noFaceOnDogs() {
-        let faces = analyzer.analyze(FaceTestSupport.load(root + "/voc_boxes/dogs.jpg").image())
+        let faces = analyze(root + "/voc_boxes/dogs.jpg")
         #expect(faces.isEmpty, "\(faces.count) faces on dogs.jpg")
     }
 }

@@ -11,17 +11,18 @@ import Glibc
 
 /// End-to-end on Booth's own interpreter (float path) with the astronaut portrait from the models.
 @Suite(.serialized) struct FaceModelTests {
-    let analyzer = FaceTestSupport.analyzer
+    let analyzer = FaceTestSupport.modelSuiteAnalyzer
 
-    func single(_ image: Image) -> FaceObservation? {
-        let faces = analyzer.analyze(image)
+    /// The one face in `buffer` (kept alive while its view is analysed).
+    func single(_ buffer: ImageBuffer) -> FaceObservation? {
+        let faces = withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
         #expect(faces.count == 1, "expected one face, found \(faces.count): \(faces.map { ($0.box, $0.confidence, $0.presence) })")
         return faces.first
     }
 
     @Test func findsTheAstronautWithLandmarksAndPupils() throws {
         let buffer = FaceTestSupport.astronaut()
-        let face = try #require(single(buffer.image()))
+        let face = try #require(single(buffer))
         #expect(face.confidence > 0.7 && face.presence > 0.9)
         #expect(face.mesh.count == 468 && face.landmarks68.count == 68)
         // Person's right eye is on the image's left; pupils lie between their eye corners.
@@ -35,12 +36,12 @@ import Glibc
 
     @Test func rollFollowsSyntheticRotations() throws {
         let source = FaceTestSupport.astronaut()
-        let base = try #require(single(source.image()))
+        let base = try #require(single(source))
         var worst: Float = 0
         for degrees in stride(from: Float(-40), through: 40, by: 10) {
             let angle = degrees * .pi / 180
             let (image, _) = FaceTestSupport.rotated(source, by: angle)
-            let face = try #require(single(image.image()), "no face at \(degrees)°")
+            let face = try #require(single(image), "no face at \(degrees)°")
             let error = abs(FaceTestSupport.degrees(face.roll - base.roll - angle))
             worst = max(worst, error)
             print("rotation \(degrees)°: roll \(FaceTestSupport.degrees(face.roll))°, error \(error)°")
@@ -55,8 +56,8 @@ import Glibc
         let (tilted, _) = FaceTestSupport.rotated(source, by: 0.2)
         let w = Float(tilted.width)
         let mirrored = FaceTestSupport.warp(tilted, width: tilted.width, height: tilted.height) { x, y in (w - x, y) }
-        let a = try #require(single(tilted.image()))
-        let b = try #require(single(mirrored.image()))
+        let a = try #require(single(tilted))
+        let b = try #require(single(mirrored))
         let dRoll = abs(FaceTestSupport.degrees(a.roll + b.roll)), dYaw = abs(FaceTestSupport.degrees(a.yaw + b.yaw))
         print("mirror: roll \(FaceTestSupport.degrees(a.roll))° / \(FaceTestSupport.degrees(b.roll))°, yaw \(FaceTestSupport.degrees(a.yaw))° / \(FaceTestSupport.degrees(b.yaw))°")
         #expect(dRoll <= 2 && dYaw <= 2)
@@ -67,10 +68,10 @@ import Glibc
     @Test(arguments: [(Float(0.6), Float(40), Float(10)), (0.8, 100, 150), (1.3, -60, 20)])
     func boxesFollowScaleAndShift(scale: Float, dx: Float, dy: Float) throws {
         let source = FaceTestSupport.astronaut()
-        let base = try #require(single(source.image()))
+        let base = try #require(single(source))
         let w = Int(Float(source.width) * max(scale, 1)) + 201, h = Int(Float(source.height) * max(scale, 1)) + 157  // odd sizes
         let moved = FaceTestSupport.warp(source, width: w, height: h) { x, y in ((x - dx) / scale, (y - dy) / scale) }
-        let face = try #require(single(moved.image()))
+        let face = try #require(single(moved))
         let expected = Rect(x: base.box.x * scale + dx, y: base.box.y * scale + dy,
                             width: base.box.width * scale, height: base.box.height * scale)
         let size = expected.width
@@ -84,7 +85,7 @@ import Glibc
         var g = SeededGenerator(seed: 7)
         let p = b.image().luma
         for y in 0..<240 { for x in 0..<960 { p.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
-        #expect(analyzer.analyze(b.image()).isEmpty)
+        #expect(withExtendedLifetime(b) { analyzer.analyze(b.image()) }.isEmpty)
     }
 
     /// A 640×480 camera-like I420 clip: the astronaut drifting; tracked without the detector
@@ -133,16 +134,17 @@ import Glibc
         #endif
         #expect(tracker.count == 1 && tracker.detectorRuns == 1)
         // The tracked face sits where the still analyzer puts it in the same frame.
-        var last = frames[21].image()
-        last.metadata = FrameMetadata()
-        let still = try #require(single(last))
+        let still = try #require(single(frames[21]))
         let tracked = FaceObservation(tracker.face(0))
         #expect(abs(still.box.center.x - tracked.box.center.x) < 0.05 * still.box.width)
     }
 
-    @Test func timePerFrameAt640x480() throws {
+    @Test(arguments: [ExecutionPath.float, .integer])
+    func timePerFrameAt640x480(path: ExecutionPath) throws {
+        let analyzer = path == .float ? analyzer : try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
         let source = FaceTestSupport.astronaut()
-        let rgb = FaceTestSupport.warp(source, width: 640, height: 480) { x, y in ((x - 160) / 0.7, (y - 60) / 0.7) }
+        // The face about 90 px wide, well inside the live detector's range on both paths.
+        let rgb = FaceTestSupport.warp(source, width: 640, height: 480) { x, y in ((x - 80) / 0.95, (y - 10) / 0.95) }
         let frame = FaceTestSupport.i420(rgb)
         let detector = analyzer.detector, landmarker = analyzer.landmarker
         var detections: [FaceDetection] = []
@@ -160,7 +162,8 @@ import Glibc
             detect += t1 - t0
             landmarks += t2 - t1
         }
+        withExtendedLifetime(frame) {}
         #expect(detections.count == 1)
-        print("640x480 I420 per frame: detect \(detect / n), mesh+iris \(landmarks / n), total \((detect + landmarks) / n) (\(analyzer.detector.interpreter.path) path)")
+        print("640x480 I420 per frame: detect \(detect / n), mesh+iris \(landmarks / n), total \((detect + landmarks) / n) (\(path) path)")
     }
 }

@@ -9,10 +9,14 @@ import Glibc
 
 /// Shared models and image helpers for the face tests.
 enum FaceTestSupport {
-    /// One analyzer for all tests (loading the models takes a moment).
-    nonisolated(unsafe) static let analyzer: FaceAnalyzer = {
+    /// One analyzer per serialized suite: an interpreter is not thread-safe, and suites run in
+    /// parallel with each other.
+    nonisolated(unsafe) static let modelSuiteAnalyzer = makeAnalyzer()
+    nonisolated(unsafe) static let fixtureSuiteAnalyzer = makeAnalyzer()
+
+    static func makeAnalyzer() -> FaceAnalyzer {
         do { return try FaceAnalyzer(modelDirectory: Fixtures.models) } catch { fatalError("face models: \(error)") }
-    }()
+    }
 
     static var faceFixtures: String { Fixtures.sharedFixtures + "/faces" }
     static var hasFixtures: Bool { access(faceFixtures, F_OK) == 0 }

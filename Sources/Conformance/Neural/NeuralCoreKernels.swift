@@ -280,7 +280,7 @@ public enum NeuralCoreKernels {
         for ch in channelCounts {
             for (si, s) in resizeSizes.enumerated() {
                 let mode = (ch + si) % 3
-                cases.append(ConformanceCase(label: "c\(ch)\(s.ih)x\(s.iw)to\(s.oh)x\(s.ow)\(modes[mode])",
+                cases.append(ConformanceCase(label: "c\(ch)_\(s.ih)x\(s.iw)to\(s.oh)x\(s.ow)_\(modes[mode])",
                                              width: ch, height: si, extra: mode))
             }
         }

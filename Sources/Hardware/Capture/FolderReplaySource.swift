@@ -16,6 +16,8 @@ public final class FolderReplaySource: FrameSource {
     public let previewWidth: Int
     public let previewHeight: Int
     public let framesPerSecond: Int?
+    /// Each image is shown for this many frames before the next (a person holding still).
+    public let framesPerImage: Int
     /// Files that were skipped, with why.
     public private(set) var skipped: [(path: String, reason: String)] = []
     public var imageCount: Int { images.count }
@@ -30,7 +32,9 @@ public final class FolderReplaySource: FrameSource {
     private var stillWanted = false
 
     public init(folder: String, previewWidth: Int = 640, previewHeight: Int = 480, framesPerSecond: Int? = 15,
-                clock: MonotonicClock = .system, syscalls: SystemCalls = .live) throws(HardwareError) {
+                framesPerImage: Int = 1, clock: MonotonicClock = .system, syscalls: SystemCalls = .live) throws(HardwareError) {
+        precondition(framesPerImage > 0, "framesPerImage must be positive")
+        self.framesPerImage = framesPerImage
         name = "folder \(folder)"
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight
@@ -99,7 +103,7 @@ public final class FolderReplaySource: FrameSource {
             still(source)
         }
         sequence += 1
-        index = (index + 1) % images.count
+        if sequence % UInt64(framesPerImage) == 0 { index = (index + 1) % images.count }
         return 1
     }
 

@@ -1,9 +1,10 @@
 /// Horizontal flip (a mirror image, as a selfie preview shows), for planes of 1 to 4 byte
 /// pixels and, plane by plane, whole images. `Rotate` uses the same row kernel for 180°.
 ///
-/// Contract: same size; source and destination must not overlap; reads and writes only the
-/// rows' pixels. Allocates nothing. The SIMD variant reverses 16 pixels per step for 1, 2 and
-/// 4-byte pixels (`SIMD16<UInt8/UInt16/UInt32>`); 3-byte pixels use the reference loop.
+/// Contract: same size; source and destination must not overlap; writes only the
+/// rows' pixels. Allocates nothing. The SIMD variant reverses 16 pixels per step
+/// (`SIMD16<UInt8/UInt16/UInt32>`; 3-byte pixels as 32-bit lanes, over-reading one byte of
+/// row slack or padding).
 public enum Mirror {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
@@ -45,7 +46,14 @@ public enum Mirror {
             case 1: x = rowSIMD(src, dst, width: width, UInt8.self)
             case 2: x = rowSIMD(src, dst, width: width, UInt16.self)
             case 4: x = rowSIMD(src, dst, width: width, UInt32.self)
-            default: break
+            default:
+                // 3-byte pixels as the low bytes of 32-bit lanes (reads one byte past a group:
+                // row slack or padding).
+                while x + 16 <= width {
+                    let v = SIMDLanes.loadPixels3(src + (width - x - 16) * 3)
+                    SIMDLanes.storePixels3(SIMDLanes.reversed(v), dst + x * 3)
+                    x += 16
+                }
             }
         }
         // Destination pixels x ..< width come from source pixels width-1-x down to 0.

@@ -1,8 +1,10 @@
 /// RGB888 or XRGB8888 → Gray8 with the BT.601 luma weights in Q8:
 /// `Y = (77 R + 150 G + 29 B + 128) >> 8` (weights sum to 256, so white stays 255; the largest
-/// intermediate, 65 408, fits a UInt16 lane).
+/// intermediate is 65 408).
 ///
-/// Contract: same size; reads only the source rows, writes only the destination rows. No allocation.
+/// Contract: same size; writes only the destination rows. The SIMD variant reads RGB888 as
+/// 32-bit words, so it may read one byte past a row's last pixel (row slack or
+/// `Plane.requiredPadding`). No allocation.
 public enum RGBToGray {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
@@ -14,7 +16,7 @@ public enum RGBToGray {
 
     public static func scalar(_ source: Image, _ destination: Image) { convert(source, destination, vector: false) }
 
-    /// 16 pixels per step in `SIMD16<UInt16>` lanes.
+    /// 16 pixels per step in `SIMD16<Int32>` lanes.
     public static func simd(_ source: Image, _ destination: Image) { convert(source, destination, vector: true) }
 
     static func convert(_ source: Image, _ destination: Image, vector: Bool) {
@@ -28,22 +30,9 @@ public enum RGBToGray {
             var x = 0
             if vector {
                 while x + 16 <= source.width {
-                    var r = SIMD16<UInt16>(), g = SIMD16<UInt16>(), b = SIMD16<UInt16>()
-                    let p = src + x * bpp
-                    if bpp == 4 {
-                        let w = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt32>.self)
-                        r = SIMD16<UInt16>(truncatingIfNeeded: (w &>> UInt32(8 * layout.red)) & 0xFF)
-                        g = SIMD16<UInt16>(truncatingIfNeeded: (w &>> UInt32(8 * layout.green)) & 0xFF)
-                        b = SIMD16<UInt16>(truncatingIfNeeded: (w &>> UInt32(8 * layout.blue)) & 0xFF)
-                    } else {
-                        for i in 0..<16 {
-                            r[i] = UInt16(p[3 * i + layout.red])
-                            g[i] = UInt16(p[3 * i + layout.green])
-                            b[i] = UInt16(p[3 * i + layout.blue])
-                        }
-                    }
+                    let (r, g, b) = SIMDLanes.loadRGB(src + x * bpp, layout)
                     let luma = (r &* 77 &+ g &* 150 &+ b &* 29 &+ 128) &>> 8
-                    SIMDLanes.store(SIMD16<UInt8>(truncatingIfNeeded: luma), dst + x)
+                    SIMDLanes.store(SIMDLanes.bytes(luma), dst + x)
                     x += 16
                 }
             }

@@ -7,7 +7,9 @@
 /// where R̄ Ḡ B̄ are the 2×2 block means `(sum + 2) >> 2` (an odd last column or row repeats its
 /// edge pixel), `>>` floors, clamp is to 0...255.
 ///
-/// Contract: same size; reads only source pixels; writes only the planes' rows. No allocation.
+/// Contract: same size; writes only the planes' rows. The SIMD variant reads RGB888 as 32-bit
+/// words, so it may read one byte past a row's last pixel (row slack or `Plane.requiredPadding`).
+/// No allocation.
 public enum RGBToI420 {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
@@ -52,7 +54,7 @@ public enum RGBToI420 {
     static func chroma(_ r: Int32, _ g: Int32, _ b: Int32) -> (UInt8, UInt8) {
         let cb = ((-43 * r - 85 * g + 128 * b + 128) >> 8) + 128
         let cr = ((128 * r - 107 * g - 21 * b + 128) >> 8) + 128
-        return (UInt8(min(max(cb, 0), 255)), UInt8(min(max(cr, 0), 255)))
+        return (YUVToRGB.clamp(cb), YUVToRGB.clamp(cr))
     }
 
     /// Two source rows (`bottom` == `top` on an odd last row) from pixel `start` (even) to the end.
@@ -83,24 +85,6 @@ public enum RGBToI420 {
         }
     }
 
-    @inline(__always)
-    static func loadRGB(_ p: UnsafePointer<UInt8>, _ layout: RGBLayout) -> (SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>) {
-        var r = SIMD16<Int32>(), g = SIMD16<Int32>(), b = SIMD16<Int32>()
-        if layout.bytesPerPixel == 4 {
-            let w = SIMD16<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt32>.self))
-            r = (w &>> Int32(8 * layout.red)) & 0xFF
-            g = (w &>> Int32(8 * layout.green)) & 0xFF
-            b = (w &>> Int32(8 * layout.blue)) & 0xFF
-        } else {
-            for i in 0..<16 {
-                r[i] = Int32(p[3 * i + layout.red])
-                g[i] = Int32(p[3 * i + layout.green])
-                b[i] = Int32(p[3 * i + layout.blue])
-            }
-        }
-        return (r, g, b)
-    }
-
     /// Whole 16-pixel groups of a row pair; returns the first pixel not converted.
     @inline(__always)
     static func pairSIMD(_ top: UnsafePointer<UInt8>, _ bottom: UnsafePointer<UInt8>,
@@ -110,8 +94,8 @@ public enum RGBToI420 {
         let bpp = layout.bytesPerPixel
         var x = 0
         while x + 16 <= width {
-            let (r0, g0, b0) = loadRGB(top + x * bpp, layout)
-            let (r1, g1, b1) = loadRGB(bottom + x * bpp, layout)
+            let (r0, g0, b0) = SIMDLanes.loadRGB(top + x * bpp, layout)
+            let (r1, g1, b1) = SIMDLanes.loadRGB(bottom + x * bpp, layout)
             SIMDLanes.store(SIMDLanes.bytes((r0 &* 77 &+ g0 &* 150 &+ b0 &* 29 &+ 128) &>> 8), yTop + x)
             if let yBottom {
                 SIMDLanes.store(SIMDLanes.bytes((r1 &* 77 &+ g1 &* 150 &+ b1 &* 29 &+ 128) &>> 8), yBottom + x)
@@ -120,12 +104,10 @@ public enum RGBToI420 {
             let r = (rs.evenHalf &+ rs.oddHalf &+ 2) &>> 2
             let g = (gs.evenHalf &+ gs.oddHalf &+ 2) &>> 2
             let b = (bs.evenHalf &+ bs.oddHalf &+ 2) &>> 2
-            var cb = ((r &* -43 &- g &* 85 &+ b &* 128 &+ 128) &>> 8) &+ 128
-            var cr = ((r &* 128 &- g &* 107 &- b &* 21 &+ 128) &>> 8) &+ 128
-            cb = cb.replacing(with: 0, where: cb .< 0).replacing(with: 255, where: cb .> 255)
-            cr = cr.replacing(with: 0, where: cr .< 0).replacing(with: 255, where: cr .> 255)
-            SIMDLanes.store(SIMD8<UInt8>(truncatingIfNeeded: cb), u + x / 2)
-            SIMDLanes.store(SIMD8<UInt8>(truncatingIfNeeded: cr), v + x / 2)
+            let cb = SIMDLanes.clampToByte(((r &* -43 &- g &* 85 &+ b &* 128 &+ 128) &>> 8) &+ 128)
+            let cr = SIMDLanes.clampToByte(((r &* 128 &- g &* 107 &- b &* 21 &+ 128) &>> 8) &+ 128)
+            SIMDLanes.store(SIMDLanes.bytes(cb), u + x / 2)
+            SIMDLanes.store(SIMDLanes.bytes(cr), v + x / 2)
             x += 16
         }
         return x

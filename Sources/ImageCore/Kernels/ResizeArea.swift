@@ -60,46 +60,46 @@ public enum ResizeArea {
         }
     }
 
+    /// Whole groups of 16 destination pixels; returns the first pixel not written. Gathered
+    /// pixels go through `LaneScratch`; coverage weights are computed in vectors.
     @inline(__always)
     static func rowSIMD(_ source: Plane, _ out: UnsafeMutablePointer<UInt8>, dy: Int, width: Int, channels: Int,
                         _ ax: AreaAxis, _ ay: AreaAxis, _ total: Int32) -> Int {
         let d = Int32(ax.unitsPerSource), s = Int32(ax.unitsPerDestination)
-        let lastColumn = Int32(source.width - 1)
-        var dx = 0
-        while dx + 16 <= width {
-            var first = SIMD16<Int32>()
-            for i in 0..<16 { first[i] = Int32(truncatingIfNeeded: ax.first(dx + i)) }
-            let lanes = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &+ Int32(dx)
-            let start = lanes &* s, end = (lanes &+ 1) &* s
-            for c in 0..<channels {
-                var sum = SIMD16<Int32>()
-                for j in ay.first(dy)...ay.last(dy) {
-                    let row = source.row(j)
-                    var rowSum = SIMD16<Int32>()
-                    for k in 0..<ax.maxTaps {
-                        let i = first &+ Int32(k)
-                        var hi = (i &+ 1) &* d
-                        hi = hi.replacing(with: end, where: end .< hi)
-                        var lo = i &* d
-                        lo = lo.replacing(with: start, where: start .> lo)
-                        var w = hi &- lo
-                        w = w.replacing(with: 0, where: w .< 0)
-                        let index = i.replacing(with: lastColumn, where: i .> lastColumn)
-                        var p = SIMD16<Int32>()
-                        for l in 0..<16 { p[l] = Int32(row[Int(index[l]) * channels + c]) }
-                        rowSum &+= w &* p
+        let lastColumn = SIMD16<Int32>(repeating: Int32(source.width - 1))
+        return LaneScratch.with { raw in
+            let lanes = raw.assumingMemoryBound(to: Int32.self)
+            var dx = 0
+            while dx + 16 <= width {
+                for i in 0..<16 { lanes[i] = Int32(truncatingIfNeeded: ax.first(dx + i)) }
+                let first = raw.loadUnaligned(as: SIMD16<Int32>.self)
+                let x = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &+ Int32(dx)
+                let start = x &* s, end = (x &+ 1) &* s
+                for c in 0..<channels {
+                    var sum = SIMD16<Int32>()
+                    for j in ay.first(dy)...ay.last(dy) {
+                        let row = source.row(j)
+                        var rowSum = SIMD16<Int32>()
+                        for k in 0..<ax.maxTaps {
+                            let i = first &+ Int32(k)
+                            var w = SIMDLanes.minimum((i &+ 1) &* d, end) &- SIMDLanes.maximum(i &* d, start)
+                            w = w & ~(w &>> 31)  // no overlap: no weight
+                            let index = SIMDLanes.minimum(i, lastColumn)
+                            for l in 0..<16 { lanes[16 + l] = Int32(row[Int(index[l]) * channels + c]) }
+                            rowSum &+= w &* raw.loadUnaligned(fromByteOffset: 64, as: SIMD16<Int32>.self)
+                        }
+                        sum &+= rowSum &* Int32(ay.weight(j, dy))
                     }
-                    sum &+= rowSum &* Int32(ay.weight(j, dy))
+                    let v = SIMDLanes.bytes((sum &+ total / 2) / total)
+                    if channels == 1 {
+                        SIMDLanes.store(v, out + dx)
+                    } else {
+                        for i in 0..<16 { out[(dx + i) * channels + c] = v[i] }
+                    }
                 }
-                let v = SIMDLanes.bytes((sum &+ total / 2) / total)
-                if channels == 1 {
-                    SIMDLanes.store(v, out + dx)
-                } else {
-                    for i in 0..<16 { out[(dx + i) * channels + c] = v[i] }
-                }
+                dx += 16
             }
-            dx += 16
+            return dx
         }
-        return dx
     }
 }

@@ -6,8 +6,10 @@
 /// `out = (top*(256-wy) + bottom*wy + 32768) >> 16` (exact integers, so the SIMD variant
 /// equals the reference).
 ///
-/// Contract: source and destination planes have the same bytes per pixel; reads only source
-/// pixels inside the plane, writes only destination rows. Allocates nothing.
+/// Contract: source and destination planes have the same bytes per pixel; writes only
+/// destination rows. The SIMD variant reads 3- and 4-byte pixels as 32-bit words, so for RGB888
+/// it may read one byte past a row's last pixel (row slack or `Plane.requiredPadding`); otherwise
+/// only pixels inside the plane are read. Allocates nothing.
 public enum ResizeBilinear {
     @inlinable
     public static func run(_ source: Image, _ destination: Image) {
@@ -22,7 +24,8 @@ public enum ResizeBilinear {
     public static func simd(_ source: Image, _ destination: Image) { image(source, destination, vector: true) }
 
     public static func scalar(_ source: Plane, _ destination: Plane) { plane(source, destination, vector: false) }
-    /// 16 destination pixels per step in `SIMD16<Int32>` lanes (taps gathered, arithmetic in vectors).
+    /// 16 destination pixels per step: taps and pixels gathered through `LaneScratch`, the
+    /// interpolation in `SIMD16<Int32>` lanes.
     public static func simd(_ source: Plane, _ destination: Plane) { plane(source, destination, vector: true) }
 
     static func image(_ source: Image, _ destination: Image, vector: Bool) {
@@ -59,38 +62,71 @@ public enum ResizeBilinear {
         }
     }
 
-    /// Whole groups of 16 destination pixels; returns the first pixel not written.
+    /// Whole groups of 16 destination pixels; returns the first pixel not written. Taps and
+    /// gathered pixels go through `LaneScratch` (lanes 0-47 taps, 48-111 pixels).
     @inline(__always)
     static func rowSIMD(_ row0: UnsafePointer<UInt8>, _ row1: UnsafePointer<UInt8>, _ wy: Int32,
                         _ out: UnsafeMutablePointer<UInt8>, width: Int, channels: Int, axis: inout BilinearAxis) -> Int {
-        var dx = 0
-        while dx + 16 <= width {
-            var o0 = SIMD16<Int32>(), o1 = SIMD16<Int32>(), wx = SIMD16<Int32>()
-            for i in 0..<16 {
-                let t = axis.next()
-                o0[i] = Int32(truncatingIfNeeded: t.i0 * channels)
-                o1[i] = Int32(truncatingIfNeeded: t.i1 * channels)
-                wx[i] = Int32(truncatingIfNeeded: t.weight)
+        LaneScratch.with { raw in
+            let lanes = raw.assumingMemoryBound(to: Int32.self)
+            @inline(__always) func vector(_ offset: Int) -> SIMD16<Int32> {
+                raw.loadUnaligned(fromByteOffset: 4 * offset, as: SIMD16<Int32>.self)
             }
-            let wx0 = 256 &- wx
-            for c in 0..<channels {
-                var p00 = SIMD16<Int32>(), p01 = SIMD16<Int32>(), p10 = SIMD16<Int32>(), p11 = SIMD16<Int32>()
+            var dx = 0
+            while dx + 16 <= width {
                 for i in 0..<16 {
-                    let a = Int(o0[i]) + c, b = Int(o1[i]) + c
-                    p00[i] = Int32(row0[a]); p01[i] = Int32(row0[b])
-                    p10[i] = Int32(row1[a]); p11[i] = Int32(row1[b])
+                    let t = axis.next()
+                    lanes[i] = Int32(truncatingIfNeeded: t.i0 * channels)
+                    lanes[16 + i] = Int32(truncatingIfNeeded: t.i1 * channels)
+                    lanes[32 + i] = Int32(truncatingIfNeeded: t.weight)
                 }
-                let top = p00 &* wx0 &+ p01 &* wx
-                let bottom = p10 &* wx0 &+ p11 &* wx
-                let v = SIMDLanes.bytes((top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16)
-                if channels == 1 {
-                    SIMDLanes.store(v, out + dx)
-                } else {
-                    for i in 0..<16 { out[(dx + i) * channels + c] = v[i] }
+                let wx = vector(32)
+                let wx0 = 256 &- wx
+                if channels >= 3 {
+                    // Whole pixels as 32-bit words (RGB888: one byte over-read, see the contract).
+                    for i in 0..<16 {
+                        let a = Int(lanes[i]), b = Int(lanes[16 + i])
+                        lanes[48 + i] = UnsafeRawPointer(row0 + a).loadUnaligned(as: Int32.self)
+                        lanes[64 + i] = UnsafeRawPointer(row0 + b).loadUnaligned(as: Int32.self)
+                        lanes[80 + i] = UnsafeRawPointer(row1 + a).loadUnaligned(as: Int32.self)
+                        lanes[96 + i] = UnsafeRawPointer(row1 + b).loadUnaligned(as: Int32.self)
+                    }
+                    let w00 = vector(48), w01 = vector(64), w10 = vector(80), w11 = vector(96)
+                    var word = SIMD16<Int32>()
+                    for c in 0..<channels {
+                        let shift = Int32(8 * c)
+                        let top = ((w00 &>> shift) & 0xFF) &* wx0 &+ ((w01 &>> shift) & 0xFF) &* wx
+                        let bottom = ((w10 &>> shift) & 0xFF) &* wx0 &+ ((w11 &>> shift) & 0xFF) &* wx
+                        word |= ((top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16) &<< shift
+                    }
+                    if channels == 4 {
+                        SIMDLanes.store(word, out + dx * 4)
+                    } else {
+                        SIMDLanes.storePixels3(word, out + dx * 3)
+                    }
+                    dx += 16
+                    continue
                 }
+                for c in 0..<channels {
+                    for i in 0..<16 {
+                        let a = Int(lanes[i]) + c, b = Int(lanes[16 + i]) + c
+                        lanes[48 + i] = Int32(row0[a])
+                        lanes[64 + i] = Int32(row0[b])
+                        lanes[80 + i] = Int32(row1[a])
+                        lanes[96 + i] = Int32(row1[b])
+                    }
+                    let top = vector(48) &* wx0 &+ vector(64) &* wx
+                    let bottom = vector(80) &* wx0 &+ vector(96) &* wx
+                    let v = (top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16
+                    if channels == 1 {
+                        SIMDLanes.store(SIMDLanes.bytes(v), out + dx)
+                    } else {
+                        for i in 0..<16 { out[(dx + i) * channels + c] = UInt8(truncatingIfNeeded: v[i]) }
+                    }
+                }
+                dx += 16
             }
-            dx += 16
+            return dx
         }
-        return dx
     }
 }

@@ -7,7 +7,7 @@
 /// Contract: destination is the rotated size (`Rotation.rotatedSize`); no overlap; reads and
 /// writes only pixels. Allocates nothing. The SIMD variant gathers 16 source pixels down a
 /// column into a `SIMD16<UInt8/UInt16/UInt32>` and stores them as one destination run; 3-byte
-/// pixels use the reference loop.
+/// pixels use the reference loop for 90° and 270° (180° is `Mirror`'s SIMD row).
 public enum Rotate {
     @inlinable
     public static func run(_ source: Image, _ destination: Image, _ rotation: Rotation) {

@@ -60,8 +60,13 @@ public enum YUVToRGB {
         }
     }
 
+    /// `v` clamped to 0...255, branch-free (camera noise makes a branching clamp mispredict).
     @inline(__always)
-    static func clamp(_ v: Int32) -> UInt8 { v < 0 ? 0 : (v > 255 ? 255 : UInt8(v)) }
+    static func clamp(_ v: Int32) -> UInt8 {
+        let a = v & ~(v >> 31)
+        let over = (255 - a) >> 31
+        return UInt8(truncatingIfNeeded: (a & ~over) | (over & 255))
+    }
 
     /// Converts whole 16-pixel groups; returns the first pixel not converted.
     @inline(__always)
@@ -69,15 +74,15 @@ public enum YUVToRGB {
                         _ dst: UnsafeMutablePointer<UInt8>, count: Int, _ layout: RGBLayout, _ m: YUVMatrix) -> Int {
         var x = 0
         while x + 16 <= count {
-            let y16 = SIMD16<Int32>(truncatingIfNeeded: SIMDLanes.load16(yRow + x))
+            let y16 = SIMDLanes.widen(SIMDLanes.load16(yRow + x))
             var u8: SIMD8<Int32>, v8: SIMD8<Int32>
             if nv12 {
                 let uv = SIMDLanes.load16(u + x)  // 8 interleaved U,V pairs for these 16 pixels
-                u8 = SIMD8<Int32>(truncatingIfNeeded: uv.evenHalf)
-                v8 = SIMD8<Int32>(truncatingIfNeeded: uv.oddHalf)
+                u8 = SIMDLanes.widen(uv.evenHalf)
+                v8 = SIMDLanes.widen(uv.oddHalf)
             } else {
-                u8 = SIMD8<Int32>(truncatingIfNeeded: SIMDLanes.load8(u + x / 2))
-                v8 = SIMD8<Int32>(truncatingIfNeeded: SIMDLanes.load8(v + x / 2))
+                u8 = SIMDLanes.widen(SIMDLanes.load8(u + x / 2))
+                v8 = SIMDLanes.widen(SIMDLanes.load8(v + x / 2))
             }
             u8 &-= 128
             v8 &-= 128

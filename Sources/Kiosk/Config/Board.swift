@@ -18,6 +18,8 @@ public struct Board: Sendable, Equatable {
         public var fps: Int
         public var rotation: Int
         public var mirrorPreview: Bool
+        /// Folder camera: seconds each replayed image stays in front of the camera.
+        public var secondsPerImage: Double
     }
 
     public struct Display: Sendable, Equatable {
@@ -69,7 +71,8 @@ public struct Board: Sendable, Equatable {
             previewWidth: Int(preview[0]), previewHeight: Int(preview[1]),
             stillWidth: Int(still[0]), stillHeight: Int(still[1]),
             fps: try c.int("fps", default: 30, in: 1...120), rotation: rotation,
-            mirrorPreview: try c.bool("mirror_preview", default: true))
+            mirrorPreview: try c.bool("mirror_preview", default: true),
+            secondsPerImage: try c.double("seconds_per_image", default: 0, in: 0...3600))
         try check(src != .folder || !camera.folder.isEmpty, file, "camera.folder", "is required with source = \"folder\"")
 
         let d = try r.table("display") ?? ConfigReader(TOMLTable(), file: file, prefix: "display")

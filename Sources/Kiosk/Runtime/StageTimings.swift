@@ -45,8 +45,7 @@ public final class StageTimings: Sendable {
     public func measure<R>(_ stage: Stage, _ body: () throws -> R) rethrows -> R {
         let start = ContinuousClock.now
         defer {
-            let d = ContinuousClock.now - start
-            record(stage, nanoseconds: UInt64(d.components.seconds) * 1_000_000_000 + UInt64(d.components.attoseconds / 1_000_000_000))
+            record(stage, nanoseconds: (ContinuousClock.now - start).nanoseconds)
         }
         return try body()
     }
@@ -63,5 +62,13 @@ public final class StageTimings: Sendable {
             return (s.totals, s.counts)
         }
         return Stage.allCases.map { s in (s, n[s.rawValue] == 0 ? 0 : Double(t[s.rawValue]) / Double(n[s.rawValue]) / 1e6, n[s.rawValue]) }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (negative durations count as 0).
+    var nanoseconds: UInt64 {
+        let c = components
+        return c.seconds < 0 ? 0 : UInt64(c.seconds) * 1_000_000_000 + UInt64(c.attoseconds / 1_000_000_000)
     }
 }

@@ -1,4 +1,7 @@
-/// Float convolution kernels (NHWC activations). Each has a plain scalar reference and a SIMD8
+/// Float convolution kernels (NHWC activations). Multiply-adds are written as `a += x * w`, not
+/// `addProduct`: without FMA in the target's baseline (x86-64), `addProduct` becomes a libm `fmaf`
+/// call per lane.
+/// Each has a plain scalar reference and a SIMD8
 /// variant over output channels; tests run both on the same data.
 ///
 /// Packed weight layout used by both: [KH][KW][IC][OCp] with OCp = OC rounded up to 8 (zero filled),
@@ -78,11 +81,53 @@ enum FloatConvolution {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let sx = d.g.strideW, dx = d.g.dilationW
+        // Output columns whose whole window lies inside the input horizontally.
+        let interiorStart = min(d.outW, max(0, (d.g.padLeft + sx - 1) / sx))
+        let spanW = (d.kW - 1) * dx + 1
+        let interiorEnd = max(interiorStart, min(d.outW, d.inW + d.g.padLeft - spanW >= 0 ? (d.inW + d.g.padLeft - spanW) / sx + 1 : 0))
         for n in 0..<d.batch {
             for oy in 0..<d.outH {
                 let y0 = oy * d.g.strideH - d.g.padTop
-                for ox in 0..<d.outW {
-                    let x0 = ox * d.g.strideW - d.g.padLeft
+                var ox = 0
+                while ox < d.outW {
+                    if ox >= interiorStart && ox + 4 <= interiorEnd {
+                        // Four interior pixels at once: each weight vector feeds four accumulators.
+                        let x0 = ox * sx - d.g.padLeft
+                        let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
+                        var o = 0
+                        while o < ocp {
+                            var a0 = load8(bias + o)
+                            var a1 = a0, a2 = a0, a3 = a0
+                            for ky in 0..<d.kH {
+                                let iy = y0 + ky * d.g.dilationH
+                                if iy < 0 || iy >= d.inH { continue }
+                                let row = input + (n * d.inH + iy) * d.inW * d.inC
+                                for kx in 0..<d.kW {
+                                    let p0 = row + (x0 + kx * dx) * d.inC
+                                    let p1 = p0 + sx * d.inC, p2 = p1 + sx * d.inC, p3 = p2 + sx * d.inC
+                                    var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
+                                    for i in 0..<d.inC {
+                                        let wv = load8(w)
+                                        a0 += SIMD8(repeating: p0[i]) * wv
+                                        a1 += SIMD8(repeating: p1[i]) * wv
+                                        a2 += SIMD8(repeating: p2[i]) * wv
+                                        a3 += SIMD8(repeating: p3[i]) * wv
+                                        w += ocp
+                                    }
+                                }
+                            }
+                            let rest = d.outC - o
+                            store(clamp8(a0, vlo, vhi), out + o, count: rest)
+                            store(clamp8(a1, vlo, vhi), out + d.outC + o, count: rest)
+                            store(clamp8(a2, vlo, vhi), out + 2 * d.outC + o, count: rest)
+                            store(clamp8(a3, vlo, vhi), out + 3 * d.outC + o, count: rest)
+                            o += 8
+                        }
+                        ox += 4
+                        continue
+                    }
+                    let x0 = ox * sx - d.g.padLeft
                     let out = output + ((n * d.outH + oy) * d.outW + ox) * d.outC
                     var o = 0
                     while o < ocp {
@@ -91,19 +136,20 @@ enum FloatConvolution {
                             let iy = y0 + ky * d.g.dilationH
                             if iy < 0 || iy >= d.inH { continue }
                             for kx in 0..<d.kW {
-                                let ix = x0 + kx * d.g.dilationW
+                                let ix = x0 + kx * dx
                                 if ix < 0 || ix >= d.inW { continue }
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                 for i in 0..<d.inC {
-                                    acc.addProduct(SIMD8(repeating: src[i]), load8(w))
+                                    acc += SIMD8(repeating: src[i]) * load8(w)
                                     w += ocp
                                 }
                             }
                         }
-                        store(acc.clamped(lowerBound: vlo, upperBound: vhi), out + o, count: d.outC - o)
+                        store(clamp8(acc, vlo, vhi), out + o, count: d.outC - o)
                         o += 8
                     }
+                    ox += 1
                 }
             }
         }
@@ -116,54 +162,28 @@ enum FloatConvolution {
         let (lo, hi) = activation.bounds
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
         var p = 0
-        // 4 pixels × 16 channels: 8 accumulators.
+        // 4 pixels × 8 channels: 8 SSE / 4 NEON accumulator registers, so nothing spills on x86-64.
         while p + 4 <= pixels {
             let s0 = input + p * inC, s1 = s0 + inC, s2 = s1 + inC, s3 = s2 + inC
             var o = 0
-            while o + 16 <= ocp {
-                let b0 = load8(bias + o), b1 = load8(bias + o + 8)
-                var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
-                var w = weights + o
-                for i in 0..<inC {
-                    let w0 = load8(w), w1 = load8(w + 8)
-                    let x0 = SIMD8(repeating: s0[i]), x1 = SIMD8(repeating: s1[i])
-                    let x2 = SIMD8(repeating: s2[i]), x3 = SIMD8(repeating: s3[i])
-                    a00.addProduct(x0, w0); a01.addProduct(x0, w1)
-                    a10.addProduct(x1, w0); a11.addProduct(x1, w1)
-                    a20.addProduct(x2, w0); a21.addProduct(x2, w1)
-                    a30.addProduct(x3, w0); a31.addProduct(x3, w1)
-                    w += ocp
-                }
-                let out = output + p * outC + o
-                let rest = outC - o
-                store(a00.clamped(lowerBound: vlo, upperBound: vhi), out, count: rest)
-                store(a01.clamped(lowerBound: vlo, upperBound: vhi), out + 8, count: rest - 8)
-                store(a10.clamped(lowerBound: vlo, upperBound: vhi), out + outC, count: rest)
-                store(a11.clamped(lowerBound: vlo, upperBound: vhi), out + outC + 8, count: rest - 8)
-                store(a20.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC, count: rest)
-                store(a21.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC + 8, count: rest - 8)
-                store(a30.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC, count: rest)
-                store(a31.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC + 8, count: rest - 8)
-                o += 16
-            }
             while o < ocp {
                 let b0 = load8(bias + o)
                 var a0 = b0, a1 = b0, a2 = b0, a3 = b0
                 var w = weights + o
                 for i in 0..<inC {
                     let w0 = load8(w)
-                    a0.addProduct(SIMD8(repeating: s0[i]), w0)
-                    a1.addProduct(SIMD8(repeating: s1[i]), w0)
-                    a2.addProduct(SIMD8(repeating: s2[i]), w0)
-                    a3.addProduct(SIMD8(repeating: s3[i]), w0)
+                    a0 += SIMD8(repeating: s0[i]) * w0
+                    a1 += SIMD8(repeating: s1[i]) * w0
+                    a2 += SIMD8(repeating: s2[i]) * w0
+                    a3 += SIMD8(repeating: s3[i]) * w0
                     w += ocp
                 }
                 let out = output + p * outC + o
                 let rest = outC - o
-                store(a0.clamped(lowerBound: vlo, upperBound: vhi), out, count: rest)
-                store(a1.clamped(lowerBound: vlo, upperBound: vhi), out + outC, count: rest)
-                store(a2.clamped(lowerBound: vlo, upperBound: vhi), out + 2 * outC, count: rest)
-                store(a3.clamped(lowerBound: vlo, upperBound: vhi), out + 3 * outC, count: rest)
+                store(clamp8(a0, vlo, vhi), out, count: rest)
+                store(clamp8(a1, vlo, vhi), out + outC, count: rest)
+                store(clamp8(a2, vlo, vhi), out + 2 * outC, count: rest)
+                store(clamp8(a3, vlo, vhi), out + 3 * outC, count: rest)
                 o += 8
             }
             p += 4
@@ -175,10 +195,10 @@ enum FloatConvolution {
                 var a = load8(bias + o)
                 var w = weights + o
                 for i in 0..<inC {
-                    a.addProduct(SIMD8(repeating: s[i]), load8(w))
+                    a += SIMD8(repeating: s[i]) * load8(w)
                     w += ocp
                 }
-                store(a.clamped(lowerBound: vlo, upperBound: vhi), output + p * outC + o, count: outC - o)
+                store(clamp8(a, vlo, vhi), output + p * outC + o, count: outC - o)
                 o += 8
             }
             p += 1
@@ -224,12 +244,53 @@ enum FloatConvolution {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
+        let sx = d.g.strideW
+        let step = sx * c
+        let interiorStart = min(d.outW, max(0, (d.g.padLeft + sx - 1) / sx))
+        let spanW = (d.kW - 1) * d.g.dilationW + 1
+        let interiorEnd = max(interiorStart, min(d.outW, d.inW + d.g.padLeft - spanW >= 0 ? (d.inW + d.g.padLeft - spanW) / sx + 1 : 0))
         for n in 0..<d.batch {
             for oy in 0..<d.outH {
                 let y0 = oy * d.g.strideH - d.g.padTop
                 let kyLo = max(0, (-y0 + d.g.dilationH - 1) / d.g.dilationH)
                 let kyHi = min(d.kH, (d.inH - y0 + d.g.dilationH - 1) / d.g.dilationH)
-                for ox in 0..<d.outW {
+                var ox = 0
+                while ox < d.outW {
+                    if ox >= interiorStart && ox + 4 <= interiorEnd && kyLo < kyHi {
+                        // Four interior pixels: each weight vector feeds four accumulators.
+                        let x0 = ox * sx - d.g.padLeft
+                        let out = output + ((n * d.outH + oy) * d.outW + ox) * c
+                        var o = 0
+                        while o + 8 <= c {
+                            var a0 = load8(bias + o)
+                            var a1 = a0, a2 = a0, a3 = a0
+                            for ky in kyLo..<kyHi {
+                                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW + x0) * c + o
+                                let wrow = weights + ky * d.kW * ocp + o
+                                for kx in 0..<d.kW {
+                                    let wv = load8(wrow + kx * ocp)
+                                    let p = row + kx * d.g.dilationW * c
+                                    a0 += load8(p) * wv
+                                    a1 += load8(p + step) * wv
+                                    a2 += load8(p + 2 * step) * wv
+                                    a3 += load8(p + 3 * step) * wv
+                                }
+                            }
+                            store8(clamp8(a0, vlo, vhi), out + o)
+                            store8(clamp8(a1, vlo, vhi), out + c + o)
+                            store8(clamp8(a2, vlo, vhi), out + 2 * c + o)
+                            store8(clamp8(a3, vlo, vhi), out + 3 * c + o)
+                            o += 8
+                        }
+                        if o < c {
+                            for q in 0..<4 {
+                                depthwisePixelTail(d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
+                                                   input: input, weights: weights, bias: bias, output: output)
+                            }
+                        }
+                        ox += 4
+                        continue
+                    }
                     let x0 = ox * d.g.strideW - d.g.padLeft
                     let kxLo = max(0, (-x0 + d.g.dilationW - 1) / d.g.dilationW)
                     let kxHi = min(d.kW, (d.inW - x0 + d.g.dilationW - 1) / d.g.dilationW)
@@ -243,11 +304,11 @@ enum FloatConvolution {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 let wrow = weights + ky * d.kW * ocp + o
                                 for kx in kxLo..<kxHi {
-                                    acc.addProduct(load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
+                                    acc += load8(row + (x0 + kx * d.g.dilationW) * c) * load8(wrow + kx * ocp)
                                 }
                             }
                         }
-                        store8(acc.clamped(lowerBound: vlo, upperBound: vhi), out + o)
+                        store8(clamp8(acc, vlo, vhi), out + o)
                         o += 8
                     }
                     while o < c {
@@ -263,8 +324,31 @@ enum FloatConvolution {
                         out[o] = min(max(acc, lo), hi)
                         o += 1
                     }
+                    ox += 1
                 }
             }
+        }
+    }
+
+    /// Channels `from..<C` of one output pixel of a depthwise convolution (multiplier 1) whose
+    /// window lies inside the input horizontally.
+    @inline(__always)
+    static func depthwisePixelTail(_ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
+                                   weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let c = d.outC, ocp = d.outCPadded
+        let (lo, hi) = d.g.activation.bounds
+        let y0 = oy * d.g.strideH - d.g.padTop
+        let x0 = ox * d.g.strideW - d.g.padLeft
+        let out = output + ((n * d.outH + oy) * d.outW + ox) * c
+        for o in from..<c {
+            var acc = bias[o]
+            for ky in kyLo..<kyHi {
+                let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
+                for kx in 0..<d.kW {
+                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                }
+            }
+            out[o] = min(max(acc, lo), hi)
         }
     }
 
@@ -325,7 +409,7 @@ enum FloatConvolution {
                                 var acc = SIMD8<Float>()
                                 var w = wTap + o
                                 for i in 0..<d.inC {
-                                    acc.addProduct(SIMD8(repeating: src[i]), load8(w))
+                                    acc += SIMD8(repeating: src[i]) * load8(w)
                                     w += ocp
                                 }
                                 let rest = d.outC - o
@@ -345,6 +429,20 @@ enum FloatConvolution {
 }
 
 // MARK: SIMD helpers
+
+/// Lane-wise clamp, written out so it inlines (the generic `clamped` becomes a call per vector).
+/// Infinite bounds (no fused activation) leave values unchanged, NaN included.
+@inline(__always)
+func clamp8(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {
+    var r = v
+    if lo[0] != -Float.infinity {
+        for l in 0..<8 where r[l] < lo[l] { r[l] = lo[l] }
+    }
+    if hi[0] != Float.infinity {
+        for l in 0..<8 where r[l] > hi[l] { r[l] = hi[l] }
+    }
+    return r
+}
 
 @inline(__always)
 func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {

@@ -26,19 +26,25 @@ enum FloatKernels {
                     let xLo = max(0, x0), xHi = min(w, x0 + g.filterW)
                     let dst = output + ((b * oh + oy) * ow + ox) * c
                     let count = max(0, yHi - yLo) * max(0, xHi - xLo)
-                    for ch in 0..<c {
-                        var acc: Float = average ? 0 : -Float.greatestFiniteMagnitude
-                        if count > 0 {
-                            for y in yLo..<yHi {
-                                let row = input + ((b * h + y) * w) * c + ch
-                                for x in xLo..<xHi {
-                                    let v = row[x * c]
-                                    acc = average ? acc + v : max(acc, v)
+                    // Channels innermost (contiguous reads), accumulating in the output; each
+                    // channel still sums its window row by row, left to right.
+                    dst.update(repeating: average ? 0 : -Float.greatestFiniteMagnitude, count: c)
+                    if count > 0 {
+                        for y in yLo..<yHi {
+                            for x in xLo..<xHi {
+                                let src = input + ((b * h + y) * w + x) * c
+                                if average {
+                                    for ch in 0..<c { dst[ch] += src[ch] }
+                                } else {
+                                    for ch in 0..<c { dst[ch] = max(dst[ch], src[ch]) }
                                 }
                             }
                         }
-                        if average { acc = count > 0 ? acc / Float(count) : 0 }
-                        dst[ch] = min(max(acc, lo), hi)
+                    }
+                    for ch in 0..<c {
+                        var v = dst[ch]
+                        if average { v = count > 0 ? v / Float(count) : 0 }
+                        dst[ch] = min(max(v, lo), hi)
                     }
                 }
             }
@@ -81,7 +87,7 @@ enum FloatKernels {
                             case .mul: r = x * y
                             case .prelu: r = x.replacing(with: x * y, where: x .< 0)
                             }
-                            store8(r.clamped(lowerBound: vlo, upperBound: vhi), dst + k)
+                            store8(clamp8(r, vlo, vhi), dst + k)
                             k += 8
                         }
                         while k < inner {
@@ -133,7 +139,7 @@ enum FloatKernels {
     /// Zero padding of a 4-D tensor.
     static func pad(_ s: [Int], out o: [Int], before: [Int], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         var total = 1
-        for d in o { total *= d }
+        for d in 0..<4 { total *= o[d] }
         output.update(repeating: 0, count: total)
         for b in 0..<s[0] {
             for y in 0..<s[1] {
@@ -153,7 +159,8 @@ enum FloatKernels {
         var r = 1
         var count = 1
         var outCount = 1
-        for d in (0..<4).reversed() {
+        for r3 in 0..<4 {
+            let d = 3 - r3
             if reduced[d] {
                 count *= s[d]
             } else {

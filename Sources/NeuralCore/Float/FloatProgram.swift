@@ -19,7 +19,9 @@ final class FloatProgram {
 
     /// Selects the scalar reference kernels instead of the SIMD ones (for tests).
     let scalarOnly: Bool
-    private(set) var steps: [Step] = []
+    /// The steps, in a buffer allocated once at load: iterating it by pointer allocates nothing
+    /// even in unoptimised builds (an Array iterator's read coroutine mallocs its frame at -Onone).
+    private(set) var steps = UnsafeMutableBufferPointer<Step>(start: nil, count: 0)
     /// Packed weights and biases of the convolutions plus every other constant (one allocation).
     let constants: UnsafeMutablePointer<Float>
     let constantCount: Int
@@ -72,7 +74,10 @@ final class FloatProgram {
             return (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
         }
         var steps = [Step]()
-        defer { self.steps = steps }
+        defer {
+            self.steps = .allocate(capacity: steps.count)
+            _ = self.steps.initialize(from: steps)
+        }
         for (k, op) in graph.operations.enumerated() {
             let out = pointer(op.output)
             let os = graph.tensors[op.output].shape4
@@ -132,12 +137,15 @@ final class FloatProgram {
     }
 
     deinit {
+        steps.deinitialize()
+        steps.deallocate()
         constants.deallocate()
     }
 
     func run() {
-        for step in steps {
-            switch step {
+        guard let base = steps.baseAddress else { return }
+        for i in 0..<steps.count {
+            switch base[i] {
             case .conv(let d, let i, let w, let b, let o):
                 if scalarOnly { FloatConvolution.convScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(d, input: i, weights: w, bias: b, output: o) }
             case .depthwise(let d, let i, let w, let b, let o):

@@ -32,6 +32,8 @@ public struct LiveRules: Sendable {
         public var backgroundLight: Outcome? = nil
         public var backgroundPlain: Outcome? = nil
 
+        public init() {}
+
         /// The one instruction, by priority (see `Instruction`).
         public var instruction: Instruction {
             if faceCount == 0 { return .noFace }

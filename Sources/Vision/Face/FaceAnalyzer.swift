@@ -20,6 +20,9 @@ public final class FaceAnalyzer {
     /// A still has no temporal evidence, so it asks the mesh for more certainty than tracking
     /// does (0.5): real faces in the fixtures score ≥ 0.9, the false positives seen ≤ 0.76.
     public var minPresence: Float = 0.8
+    /// BlazeFace score a still's detection needs (MediaPipe: 0.5). Measured: 0.4 finds no more
+    /// VOC faces but lets a dog's face through the mesh check.
+    public var minDetectionScore: Float = 0.5
 
     public init(detector: FaceDetector, landmarker: FaceLandmarker) {
         self.detector = detector
@@ -42,6 +45,9 @@ public final class FaceAnalyzer {
 
     public func analyze(_ image: Image) -> [FaceObservation] {
         var detections: [FaceDetection] = []
+        let liveScore = detector.minScore
+        detector.minScore = minDetectionScore
+        defer { detector.minScore = liveScore }
         if tiled {
             detections = detector.detectTiled(image)
         } else {

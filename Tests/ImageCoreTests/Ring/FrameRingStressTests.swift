@@ -27,7 +27,7 @@ import Testing
                 for k in 0..<Int(spin >> 56) where k % 16 == 0 {
                     if !RingStamp.matches(seq, in: lease.image) { log.stampFailures += 1 }
                 }
-                if spin >> 63 == 1 { sched_yield() }
+                if spin >> 60 == 0 { sched_yield() }
                 if !RingStamp.matches(seq, in: lease.image) { log.stampFailures += 1 }
             } else if finished {
                 return
@@ -35,10 +35,16 @@ import Testing
         }
     }
 
+    @inline(never) static func spin(_ n: Int) {
+        var x = 0
+        for i in 0..<n { x = x &+ i }
+        withExtendedLifetime(x) {}
+    }
+
     @Test(arguments: [2, 3, 4])
     func producerAndTwoConsumers(slotCount: Int) {
         let ring = FrameRing(slotCount: slotCount, format: .gray8, width: 64, height: 8)
-        let frames: UInt64 = 20_000
+        let frames: UInt64 = 6_000
         let done = Atomic<Bool>(false)
         let logs = [ConsumerLog(), ConsumerLog()]
         var refused: UInt64 = 0
@@ -56,7 +62,8 @@ import Testing
             }
             for s in 1...frames {
                 if FrameRingTests.produce(ring, s) { publishedSeqs.append(s) } else { refused += 1 }
-                sched_yield()
+                // Give the consumers time to run without a syscall per frame.
+                if s % 8 == 0 { sched_yield() } else { Self.spin(200) }
             }
             donePtr.pointee.store(true, ordering: .releasing)
             group.wait()

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+// Booth's benchmarks: a separate package so the product never depends on the benchmark tool.
+// Run with `make bench` (or `cd Benchmarks && swift package benchmark`).
+import PackageDescription
+
+let package = Package(
+    name: "BoothBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Booth", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Every entry of ImageCore's KernelTable at 640×480, scalar against SIMD: MB/s and mallocs.
+        .executableTarget(
+            name: "KernelBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImageCore", package: "Booth"),
+            ],
+            path: "Benchmarks/KernelBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The FrameRing produce/lease cycle, held at zero mallocs.
+        .executableTarget(
+            name: "FrameRingBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImageCore", package: "Booth"),
+            ],
+            path: "Benchmarks/FrameRingBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ]
+)

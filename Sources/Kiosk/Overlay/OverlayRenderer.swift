@@ -1,0 +1,159 @@
+import Foundation
+import ImageCore
+import Passport
+import Vision
+
+/// Draws one screen: the camera frame scaled and mirrored, the oval layout guide (green when the
+/// face is acceptable, red otherwise), the face box, one instruction, the debug panel (roll,
+/// pitch, yaw, quality coloured pass/fail, timings), the countdown digits and the last photo's
+/// thumbnail. Draws straight into the display's back buffer (XRGB8888); scratch buffers are
+/// allocated once here, and a frame allocates nothing but the debug panel's short strings.
+final class OverlayRenderer {
+    let layout: PreviewLayout
+    let rotation: Rotation?
+    let profile: Profile?
+    let font: PSFFont
+    let guide: LayoutGuide
+    /// Text scale: 1 on an 800-pixel-wide screen, 2 on a 1920-pixel one.
+    let scale: Int
+    private let scaled: ImageBuffer
+    private let mirrored: ImageBuffer
+    private let uprightScratch: ImageBuffer?
+
+    static let backdrop = Colour(32, 32, 32)
+
+    init(layout: PreviewLayout, rotation: Rotation?, profile: Profile?, font: PSFFont, guide: LayoutGuide) {
+        self.layout = layout
+        self.rotation = rotation
+        self.profile = profile
+        self.font = font
+        self.guide = guide
+        scale = max(1, layout.screenWidth / 900)
+        scaled = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
+        mirrored = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
+        uprightScratch = rotation.map { _ in ImageBuffer(format: .i420, width: layout.frameWidth, height: layout.frameHeight) }
+    }
+
+    /// The instruction's text under the active profile.
+    func text(for instruction: Instruction) -> String {
+        profile?.text(instruction) ?? instruction.defaultText
+    }
+
+    // MARK: Screens
+
+    /// A live frame with its overlay.
+    func render(frame: Image, live: LiveState, ui: UIState, now: ContinuousClock.Instant, timings: StageTimings, into screen: Image) {
+        if case .review = ui.phase, let photo = ui.lastPhoto {
+            renderReview(photo, into: screen)
+            return
+        }
+        drawPreview(frame, into: screen)
+        let canvas = Canvas(screen)
+        if profile != nil {
+            let g = layout.rect(guide.box)
+            canvas.strokeEllipse(cx: Int(g.center.x), cy: Int(g.center.y), rx: Int(g.width / 2), ry: Int(g.height / 2),
+                                 thickness: 4 * scale, live.green ? .green : .red)
+        }
+        if let box = live.faceBox {
+            let r = layout.rect(box)
+            canvas.strokeRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height), thickness: 2 * scale,
+                              live.green ? .green : .amber)
+        }
+        if let digit = ui.countdownDigit(now: now) {
+            let s = 8 * scale
+            let (w, h) = font.size(of: "\(digit)", scale: s)
+            canvas.text("\(digit)", x: (screen.width - w) / 2, y: (screen.height - h) / 2, font: font, scale: s, .white)
+        }
+        let banner: String
+        if let message = ui.message { banner = message }
+        else if case .capturing = ui.phase { banner = "Taking your photo…" }
+        else if profile != nil { banner = text(for: live.instruction) }
+        else { banner = live.faceCount == 0 ? "Step in front of the camera" : "Press the button to take a photo" }
+        drawBanner(banner, canvas: canvas, screen: screen)
+        if ui.debug { drawDebug(live, timings: timings, canvas: canvas) }
+        if let thumb = ui.lastPhoto { drawThumbnail(thumb, into: screen) }
+    }
+
+    /// A screen without a new camera frame: "Camera unavailable", the review, or a message.
+    func renderWithoutFrame(live: LiveState, ui: UIState, cameraAvailable: Bool, now: ContinuousClock.Instant, into screen: Image) {
+        if case .review = ui.phase, let photo = ui.lastPhoto {
+            renderReview(photo, into: screen)
+            return
+        }
+        let canvas = Canvas(screen)
+        canvas.fill(x: 0, y: 0, width: screen.width, height: screen.height, Self.backdrop)
+        let text = cameraAvailable ? (ui.message ?? "") : "Camera unavailable"
+        if !text.isEmpty {
+            let s = 2 * scale
+            let (w, h) = font.size(of: text, scale: s)
+            canvas.text(text, x: max(0, (screen.width - w) / 2), y: (screen.height - h) / 2, font: font, scale: s, .white)
+        }
+    }
+
+    /// The saved photo, large, with "Saved".
+    func renderReview(_ photo: ImageBuffer, into screen: Image) {
+        let canvas = Canvas(screen)
+        canvas.fill(x: 0, y: 0, width: screen.width, height: screen.height, Self.backdrop)
+        let s = min(Double(screen.width) / Double(photo.width), Double(screen.height - 80 * scale) / Double(photo.height))
+        let w = max(1, Int(Double(photo.width) * s)), h = max(1, Int(Double(photo.height) * s))
+        let x = (screen.width - w) / 2, y = 10 * scale
+        ResizeBilinear.run(photo.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        drawBanner("Saved — thank you!", canvas: canvas, screen: screen)
+    }
+
+    // MARK: Parts
+
+    private func drawPreview(_ frame: Image, into screen: Image) {
+        var source = frame
+        if let rotation, let uprightScratch {
+            Rotate.run(frame, uprightScratch.image(), rotation)
+            source = uprightScratch.image()
+        }
+        let canvas = Canvas(screen)
+        // Only the borders around the preview need the backdrop.
+        canvas.fill(x: 0, y: 0, width: screen.width, height: layout.y, Self.backdrop)
+        canvas.fill(x: 0, y: layout.y + layout.height, width: screen.width, height: screen.height, Self.backdrop)
+        canvas.fill(x: 0, y: layout.y, width: layout.x, height: layout.height, Self.backdrop)
+        canvas.fill(x: layout.x + layout.width, y: layout.y, width: screen.width, height: layout.height, Self.backdrop)
+        ResizeBilinear.run(source, scaled.image())
+        var shown = scaled.image()
+        if layout.mirrored {
+            Mirror.run(shown, mirrored.image())
+            shown = mirrored.image()
+        }
+        YUVToRGB.run(shown, screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height), matrix: .bt601Full)
+    }
+
+    private func drawBanner(_ text: String, canvas: Canvas, screen: Image) {
+        let (w, h) = font.size(of: text, scale: scale)
+        let pad = 8 * scale
+        let y = screen.height - h - 3 * pad
+        canvas.shade(x: 0, y: y - pad, width: screen.width, height: h + 2 * pad, .black, alpha: 160)
+        canvas.text(text, x: max(pad, (screen.width - w) / 2), y: y, font: font, scale: scale, .white)
+    }
+
+    private func drawDebug(_ live: LiveState, timings: StageTimings, canvas: Canvas) {
+        let c = live.check
+        func colour(_ o: LiveRules.Outcome?) -> Colour { o.map { $0.passed ? .green : .red } ?? .grey }
+        let lines: [(String, Colour)] = [
+            (String(format: "R %+.2f", live.roll), colour(c.roll)),
+            (String(format: "P %+.2f", live.pitch), colour(c.pitch)),
+            (String(format: "Y %+.2f", live.yaw), colour(c.yaw)),
+            (live.quality.map { String(format: "Q %.2f", $0) } ?? "Q --", colour(c.quality)),
+            (String(format: "%.0f ms", timings.lastMilliseconds(.landmarks)), .white),
+        ]
+        let lh = font.height * scale
+        canvas.shade(x: 0, y: 0, width: 9 * font.width * scale, height: lines.count * lh + 8, .black, alpha: 140)
+        for (i, (t, col)) in lines.enumerated() {
+            canvas.text(t, x: 4, y: 4 + i * lh, font: font, scale: scale, col)
+        }
+    }
+
+    private func drawThumbnail(_ thumb: ImageBuffer, into screen: Image) {
+        let w = min(thumb.width, screen.width / 6), h = max(1, thumb.height * w / max(thumb.width, 1))
+        let x = screen.width - w - 8, y = 8
+        guard x >= 0, y + h <= screen.height else { return }
+        ResizeBilinear.run(thumb.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        Canvas(screen).strokeRect(x: x - 2, y: y - 2, width: w + 4, height: h + 4, thickness: 2, .white)
+    }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import Hardware
+import ImageCore
+import ImageFiles
+import Logging
+import NeuralCore
+import Passport
+import Synchronization
+import Vision
+
+/// What `booth run` was asked to do beyond the config and board files.
+public struct KioskOptions: Sendable {
+    public var config: KioskConfig
+    public var board: Board
+    /// Stop after this long (`--for`); nil = until SIGTERM/SIGINT.
+    public var duration: Duration?
+    /// Overrides of the board's fake devices, for demos and tests.
+    public var cameraFolder: String?
+    public var screensDirectory: String?
+    public var shutterScript: [Double]?
+    /// How often the stats line is logged.
+    public var reportInterval: Duration = .seconds(60)
+    /// Inference path of the live face stages.
+    public var inference: ExecutionPath = .float
+
+    public init(config: KioskConfig, board: Board) {
+        self.config = config
+        self.board = board
+    }
+}
+
+/// What a run did, for the log and for tests.
+public struct KioskSummary: Sendable {
+    public var framesPublished: UInt64
+    public var framesDropped: UInt64
+    public var framesAnalysed: UInt64
+    public var framesShown: UInt64
+    public var photos: [SavedPhoto]
+    public var messages: [String]
+    public var cameraEvents: [String]
+    public var start: ProcessStats
+    public var end: ProcessStats
+}
+
+/// The kiosk. Start-up reads top to bottom — config → models → camera → display → button →
+/// loop → teardown — and `run` owns three threads besides the caller's: capture (pumps the
+/// camera into the frame ring; never waits for anyone), vision (takes the newest frame, drops the
+/// rest) and still (encodes and saves photos off the preview path). The caller's thread draws the
+/// screen, reads the buttons and pings the watchdog.
+///
+/// Thread ownership (hence `@unchecked Sendable`): the camera is touched only by the capture
+/// thread (a still is requested through `stillRequested`), the face stages only by the vision
+/// thread, the still processor only by the still thread, display/buttons/renderer only by the
+/// caller's thread. They share the frame ring, `live` (a Mutex), the atomics and `StillQueue`.
+public final class KioskRuntime: @unchecked Sendable {
+    let options: KioskOptions
+    let log: Logger
+    let ring: FrameRing
+    let camera: ReconnectingFrameSource
+    let display: DisplaySink
+    let shutter: ShutterButton
+    let hideButton: ShutterButton?
+    let debugButton: ShutterButton?
+    let vision: LiveVision
+    let stills: StillProcessor
+    let renderer: OverlayRenderer
+    let guide: LayoutGuide
+    let timings = StageTimings()
+    let notifier = SystemdNotifier()
+
+    private let live = Mutex(LiveState())
+    private let cameraStatus = CameraStatus()
+    private let stillRequested = Atomic<Bool>(false)
+    private let stillQueue = StillQueue()
+    private let rotation: Rotation?
+    private let upright: ImageBuffer?
+
+    public init(options: KioskOptions, logger: Logger) throws(KioskError) {
+        self.options = options
+        log = logger
+        let board = options.board, config = options.config
+
+        // 1. Config: the profile (passport mode) and the photo store.
+        let profile: Profile?
+        if config.mode == .passport {
+            do { profile = try ProfileLibrary.load(config.profile) } catch { throw .config(error) }
+        } else {
+            profile = nil
+        }
+        let store: PhotoStore
+        do { store = try PhotoStore(root: config.photoDirectory, minimumFreeBytes: Int64(config.minimumFreeMiB) << 20) } catch {
+            throw .storage(error)
+        }
+        stills = StillProcessor(config: config, board: board, store: store, profile: profile)
+
+        // 2. Models.
+        guard let dir = ModelFiles.directory() else {
+            throw .models("not found in \(ModelFiles.searchPath.joined(separator: ", ")); run scripts/fetch-models")
+        }
+        do {
+            let detector = try FaceDetector(model: try Self.read("\(dir)/face_detection_short_range.tflite"), path: options.inference)
+            let landmarker = try FaceLandmarker(meshModel: try Self.read("\(dir)/face_landmark.tflite"),
+                                                irisModel: try Self.read("\(dir)/iris_landmark.tflite"), path: options.inference)
+            vision = LiveVision(tracker: FaceTracker(detector: detector, landmarker: landmarker, maxFaces: 2),
+                                rules: profile.map { LiveRules(profile: $0) })
+        } catch let e as ModelError {
+            throw .models("\(e)")
+        } catch {
+            throw .models("\(error)")
+        }
+
+        // 3. Camera: frames go into a ring sized from the preview format, allocated once.
+        let status = cameraStatus, log = logger
+        camera = Devices.camera(board, folderOverride: options.cameraFolder) { event in status.note(event, log: log) }
+        let pw = board.camera.previewWidth, ph = board.camera.previewHeight
+        ring = FrameRing(slotCount: 4, format: .i420, width: pw, height: ph)
+        rotation = Rotation(rawValue: board.camera.rotation)
+        let (uw, uh) = rotation?.rotatedSize(width: pw, height: ph) ?? (pw, ph)
+        upright = rotation.map { _ in ImageBuffer(format: .i420, width: uw, height: uh) }
+        guide = LayoutGuide.centred(width: uw, height: uh)
+
+        // 4. Display.
+        do { display = try Devices.display(board, folderOverride: options.screensDirectory) } catch { throw .display(error) }
+        renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
+                                                         screenHeight: display.height, mirrored: board.camera.mirrorPreview),
+                                   rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide)
+
+        // 5. Buttons.
+        do {
+            shutter = try Devices.shutter(board, script: options.shutterScript)
+            hideButton = try Devices.extraButton(board, line: board.gpio.hideBackgroundLine, consumer: "booth-hide-background")
+            debugButton = try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug")
+        } catch { throw .button(error) }
+        logger.info("kiosk ready", metadata: [
+            "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
+            "display": "\(display.name)", "shutter": "\(shutter.name)", "photos": "\(config.photoDirectory)",
+        ])
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw KioskError.models("cannot read \(path)") }
+        return [UInt8](data)
+    }
+
+    // MARK: The loop
+
+    /// Runs until `stop` is set (or `options.duration` passes); returns what happened.
+    public func run(stop: StopSignal) -> KioskSummary {
+        let start = ProcessStats.now()
+        let began = ContinuousClock.now
+        var photos: [SavedPhoto] = []
+        var messages: [String] = []
+
+        // 6. Threads: capture, vision, still.
+        let threadsDone = DispatchGroup()
+        spawn("booth-capture", threadsDone) { [self] in captureLoop(stop) }
+        spawn("booth-vision", threadsDone) { [self] in visionLoop(stop) }
+        spawn("booth-still", threadsDone) { [self] in stillLoop(stop) }
+        notifier.ready(status: "running")
+
+        var ui = UIState(reviewSeconds: options.config.reviewSeconds, countdown: options.config.countdown,
+                         hideBackground: options.config.hideBackground, debug: options.config.debug)
+        var lastShown: UInt64? = nil
+        var lastWatchdog = ContinuousClock.now
+        var lastReport = ContinuousClock.now
+        var shown: UInt64 = 0
+        try? shutter.setReadyLight(false)
+        var lightOn = false
+
+        while !stop.isSet {
+            let now = ContinuousClock.now
+            if let d = options.duration, now - began >= d { break }
+            let state = live.withLock { $0 }
+
+            // Buttons.
+            if let event = try? shutter.nextEvent(timeoutMilliseconds: 0), event.isPress {
+                handleShutter(&ui, state: state, now: now)
+            }
+            if let b = hideButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.hideBackground.toggle() }
+            if let b = debugButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.debug.toggle() }
+            let ready = options.config.mode == .booth || state.green
+            if ready != lightOn { try? shutter.setReadyLight(ready); lightOn = ready }
+
+            // Countdown, still results, review.
+            if ui.tick(now: now) { requestStill(state: state, ui: &ui, now: now) }
+            if let result = stillQueue.takeResult() {
+                if let saved = result.saved { photos.append(saved) }
+                messages.append(result.message)
+                ui.showResult(result, now: now)
+                if result.saved == nil { log.error("photo not saved", metadata: ["reason": "\(result.message)"]) }
+                else { log.info("photo saved", metadata: ["path": "\(result.saved!.jpeg)"]) }
+            }
+
+            // Draw the newest frame (or the camera-unavailable screen).
+            let available = cameraStatus.isAvailable
+            if let lease = ring.newest(after: lastShown) {
+                // The lease keeps the slot from being overwritten until the frame is drawn.
+                let frame = lease.image
+                lastShown = frame.metadata.sequence
+                (shutter as? ScriptedShutter)?.noteFrame(sequence: frame.metadata.sequence)
+                let ui = ui
+                present { screen in renderer.render(frame: frame, live: state, ui: ui, now: now, timings: timings, into: screen) }
+                shown &+= 1
+                _ = consume lease
+            } else if !available || ui.needsRedrawWithoutFrame {
+                let ui2 = ui
+                present { screen in renderer.renderWithoutFrame(live: state, ui: ui2, cameraAvailable: available, now: now, into: screen) }
+                ui.needsRedrawWithoutFrame = false
+                usleep(20_000)
+            } else {
+                usleep(2_000)
+            }
+
+            // Watchdog and the stats line.
+            if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
+                notifier.watchdog()
+                lastWatchdog = now
+            }
+            if now - lastReport >= options.reportInterval {
+                report(shown: shown)
+                lastReport = now
+            }
+        }
+
+        // 7. Teardown: stop the threads (they watch the same flag), wait, release devices.
+        notifier.stopping()
+        stop.set()
+        stillQueue.wake()
+        threadsDone.wait()
+        try? shutter.setReadyLight(false)
+        report(shown: shown)
+        let end = ProcessStats.now()
+        return KioskSummary(framesPublished: ring.publishedCount, framesDropped: ring.droppedCount,
+                            framesAnalysed: live.withLock { $0.analysedFrames }, framesShown: shown,
+                            photos: photos, messages: messages, cameraEvents: cameraStatus.events, start: start, end: end)
+    }
+
+    private func present(_ draw: (Image) -> Void) {
+        do throws(HardwareError) {
+            let t0 = ContinuousClock.now
+            let screen = try display.beginFrame()
+            draw(screen)
+            let t1 = ContinuousClock.now
+            try display.present()
+            timings.record(.render, nanoseconds: (t1 - t0).nanoseconds)
+            timings.record(.display, nanoseconds: (ContinuousClock.now - t1).nanoseconds)
+        } catch {
+            log.error("display failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func handleShutter(_ ui: inout UIState, state: LiveState, now: ContinuousClock.Instant) {
+        guard ui.canShoot else { return }
+        if options.config.mode == .passport && !state.green {
+            ui.flash("\(renderer.text(for: state.instruction))", now: now)
+            log.info("shutter refused", metadata: ["instruction": "\(state.instruction)"])
+            return
+        }
+        if options.config.mode == .booth && options.config.countdown > 0 {
+            ui.startCountdown(now: now)
+        } else {
+            requestStill(state: state, ui: &ui, now: now)
+        }
+    }
+
+    private func requestStill(state: LiveState, ui: inout UIState, now: ContinuousClock.Instant) {
+        do {
+            try stills.store.checkSpace(for: 8 << 20)
+        } catch {
+            ui.flash("Disk full: photo not taken", now: now)
+            log.error("shot refused", metadata: ["reason": "\(error)"])
+            return
+        }
+        guard cameraStatus.isAvailable else {
+            ui.flash("Camera unavailable", now: now)
+            return
+        }
+        stillQueue.expect(live: state)
+        stillRequested.store(true, ordering: .releasing)
+        ui.capturing(now: now)
+    }
+
+    private func report(shown: UInt64) {
+        let t = timings.drain().filter { $0.count > 0 }
+            .map { "\($0.stage.name)=\(String(format: "%.1f", $0.meanMilliseconds))ms×\($0.count)" }.joined(separator: " ")
+        log.info("stats", metadata: [
+            "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(shown)",
+            "timings": "\(t)", "process": "\(ProcessStats.now())",
+        ])
+    }
+
+    // MARK: Threads
+
+    private func spawn(_ name: String, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        let t = Thread {
+            body()
+            group.leave()
+        }
+        t.name = name
+        t.start()
+    }
+
+    /// Capture: pump the camera into the ring; a still goes to the still worker (copied once,
+    /// since the camera's buffer is only valid during the callback).
+    private func captureLoop(_ stop: StopSignal) {
+        do { try camera.start() } catch { log.error("camera start failed", metadata: ["error": "\(error)"]) }
+        let ring = self.ring, queue = stillQueue, timings = self.timings
+        while !stop.isSet {
+            if stillRequested.exchange(false, ordering: .acquiringAndReleasing) {
+                do { try camera.requestStill() } catch {
+                    log.error("still request failed", metadata: ["error": "\(error)"])
+                }
+            }
+            _ = camera.pump(timeoutMilliseconds: 50, deliver: { metadata, fill in
+                let start = ContinuousClock.now
+                let ok = ring.produce(metadata: metadata, fill)
+                timings.record(.capture, nanoseconds: (ContinuousClock.now - start).nanoseconds)
+                return ok
+            }, still: { image in
+                let copy = ImageBuffer(format: image.format, width: image.width, height: image.height)
+                CopyPlane.run(image, copy.image())
+                queue.submit(copy, metadata: image.metadata)
+            })
+        }
+        camera.stop()
+    }
+
+    /// Vision: the newest frame only; frames that arrive meanwhile are skipped (the ring counts them).
+    private func visionLoop(_ stop: StopSignal) {
+        var last: UInt64? = nil
+        while !stop.isSet {
+            guard let lease = ring.newest(after: last) else { usleep(2_000); continue }
+            var frame = lease.image
+            last = frame.metadata.sequence
+            if let rotation, let upright {
+                Rotate.run(frame, upright.image(), rotation)
+                frame = upright.image(metadata: frame.metadata)
+            }
+            let guide = self.guide, vision = self.vision
+            let state = timings.measure(.landmarks) { vision.analyze(frame, guide: guide) }
+            live.withLock { $0 = state }
+            _ = consume lease
+        }
+    }
+
+    /// Still: encode and save each still as it comes.
+    private func stillLoop(_ stop: StopSignal) {
+        while !stop.isSet {
+            guard let job = stillQueue.next(stop: stop) else { continue }
+            let result = timings.measure(.still) { stills.process(job) }
+            stillQueue.finish(result)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ImageCore
+
+/// What the screen shows besides the live preview: countdown, "taking photo", the review of the
+/// last photo, a short message, and the toggles. Driven by the main loop's clock.
+struct UIState {
+    enum Phase: Equatable {
+        case preview
+        case countdown(started: ContinuousClock.Instant)
+        case capturing(since: ContinuousClock.Instant)
+        case review(until: ContinuousClock.Instant)
+    }
+
+    var phase: Phase = .preview
+    let reviewSeconds: Double
+    let countdown: Int
+    var hideBackground: Bool
+    var debug: Bool
+    var message: String?
+    var messageUntil: ContinuousClock.Instant?
+    var lastPhoto: ImageBuffer?
+    var needsRedrawWithoutFrame = false
+
+    init(reviewSeconds: Double, countdown: Int, hideBackground: Bool, debug: Bool) {
+        self.reviewSeconds = reviewSeconds
+        self.countdown = countdown
+        self.hideBackground = hideBackground
+        self.debug = debug
+    }
+
+    var canShoot: Bool { phase == .preview }
+
+    /// Seconds left in the countdown (3, 2, 1), or nil.
+    func countdownDigit(now: ContinuousClock.Instant) -> Int? {
+        guard case .countdown(let started) = phase else { return nil }
+        let elapsed = now - started
+        return max(1, countdown - Int(elapsed.components.seconds))
+    }
+
+    mutating func startCountdown(now: ContinuousClock.Instant) { phase = .countdown(started: now) }
+
+    mutating func capturing(now: ContinuousClock.Instant) { phase = .capturing(since: now) }
+
+    /// Advances timed phases; returns true when the countdown has just ended (take the still now).
+    mutating func tick(now: ContinuousClock.Instant) -> Bool {
+        if let until = messageUntil, now >= until { message = nil; messageUntil = nil; needsRedrawWithoutFrame = true }
+        switch phase {
+        case .countdown(let started) where now - started >= .seconds(countdown):
+            phase = .preview
+            return true
+        case .capturing(let since) where now - since >= .seconds(15):
+            phase = .preview                                   // the still never came
+            flash("Camera unavailable", now: now)
+        case .review(let until) where now >= until:
+            phase = .preview
+        default: break
+        }
+        return false
+    }
+
+    mutating func showResult(_ r: StillResult, now: ContinuousClock.Instant) {
+        if let t = r.thumbnail { lastPhoto = t }
+        if r.saved != nil {
+            phase = .review(until: now + .milliseconds(Int(reviewSeconds * 1000)))
+        } else {
+            phase = .preview
+            flash(r.message, now: now)
+        }
+        needsRedrawWithoutFrame = true
+    }
+
+    mutating func flash(_ text: String, now: ContinuousClock.Instant, seconds: Double = 2.5) {
+        message = text
+        messageUntil = now + .milliseconds(Int(seconds * 1000))
+        needsRedrawWithoutFrame = true
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import ImageCore
+
+/// One shutter press's still, copied out of the camera's buffer, with what the booth knew then.
+struct StillJob: @unchecked Sendable {
+    var image: ImageBuffer
+    var metadata: FrameMetadata
+    var live: LiveState
+    var date: Date
+}
+
+/// The result the main loop shows on the review screen.
+struct StillResult: @unchecked Sendable {
+    var saved: SavedPhoto?
+    /// Scaled-down copy of the saved photo (XRGB8888) for the review screen and the thumbnail.
+    var thumbnail: ImageBuffer?
+    var message: String
+}

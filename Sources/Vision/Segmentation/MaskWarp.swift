@@ -1,0 +1,80 @@
+import ImageCore
+
+/// Maps a model-resolution mask onto the frame: for every frame pixel of a rectangle, the
+/// bilinear value of the mask at the pixel centre's model position (`MaskMapping`), positions
+/// clamped to the content rectangle. Rotation makes frame columns follow model rows, so the
+/// warp stays separable: one tap table per frame column and one per frame row (Q8 weights),
+/// rebuilt per call in storage allocated once. This is the fast level's cheap upsample and the
+/// starting point of the others.
+final class MaskWarp {
+    private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
+    private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
+
+    init(maxSide: Int) {
+        colIndex0 = ScratchBuffer(count: maxSide); colIndex1 = ScratchBuffer(count: maxSide); colWeight = ScratchBuffer(count: maxSide)
+        rowIndex0 = ScratchBuffer(count: maxSide); rowIndex1 = ScratchBuffer(count: maxSide); rowWeight = ScratchBuffer(count: maxSide)
+    }
+
+    var byteCount: Int { 6 * colIndex0.byteCount }
+
+    /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
+    /// for frame pixels x in `xr`, y in `yr`.
+    func warp(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
+              xRange xr: Range<Int>, yRange yr: Range<Int>) {
+        precondition(destination.width == m.frameWidth && destination.height == m.frameHeight && destination.bytesPerPixel == 1,
+                     "warp: destination is not a frame-size Gray8 plane")
+        precondition(max(m.frameWidth, m.frameHeight) <= colIndex0.count, "warp: frame larger than planned")
+        let swap = m.rotation.swapsAxes
+        let c = m.content
+        // Frame column x → coordinate along model x (or model y when axes swap).
+        for x in xr {
+            let p = m.model(fromFrame: Float(x) + 0.5, Float(yr.lowerBound) + 0.5)
+            let coord = swap ? p.y : p.x
+            let lo = swap ? c.y : c.x, hi = swap ? c.y + c.height : c.x + c.width
+            let n = swap ? m.modelHeight : m.modelWidth
+            let t = MaskWarp.taps(coord, lo: lo, hi: hi, n: n)
+            colIndex0[x] = t.0; colIndex1[x] = t.1; colWeight[x] = t.2
+        }
+        for y in yr {
+            let p = m.model(fromFrame: Float(xr.lowerBound) + 0.5, Float(y) + 0.5)
+            let coord = swap ? p.x : p.y
+            let lo = swap ? c.x : c.y, hi = swap ? c.x + c.width : c.y + c.height
+            let n = swap ? m.modelWidth : m.modelHeight
+            let t = MaskWarp.taps(coord, lo: lo, hi: hi, n: n)
+            rowIndex0[y] = t.0; rowIndex1[y] = t.1; rowWeight[y] = t.2
+        }
+        for y in yr {
+            let out = destination.row(y)
+            let r0 = Int(rowIndex0[y]), r1 = Int(rowIndex1[y]), wr = Int(rowWeight[y])
+            if !swap {
+                let a = mask + r0 * maskStride, b = mask + r1 * maskStride
+                for x in xr {
+                    let c0 = Int(colIndex0[x]), c1 = Int(colIndex1[x]), wc = Int(colWeight[x])
+                    let top = Int(a[c0]) * (256 - wc) + Int(a[c1]) * wc
+                    let bottom = Int(b[c0]) * (256 - wc) + Int(b[c1]) * wc
+                    out[x] = UInt8(truncatingIfNeeded: (top * (256 - wr) + bottom * wr + 32768) >> 16)
+                }
+            } else {
+                // Frame rows walk model columns (r0, r1); frame columns walk model rows.
+                for x in xr {
+                    let a = mask + Int(colIndex0[x]) * maskStride, b = mask + Int(colIndex1[x]) * maskStride
+                    let wc = Int(colWeight[x])
+                    let left = Int(a[r0]) * (256 - wr) + Int(a[r1]) * wr
+                    let right = Int(b[r0]) * (256 - wr) + Int(b[r1]) * wr
+                    out[x] = UInt8(truncatingIfNeeded: (left * (256 - wc) + right * wc + 32768) >> 16)
+                }
+            }
+        }
+    }
+
+    /// Two mask indices and a Q8 weight for a continuous model coordinate, clamped into [lo, hi).
+    @inline(__always)
+    static func taps(_ coord: Float, lo: Float, hi: Float, n: Int) -> (Int32, Int32, Int32) {
+        let first = max(0, Int(lo.rounded(.down))), last = min(n - 1, max(first, Int(hi.rounded(.up)) - 1))
+        let p = min(max(coord - 0.5, Float(first)), Float(last))
+        let i0 = Int(p)
+        let w = Int32(((p - Float(i0)) * 256).rounded())
+        if w >= 256 { return (Int32(min(i0 + 1, last)), Int32(min(i0 + 1, last)), 0) }
+        return (Int32(i0), Int32(min(i0 + 1, last)), w)
+    }
+}

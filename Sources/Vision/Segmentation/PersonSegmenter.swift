@@ -1,0 +1,231 @@
+import ImageCore
+import NeuralCore
+
+/// One mask for all the people in a frame, at three quality levels (`SegmentationLevel`).
+///
+/// Frames may be RGB888, XRGB8888, Gray8, I420 or NV12, at any size and any `FrameRotation`;
+/// the mask comes back at the frame's size and orientation. The `fast` and `balanced` levels
+/// allocate nothing per frame once the frame size is known (buffers are planned on the first
+/// frame of a size and kept); `accurate` plans its buffers per call (stills).
+///
+/// Set `temporalStability` for a stream of frames of one scene (see `TemporalStabilizer`); call
+/// `reset()` at a cut. Not thread-safe: one segmenter per thread.
+public final class PersonSegmenter {
+    public let level: SegmentationLevel
+    /// Stretch the picture over the model input as MediaPipe does, or letterbox it.
+    public var fit: MaskMapping.Fit = .stretch
+    /// Mix each mask with the previous one where nothing moved (video).
+    public var temporalStability = false
+    /// Treat YUV frames as full range (JPEG) rather than BT.601 limited range (16…235).
+    public var yuvFullRange = true
+    /// Balanced level: guided-filter radius in working pixels (nil: from the working size) and ε
+    /// (luma units squared).
+    public var guidedRadius: Int? = nil
+    public var guidedEpsilon = PersonSegmenter.balancedEpsilon
+    /// Bilinear taps per axis per model pixel when filling the model input (nil: the level's own).
+    public var inputTaps: Int? = nil
+    /// Accurate level: run the mirrored picture too, run again on the people's box, and the
+    /// matting ε ([0,1]² units; 0 turns the refinement off).
+    public var accurateMirror = true
+    public var accurateCrop = true
+    public var mattingEpsilon: Float = 0.0025
+    /// Forces one model instead of the choice by aspect (not for fast, which has only the landscape one).
+    public var modelOverride: SegmentationModel? = nil
+
+    let general: Interpreter?
+    let landscape: Interpreter?
+    /// The arithmetic the level's main model runs on (`fast` wants `.integer`; see `init`).
+    public let executionPath: ExecutionPath
+
+    // Buffers planned per frame size (fast/balanced), kept between frames.
+    var plannedWidth = 0, plannedHeight = 0
+    var maskBuffer: ImageBuffer?
+    var guideBuffer: ImageBuffer?
+    var workMaskBuffer: ImageBuffer?
+    var warp: MaskWarp?
+    var guided: GuidedFilter?
+    let modelMask = ScratchBuffer<UInt8>(count: 256 * 256)
+    let modelLuma = ScratchBuffer<UInt8>(count: 256 * 256)
+    let stabilizerGeneral = TemporalStabilizer(count: 256 * 256)
+    let stabilizerLandscape = TemporalStabilizer(count: 256 * 144)
+    var lastMapping: MaskMapping?
+
+    /// Largest side of the guided filter's working image at the balanced level; bigger frames
+    /// are filtered at a reduced size and the result upsampled.
+    public static let balancedWorkingSide = 1280
+
+    /// Loads the models the level needs: `fast` the landscape model on the integer path (the
+    /// float path when NeuralCore has no integer path yet — `executionPath` says which);
+    /// `balanced` and `accurate` both models on the float path.
+    public init(level: SegmentationLevel, generalModel: [UInt8]?, landscapeModel: [UInt8]?) throws(SegmentationError) {
+        self.level = level
+        func load(_ bytes: [UInt8]?, _ which: SegmentationModel, _ path: ExecutionPath) throws(SegmentationError) -> Interpreter {
+            guard let bytes else { throw .missingModel(which) }
+            do { return try Interpreter(model: bytes, path: path) } catch { throw .model(which, error) }
+        }
+        switch level {
+        case .fast:
+            general = nil
+            let integer: Interpreter?
+            do { integer = try Interpreter(model: landscapeModel ?? [], path: .integer) } catch { integer = nil }
+            if let integer {
+                landscape = integer
+                executionPath = .integer
+            } else {
+                landscape = try load(landscapeModel, .landscape, .float)
+                executionPath = .float
+            }
+        case .balanced, .accurate:
+            general = try load(generalModel, .general, .float)
+            landscape = try load(landscapeModel, .landscape, .float)
+            executionPath = .float
+        }
+    }
+
+    /// Forgets the previous frame's mask (temporal stability).
+    public func reset() {
+        stabilizerGeneral.reset()
+        stabilizerLandscape.reset()
+        lastMapping = nil
+    }
+
+    /// The model a frame of this upright size runs through at this level.
+    public func model(forUprightWidth w: Int, height h: Int) -> SegmentationModel {
+        level == .fast ? .landscape : modelOverride ?? SegmentationModel.forAspect(width: w, height: h)
+    }
+
+    func interpreter(_ m: SegmentationModel) -> Interpreter {
+        switch m {
+        case .general: return general!
+        case .landscape: return landscape!
+        }
+    }
+
+    /// Bytes of working memory now held (model arenas, planned buffers).
+    public var workingByteCount: Int {
+        var n = (general?.arenaByteCount ?? 0) + (landscape?.arenaByteCount ?? 0)
+        n += modelMask.byteCount + modelLuma.byteCount + stabilizerGeneral.byteCount + stabilizerLandscape.byteCount
+        n += (maskBuffer?.byteCount ?? 0) + (guideBuffer?.byteCount ?? 0) + (workMaskBuffer?.byteCount ?? 0)
+        n += (warp?.byteCount ?? 0) + (guided?.byteCount ?? 0)
+        return n
+    }
+
+    /// Segments `frame` (people upright after `rotation`). The returned views are valid until the
+    /// next call.
+    public func segment(_ frame: Image, rotation: FrameRotation = .none) -> SegmentationMask {
+        switch level {
+        case .fast, .balanced: return segmentPreview(frame, rotation: rotation)
+        case .accurate: return segmentAccurate(frame, rotation: rotation)
+        }
+    }
+
+    /// Plans frame-size buffers when the size changes (the only allocations of fast/balanced).
+    func plan(width: Int, height: Int) {
+        if width == plannedWidth && height == plannedHeight && maskBuffer != nil { return }
+        plannedWidth = width; plannedHeight = height
+        maskBuffer = ImageBuffer(format: .gray8, width: width, height: height)
+        warp = MaskWarp(maxSide: max(width, height))
+        if level == .balanced {
+            let ws = PersonSegmenter.workingSize(width: width, height: height, side: PersonSegmenter.balancedWorkingSide)
+            guideBuffer = ImageBuffer(format: .gray8, width: ws.width, height: ws.height)
+            workMaskBuffer = ws.width == width && ws.height == height ? nil
+                : ImageBuffer(format: .gray8, width: ws.width, height: ws.height)
+            guided = GuidedFilter(maxWidth: ws.width, maxHeight: ws.height,
+                                  radius: PersonSegmenter.balancedRadius(ws.width, ws.height),
+                                  epsilon: PersonSegmenter.balancedEpsilon)
+        }
+        reset()
+    }
+
+    static func workingSize(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
+        let long = max(width, height)
+        if long <= side { return (width, height) }
+        return (max(1, (width * side + long / 2) / long), max(1, (height * side + long / 2) / long))
+    }
+
+    /// Bilinear taps per axis per model pixel: 1 (MediaPipe's plain bilinear, which the models
+    /// score best with on the fixtures) up to a 4× downscale, then one per two, at most 4 (12 MP).
+    static func taps(_ m: MaskMapping) -> Int {
+        let f = max(m.region.width / m.content.width, m.region.height / m.content.height)
+        return min(4, max(1, Int(f / 2)))
+    }
+
+    /// Frame pixels per model pixel along the finer axis (how much the mask is upsampled).
+    static func upsampling(_ m: MaskMapping) -> Float {
+        min(m.region.width / m.content.width, m.region.height / m.content.height)
+    }
+
+    /// Guided-filter radius at the balanced level: about a model pixel and a half, in working pixels.
+    static func balancedRadius(_ w: Int, _ h: Int) -> Int { min(32, max(2, (max(w, h) * 3 + 256) / 512)) }
+    static let balancedEpsilon = 400
+    /// Below this upsampling factor there is nothing to upsample: the bilinear warp alone is used.
+    public static let guidedUpsamplingThreshold: Float = 1.5
+
+    /// Runs model `m` on `frame` through `mapping` and leaves the probability (0…255) in `modelMask`.
+    func runModel(_ frame: Image, mapping: MaskMapping, taps: Int, model m: SegmentationModel) {
+        let interp = interpreter(m)
+        let luma = modelLuma.pointer
+        interp.withInput(0) { input in
+            ModelInputSampler.fill(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange)
+        }
+        interp.run()
+        let out = modelMask.pointer
+        interp.withOutput(0) { prob in
+            for i in 0..<(mapping.modelWidth * mapping.modelHeight) {
+                out[i] = UInt8(truncatingIfNeeded: Int(min(max(prob[i], 0), 1) * 255 + 0.5))
+            }
+        }
+    }
+
+    func segmentPreview(_ frame: Image, rotation: FrameRotation) -> SegmentationMask {
+        plan(width: frame.width, height: frame.height)
+        let uw = rotation.swapsAxes ? frame.height : frame.width
+        let uh = rotation.swapsAxes ? frame.width : frame.height
+        let m = model(forUprightWidth: uw, height: uh)
+        let mapping = MaskMapping(frameWidth: frame.width, frameHeight: frame.height, rotation: rotation,
+                                  modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
+        if lastMapping != mapping { stabilizerGeneral.reset(); stabilizerLandscape.reset() }
+        lastMapping = mapping
+        runModel(frame, mapping: mapping, taps: inputTaps ?? (level == .fast ? 1 : PersonSegmenter.taps(mapping)), model: m)
+        if temporalStability {
+            (m == .general ? stabilizerGeneral : stabilizerLandscape).apply(mask: modelMask.pointer, luma: modelLuma.pointer)
+        }
+        let mask = maskBuffer!.image().luma
+        let warp = self.warp!
+        if level == .balanced && PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
+            var guide = guideBuffer!.image().luma
+            if guide.width == frame.width && guide.height == frame.height {
+                switch frame.format {
+                case .i420, .nv12, .gray8: guide = frame.planes.0          // the Y plane as is
+                case .rgb888, .xrgb8888:
+                    RGBToGray.run(frame, guide.grayImage)
+                }
+            } else {
+                LumaSampler.fill(guide, from: frame)                      // area-averaged luma
+            }
+            let gf = guided!
+            gf.radius = guidedRadius ?? PersonSegmenter.balancedRadius(guide.width, guide.height)
+            gf.epsilon = guidedEpsilon
+            if let work = workMaskBuffer {
+                // Large frame: filter at working size, then upsample the result.
+                let wp = work.image().luma
+                let wm = MaskMapping(frameWidth: wp.width, frameHeight: wp.height, rotation: rotation,
+                                     modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
+                warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wm, into: wp,
+                          xRange: 0..<wp.width, yRange: 0..<wp.height)
+                guided!.run(guide: guide, input: wp, output: wp)
+                ResizeBilinear.run(wp.grayImage, mask.grayImage)
+            } else {
+                warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,
+                          xRange: 0..<frame.width, yRange: 0..<frame.height)
+                guided!.run(guide: guide, input: mask, output: mask)
+            }
+        } else {
+            warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,
+                      xRange: 0..<frame.width, yRange: 0..<frame.height)
+        }
+        let modelPlane = Plane(base: UnsafeMutableRawPointer(modelMask.pointer), width: m.inputWidth, height: m.inputHeight,
+                               stride: m.inputWidth, bytesPerPixel: 1, padding: modelMask.count - m.inputWidth * m.inputHeight)
+        return SegmentationMask(plane: mask, modelPlane: modelPlane, mapping: mapping, level: level)
+    }
+}

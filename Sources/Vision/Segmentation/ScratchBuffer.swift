@@ -1,0 +1,22 @@
+/// A fixed-size buffer of trivial values allocated once (64-byte aligned, zeroed) and freed on
+/// deinit: the working memory of the segmentation stages, sized when the frame size changes.
+final class ScratchBuffer<Element: BitwiseCopyable> {
+    let count: Int
+    let pointer: UnsafeMutablePointer<Element>
+
+    init(count: Int) {
+        self.count = max(count, 1)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: self.count * MemoryLayout<Element>.stride, alignment: 64)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: self.count * MemoryLayout<Element>.stride)
+        pointer = raw.bindMemory(to: Element.self, capacity: self.count)
+    }
+
+    deinit { UnsafeMutableRawPointer(pointer).deallocate() }
+
+    var byteCount: Int { count * MemoryLayout<Element>.stride }
+
+    @inline(__always) subscript(i: Int) -> Element {
+        get { pointer[i] }
+        set { pointer[i] = newValue }
+    }
+}

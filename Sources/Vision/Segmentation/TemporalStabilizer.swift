@@ -1,0 +1,52 @@
+/// Video stability at model resolution: each new mask is mixed with the previous (stabilised)
+/// one where nothing moved, and taken as is where something did, so edges stop flickering
+/// without leaving a ghost behind a fast movement.
+///
+/// Per pixel, with the new probability p, the previous one q (0…255) and the model inputs' luma
+/// difference d: `keep = k · max(0, 1 − d/D) · max(0, 1 − |p − q|/C)` and
+/// `out = (keep·q + (256 − keep)·p) / 256` (Q8). The first factor follows motion in the image, the
+/// second motion of the mask itself (a limb that left a region drops from the mask at once even
+/// against a background of the same brightness). A scene cut or a size change resets the history.
+/// Allocates only at init.
+public final class TemporalStabilizer {
+    /// The previous mask's weight where nothing changed, Q8 (0…255).
+    public var keep: Int = 160
+    /// Luma change (0…255) at which the previous mask is ignored.
+    public var motionLimit: Int = 24
+    /// Mask change (0…255) at which the previous mask is ignored.
+    public var changeLimit: Int = 128
+
+    public let count: Int
+    private let previousMask: ScratchBuffer<UInt8>
+    private let previousLuma: ScratchBuffer<UInt8>
+    public private(set) var hasHistory = false
+
+    public init(count: Int) {
+        self.count = count
+        previousMask = ScratchBuffer(count: count)
+        previousLuma = ScratchBuffer(count: count)
+    }
+
+    public var byteCount: Int { previousMask.byteCount + previousLuma.byteCount }
+
+    /// Forgets the previous frame (a new subject, a new camera, a size change).
+    public func reset() { hasHistory = false }
+
+    /// Stabilises `mask` in place (`count` bytes) using the model input's `luma` of this frame.
+    public func apply(mask: UnsafeMutablePointer<UInt8>, luma: UnsafePointer<UInt8>) {
+        if hasHistory {
+            let k = keep, ml = max(motionLimit, 1), cl = max(changeLimit, 1)
+            for i in 0..<count {
+                let p = Int(mask[i]), q = Int(previousMask[i])
+                let d = abs(Int(luma[i]) - Int(previousLuma[i]))
+                let c = abs(p - q)
+                let motion = max(0, ml - d), change = max(0, cl - c)
+                let w = k * motion * change / (ml * cl)
+                mask[i] = UInt8(truncatingIfNeeded: (w * q + (256 - w) * p + 128) >> 8)
+            }
+        }
+        previousMask.pointer.update(from: mask, count: count)
+        previousLuma.pointer.update(from: luma, count: count)
+        hasHistory = true
+    }
+}
