@@ -185,7 +185,7 @@ struct AnalyzeJob: Sendable {
         Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<job.workers {
-                    group.addTask { job.work(next: next, continuation) }
+                    group.addTask { await job.work(next: next, continuation) }
                 }
             }
             continuation.finish()
@@ -193,8 +193,9 @@ struct AnalyzeJob: Sendable {
         return stream
     }
 
-    /// One worker: its own decoder, models and estimator; files until none are left.
-    func work(next: NextIndex, _ continuation: AsyncStream<AnalyzeOutcome>.Continuation) {
+    /// One worker: its own decoder, models and estimator; files until none are left. Yields
+    /// between files so the consumer (progress, results) runs even when every pool thread works.
+    func work(next: NextIndex, _ continuation: AsyncStream<AnalyzeOutcome>.Continuation) async {
         let decoder = ImageDecoder()
         let estimator = CaptureQualityEstimator()
         let analyzer: FaceAnalyzer
@@ -209,6 +210,7 @@ struct AnalyzeJob: Sendable {
             let i = next.value.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < files.count else { return }
             continuation.yield(analyze(i, decoder: decoder, analyzer: analyzer, estimator: estimator))
+            await Task.yield()
         }
     }
 
@@ -224,7 +226,13 @@ struct AnalyzeJob: Sendable {
             outcome.json = "{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"score\": 0, \"faces\": [], \"error\": \(JSONText.string(outcome.error!))}"
             return outcome
         }
-        let image = buffer.image()
+        // The view does not keep the buffer alive (release builds end lifetimes at last use).
+        return withExtendedLifetime(buffer) { analyze(buffer.image(), outcome, analyzer: analyzer, estimator: estimator) }
+    }
+
+    func analyze(_ image: Image, _ start: AnalyzeOutcome, analyzer: FaceAnalyzer, estimator: CaptureQualityEstimator) -> AnalyzeOutcome {
+        var outcome = start
+        let file = files[outcome.index], i = outcome.index
         let faces = analyzer.analyze(image)
         let qualities = faces.map { estimator.evaluate(image, face: $0) }
         outcome.faceCount = faces.count

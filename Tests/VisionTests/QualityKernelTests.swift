@@ -85,15 +85,4 @@ import Vision
             #expect(s.count == 38 * 3 && s.sum == sum && s.sumOfSquares == squares && s.low == low && s.high == high)
         }
     }
-
-    @Test func chromaDistanceByHand() {
-        var g = SeededGenerator(seed: 3)
-        let u = RandomPlane(width: 33, height: 3, stride: 37, generator: &g)
-        let v = RandomPlane(width: 33, height: 3, stride: 35, generator: &g)
-        for y in 0..<3 { for x in 0..<33 { u.plane.row(y)[x] = UInt8(100 + x); v.plane.row(y)[x] = 150 } }
-        // |u − 110| + |v − 140| > 20  ⇔  |x − 10| > 10  ⇔  x > 20 (x < 0 impossible): 12 per row.
-        let rect = PixelRect(x0: 0, y0: 0, x1: 33, y1: 3)
-        #expect(ChromaDistanceCount.scalar(u.plane, v.plane, rect, reference: (110, 140), threshold: 20) == 36)
-        #expect(ChromaDistanceCount.simd(u.plane, v.plane, rect, reference: (110, 140), threshold: 20) == 36)
-    }
 }

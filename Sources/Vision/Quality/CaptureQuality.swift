@@ -18,8 +18,8 @@ public enum QualityComponent: String, Sendable, CaseIterable, Codable {
     case eyesOpen
     /// Mouth closed and expression neutral (no open mouth, no broad smile), from the lip landmarks.
     case mouthNeutral
-    /// Nothing over the face: mesh presence, and skin tone of eyes, nose and mouth regions
-    /// consistent with the cheeks and forehead.
+    /// Nothing over the face: mesh presence, nose and mouth regions coloured like the skin of
+    /// the forehead, and the two eye regions alike.
     case occlusion
     /// Face size in source pixels (the distance between the eyes).
     case resolution
@@ -78,7 +78,8 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
     /// RMS Laplacian (8-bit units) of the face's most detailed blocks above its flattest, at the
     /// 128-px face scale.
     public var detail: Float = 0
-    /// Noise standard deviation (8-bit units at the 128-px face scale), from the flattest blocks.
+    /// Chroma noise standard deviation (8-bit units, per U/V plane at the 64-px chroma scale of
+    /// the face patch), from the flattest chroma blocks.
     public var noiseSigma: Float = 0
     /// Mean luma of forehead and cheeks, 0...255.
     public var skinLuma: Float = 0
@@ -90,12 +91,12 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
     public var imbalance: Float = 0
     /// Luma standard deviation over mean across forehead and cheeks.
     public var shading: Float = 0
-    /// Fractions of pixels unlike the skin reference in the person's right eye, left eye, nose
-    /// and mouth regions.
-    public var unlikeSkinRightEye: Float = 0
-    public var unlikeSkinLeftEye: Float = 0
-    public var unlikeSkinNose: Float = 0
-    public var unlikeSkinMouth: Float = 0
+    /// Mean per-pixel colour distance of the nose and of the mouth-and-chin region from the
+    /// skin reference (forehead and the bridge between the eyes): `(|ΔY| + 2(|ΔU| + |ΔV|)) / Y_ref`.
+    public var noseDistance: Float = 0
+    public var mouthDistance: Float = 0
+    /// The same distance between the mean colours of the two eye regions (one eye covered reads high).
+    public var eyeAsymmetry: Float = 0
     /// Eye aspect ratios (lid gap / eye width, 3D), person's right and left.
     public var rightEyeAspect: Float = 0
     public var leftEyeAspect: Float = 0
@@ -120,10 +121,12 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
 /// score by the same relative amount whatever the others are, so one degradation orders captures
 /// of the same subject the same way in any conditions. Each component is a smooth, strictly
 /// monotone function of its measurement (no plateaus), so a stronger degradation always lowers
-/// its component. Weights (`CaptureQuality.weights`): sharpness 0.2, exposure 0.15, noise 0.1,
-/// pose 0.15, eyes open 0.1, mouth neutral 0.05, occlusion 0.15, resolution 0.1 — focus,
-/// lighting, pose and occlusion are what most often spoil a photo of a person; expression and
-/// size matter less to a capture's technical quality.
+/// its component. Weights (`CaptureQuality.weight(_:)`): sharpness 0.25, exposure 0.15, pose
+/// 0.15, occlusion 0.15, noise 0.1, eyes open 0.1, mouth neutral 0.05, resolution 0.05 — focus,
+/// lighting, pose and occlusion are what most often spoil a photo of a person (noise less, as
+/// it is partly confounded with fine texture);
+/// expression and size matter less to a capture's technical quality (and size is already
+/// normalised away by measuring at a fixed face scale).
 public struct CaptureQuality: Sendable, Equatable, Codable {
     public var score: Float
     public var components: QualityComponents
@@ -148,14 +151,14 @@ public struct CaptureQuality: Sendable, Equatable, Codable {
     /// The components' weights in the geometric mean (they sum to 1).
     public static func weight(_ c: QualityComponent) -> Float {
         switch c {
-        case .sharpness: return 0.2
+        case .sharpness: return 0.25
         case .exposure: return 0.15
         case .noise: return 0.1
         case .pose: return 0.15
         case .eyesOpen: return 0.1
         case .mouthNeutral: return 0.05
         case .occlusion: return 0.15
-        case .resolution: return 0.1
+        case .resolution: return 0.05
         }
     }
 

@@ -11,16 +11,15 @@ import Darwin
 /// Per face: the square around the mesh is resampled with ImageCore kernels (area when
 /// shrinking, bilinear when enlarging) to a 128×128 I420 patch, so every image measurement is
 /// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
-/// `RegionStatistics`, `ChromaDistanceCount`; scalar + SIMD, `QualityKernelTable`):
-/// - sharpness and noise from the Laplacian energy of the 8×8 blocks inside the face ellipse:
-///   noise from the flattest quarter (white noise of σ adds 20σ² to the 4-neighbour Laplacian's
-///   energy), detail from the busiest quarter minus the flattest (so noise does not read as
-///   focus);
+/// `RegionStatistics`, `AbsoluteDeviationSum`; scalar + SIMD, `QualityKernelTable`):
+/// - sharpness from the Laplacian energy of the luma's 8×8 blocks inside the face ellipse: the
+///   busiest quarter minus the flattest (so noise does not read as focus);
+/// - noise from the flattest quarter of the chroma planes' blocks (white noise of σ adds 20σ²
+///   to the 4-neighbour Laplacian's energy; chroma carries noise but little facial texture);
 /// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
 ///   shading) and the luma spread of the face interior (contrast);
-/// - occlusion from how many pixels of each eye, the nose and the mouth region are unlike the
-///   skin reference (chroma L1 distance, or luma far from it), above what an uncovered face
-///   shows there, and from the mesh's presence score;
+/// - occlusion from how far the nose's and the mouth-and-chin region's pixels lie from the
+///   colour of the forehead's skin (mean per-pixel distance), the two eye regions against each other, and the mesh's presence score;
 /// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
 ///
 /// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
@@ -34,6 +33,7 @@ public final class CaptureQualityEstimator {
     let nv12Patch: ImageBuffer
     let blocks: UnsafeMutableBufferPointer<UInt32>
     let selected: UnsafeMutableBufferPointer<UInt32>
+    let chromaBlocks: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)
 
     public init() {
         let p = CaptureQualityEstimator.patchSize
@@ -46,11 +46,16 @@ public final class CaptureQualityEstimator {
         blocks.initialize(repeating: 0)
         selected = .allocate(capacity: n)
         selected.initialize(repeating: 0)
+        chromaBlocks = (.allocate(capacity: n / 4), .allocate(capacity: n / 4))
+        chromaBlocks.0.initialize(repeating: 0)
+        chromaBlocks.1.initialize(repeating: 0)
     }
 
     deinit {
         blocks.deallocate()
         selected.deallocate()
+        chromaBlocks.0.deallocate()
+        chromaBlocks.1.deallocate()
     }
 
     /// The quality of a tracked or analysed face in `image` (the frame the mesh was computed on).
@@ -88,41 +93,41 @@ public final class CaptureQualityEstimator {
 
         c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
         c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
-        let angle = (pose.yaw * pose.yaw + pose.pitch * pose.pitch).squareRoot()
-        c.pose = expf(-(angle / 0.5) * (angle / 0.5))
+        let angle2 = pose.yaw * pose.yaw + pose.pitch * pose.pitch
+        c.pose = 1 / (1 + angle2 / (0.5 * 0.5))
         c.resolution = m.interocular * m.interocular / (m.interocular * m.interocular + 40 * 40)
 
         // The face patch.
         let map = resample(image, points: points)
         measure(points: points, map: map, into: &m)
 
-        // Image components.
-        c.sharpness = m.detail * m.detail / (m.detail * m.detail + 6 * 6)
+        // Image components. Measurements on clipped pixels carry no information, so sharpness,
+        // noise and occlusion are credited only for the unclipped share of the skin.
+        let usable = max(0, 1 - m.clipped)
+        c.sharpness = usable * m.detail / (m.detail + 8)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
-        c.noise = 1 / (1 + (relativeNoise / 5) * (relativeNoise / 5))
-        let level = (m.skinLuma - 135) / 85
+        c.noise = usable / (1 + (relativeNoise / 2) * (relativeNoise / 2))
+        // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
+        // and faster towards white.
+        let level = (m.skinLuma - 175) / (m.skinLuma < 175 ? 110 : 55)
         let levelScore = 1 / (1 + level * level * level * level)
         let clipScore = 1 / (1 + (m.clipped / 0.05) * (m.clipped / 0.05))
-        let balanceScore = 1 / (1 + (m.imbalance / 0.3) * (m.imbalance / 0.3))
-        let shadingScore = 1 / (1 + (m.shading / 0.3) * (m.shading / 0.3))
+        let balanceScore = 1 / (1 + (m.imbalance / 0.35) * (m.imbalance / 0.35))
+        let shadingScore = 1 / (1 + (m.shading / 0.4) * (m.shading / 0.4))
         let contrastScore = 1 - expf(-(m.faceContrast / 14) * (m.faceContrast / 14))
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
-        let regions = CaptureQualityEstimator.regionScore(m.unlikeSkinRightEye, baseline: 0.45)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinLeftEye, baseline: 0.45)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinNose, baseline: 0.15)
-            * CaptureQualityEstimator.regionScore(m.unlikeSkinMouth, baseline: 0.35)
-        let p = max(0, min(1, presence))
-        c.occlusion = regions * p * p
+        // Presence gates rather than grades: above MediaPipe's tracking threshold (0.5) the mesh
+        // is trusted, and its value there is too noisy under occlusion to order captures.
+        // A covered mouth's lip landmarks are the mesh's guess: the mouth is credited as neutral
+        // only as far as the mouth region looks like skin and lips.
+        let mouthVisible = 1 / (1 + powf(m.mouthDistance / 1.2, 4))
+        c.mouthNeutral = min(c.mouthNeutral, mouthVisible)
+        let p = max(0, min(1, presence / 0.5))
+        c.occlusion = usable * p * p
+            / (1 + (m.noseDistance / 0.9) * (m.noseDistance / 0.9))
+            / (1 + (m.mouthDistance / 0.9) * (m.mouthDistance / 0.9))
+            / (1 + (m.eyeAsymmetry / 0.45) * (m.eyeAsymmetry / 0.45))
         return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
-    }
-
-    /// 1 − (the part of `fraction` above what an uncovered face shows, `baseline`) scaled to the
-    /// room above the baseline; the excess is a smooth max(0, ·) so the score keeps falling even
-    /// below the baseline.
-    static func regionScore(_ fraction: Float, baseline: Float) -> Float {
-        let d = fraction - baseline
-        let excess = 0.5 * (d + (d * d + 0.05 * 0.05).squareRoot())
-        return max(0, 1 - excess / (1 - baseline))
     }
 
     // MARK: Patch
@@ -238,48 +243,59 @@ public final class CaptureQualityEstimator {
         let sF = RegionStatistics.run(yPlane, forehead, low: low, high: high)
         let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
         let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
-        let skin = sF + sR + sL
-        m.skinLuma = skin.mean
-        m.clipped = skin.count > 0 ? Float(skin.low + skin.high) / Float(skin.count) : 0
-        m.imbalance = abs(sL.mean - sR.mean) / max(1, max(sL.mean, sR.mean))
-        m.shading = skin.deviation / max(8, skin.mean)
         let interior = bounds(Self.interiorVertices, margin: 0)
         m.faceContrast = RegionStatistics.run(yPlane, interior, low: low, high: high).deviation
 
-        // Skin reference: of forehead and cheeks, the one whose chroma is nearest the other two.
-        let regions3 = (forehead, cheekR, cheekL)
-        let u0 = RegionStatistics.run(uPlane, regions3.0.halved, low: 0, high: 255).mean
-        let u1 = RegionStatistics.run(uPlane, regions3.1.halved, low: 0, high: 255).mean
-        let u2 = RegionStatistics.run(uPlane, regions3.2.halved, low: 0, high: 255).mean
-        let v0 = RegionStatistics.run(vPlane, regions3.0.halved, low: 0, high: 255).mean
-        let v1 = RegionStatistics.run(vPlane, regions3.1.halved, low: 0, high: 255).mean
-        let v2 = RegionStatistics.run(vPlane, regions3.2.halved, low: 0, high: 255).mean
-        let c0 = abs(u0 - u1) + abs(v0 - v1) + abs(u0 - u2) + abs(v0 - v2)
-        let c1 = abs(u1 - u0) + abs(v1 - v0) + abs(u1 - u2) + abs(v1 - v2)
-        let c2 = abs(u2 - u0) + abs(v2 - v0) + abs(u2 - u1) + abs(v2 - v1)
-        let (ru, rv, ry, rs): (Float, Float, Float, Float)
-        if c0 <= c1 && c0 <= c2 { (ru, rv, ry, rs) = (u0, v0, sF.mean, sF.deviation) }
-        else if c1 <= c2 { (ru, rv, ry, rs) = (u1, v1, sR.mean, sR.deviation) }
-        else { (ru, rv, ry, rs) = (u2, v2, sL.mean, sL.deviation) }
-        let reference = (UInt8(max(0, min(255, ru.rounded()))), UInt8(max(0, min(255, rv.rounded()))))
-        let lumaReference = UInt8(max(0, min(255, ry.rounded())))
-        let lumaThreshold = UInt16(2 * max(28, min(90, 2.5 * rs)))
-        func unlike(_ r: PixelRect) -> Float {
-            guard !r.isEmpty else { return 0 }
-            let rc = r.halved.clamped(width: uPlane.width, height: uPlane.height)
-            let chroma = rc.isEmpty ? 0 : Float(ChromaDistanceCount.run(uPlane, vPlane, rc, reference: reference, threshold: 30)) / Float(rc.area)
-            let luma = Float(ChromaDistanceCount.run(yPlane, yPlane, r, reference: (lumaReference, lumaReference),
-                                                     threshold: lumaThreshold)) / Float(r.area)
-            return max(chroma, luma)
+        // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
+        // bridge between the eyes (rarely covered by a mask, a hand or a fringe), and of one eye
+        // region against the other. Distances relative to the reference luma, so a darker or
+        // brighter capture of the same face reads the same.
+        let bridge = box(at(168), 0.12 * d, 0.12 * d)
+        func colour(_ r: PixelRect) -> (y: Float, u: Float, v: Float) {
+            let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
+            return (RegionStatistics.run(yPlane, r, low: 0, high: 255).mean,
+                    RegionStatistics.run(uPlane, ch, low: 0, high: 255).mean,
+                    RegionStatistics.run(vPlane, ch, low: 0, high: 255).mean)
         }
-        let eyeMargin = 0.1 * d
-        m.unlikeSkinRightEye = unlike(bounds(Self.rightEyeVertices, margin: eyeMargin))
-        m.unlikeSkinLeftEye = unlike(bounds(Self.leftEyeVertices, margin: eyeMargin))
-        m.unlikeSkinNose = unlike(bounds(Self.noseVertices, margin: 0))
+        let f = colour(forehead), br = colour(bridge)
+        let wf = Float(forehead.area), wb = Float(bridge.area), wt = max(1, wf + wb)
+        let ref = (y: (f.y * wf + br.y * wb) / wt, u: (f.u * wf + br.u * wb) / wt, v: (f.v * wf + br.v * wb) / wt)
+        let scale = 1 / max(16, ref.y)
+        func distance(_ a: (y: Float, u: Float, v: Float), _ b: (y: Float, u: Float, v: Float)) -> Float {
+            (abs(a.y - b.y) + 2 * (abs(a.u - b.u) + abs(a.v - b.v))) * scale
+        }
+        let ry = UInt8(max(0, min(255, ref.y.rounded())))
+        let rc = (UInt8(max(0, min(255, ref.u.rounded()))), UInt8(max(0, min(255, ref.v.rounded()))))
+        /// Mean per-pixel distance of region `r` from the reference colour.
+        func deviation(_ r: PixelRect) -> Float {
+            let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
+            guard !r.isEmpty, !ch.isEmpty else { return 0 }
+            let luma = Float(AbsoluteDeviationSum.run(yPlane, yPlane, r, reference: (ry, ry))) / Float(2 * r.area)
+            let chroma = Float(AbsoluteDeviationSum.run(uPlane, vPlane, ch, reference: rc)) / Float(ch.area)
+            return (luma + 2 * chroma) * scale
+        }
+        // Exposure on forehead and cheeks; a cheek unlike the forehead's skin (covered by a mask
+        // or a hand) counts less, so lighting is judged on skin.
+        let wR = 1 / (1 + (deviation(cheekR) / 0.5) * (deviation(cheekR) / 0.5))
+        let wL = 1 / (1 + (deviation(cheekL) / 0.5) * (deviation(cheekL) / 0.5))
+        let weightTotal = Float(sF.count) + wR * Float(sR.count) + wL * Float(sL.count)
+        if weightTotal > 0 {
+            let mean = (Float(sF.sum) + wR * Float(sR.sum) + wL * Float(sL.sum)) / weightTotal
+            let squares = (Float(sF.sumOfSquares) + wR * Float(sR.sumOfSquares) + wL * Float(sL.sumOfSquares)) / weightTotal
+            m.skinLuma = mean
+            m.shading = max(0, squares - mean * mean).squareRoot() / max(8, mean)
+            m.clipped = (Float(sF.low + sF.high) + wR * Float(sR.low + sR.high) + wL * Float(sL.low + sL.high)) / weightTotal
+        }
+        m.imbalance = min(wR, wL) * abs(sL.mean - sR.mean) / max(1, max(sL.mean, sR.mean))
+
         let chin = mid(at(17), at(152))
         var mouth = bounds(Self.mouthVertices, margin: 0.1 * d)
         mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
-        m.unlikeSkinMouth = unlike(mouth)
+        m.noseDistance = deviation(bounds(Self.noseVertices, margin: 0))
+        m.mouthDistance = deviation(mouth)
+        let eyeMargin = 0.1 * d
+        m.eyeAsymmetry = distance(colour(bounds(Self.rightEyeVertices, margin: eyeMargin)),
+                                  colour(bounds(Self.leftEyeVertices, margin: eyeMargin)))
 
         // Sharpness and noise: Laplacian energy of the blocks inside the face ellipse.
         LaplacianBlocks.run(yPlane, blocks)
@@ -299,19 +315,53 @@ public final class CaptureQualityEstimator {
             }
         }
         guard n >= 4 else { return }
-        // Insertion sort (n ≤ 256).
-        for i in 1..<n {
-            let v = selected[i]
-            var j = i - 1
-            while j >= 0 && selected[j] > v { selected[j + 1] = selected[j]; j -= 1 }
-            selected[j + 1] = v
+        m.detail = CaptureQualityEstimator.spread(selected, n).squareRoot()
+
+        // Noise: sensor noise shows in chroma as much as in luma, while a face's fine texture
+        // (pores, stubble, hair) is nearly all luma — so the flattest chroma blocks measure noise
+        // without mistaking texture for it. U and V energies added per 8×8 chroma block.
+        LaplacianBlocks.run(uPlane, chromaBlocks.0)
+        LaplacianBlocks.run(vPlane, chromaBlocks.1)
+        let chromaColumns = columns / 2
+        n = 0
+        for by in 0..<chromaColumns {
+            for bx in 0..<chromaColumns {
+                let px = Float(bx * 16 + 8) - centre.x, py = Float(by * 16 + 8) - centre.y
+                let pu = px * ux + py * uy, pv = px * vx + py * vy
+                if (pu / a) * (pu / a) + (pv / b) * (pv / b) <= 1 {
+                    selected[n] = chromaBlocks.0[by * chromaColumns + bx] &+ chromaBlocks.1[by * chromaColumns + bx]
+                    n += 1
+                }
+            }
         }
+        guard n >= 4 else { return }
+        CaptureQualityEstimator.sort(selected, n)
+        let quarter = max(1, n / 4)
+        var lowSum: UInt64 = 0
+        for i in 0..<quarter { lowSum += UInt64(selected[i]) }
+        // White noise of σ in U and V adds 20σ² per plane to the Laplacian's energy.
+        m.noiseSigma = (Float(lowSum) / Float(quarter * 64) / 40).squareRoot()
+    }
+
+    /// Sorts the first `n` values (insertion sort; n ≤ 256, no allocation).
+    static func sort(_ v: UnsafeMutableBufferPointer<UInt32>, _ n: Int) {
+        guard n > 1 else { return }
+        for i in 1..<n {
+            let x = v[i]
+            var j = i - 1
+            while j >= 0 && v[j] > x { v[j + 1] = v[j]; j -= 1 }
+            v[j + 1] = x
+        }
+    }
+
+    /// Per-pixel Laplacian energy of the busiest quarter of `n` 8×8 blocks above the flattest
+    /// quarter (sorts `v`).
+    static func spread(_ v: UnsafeMutableBufferPointer<UInt32>, _ n: Int) -> Float {
+        sort(v, n)
         let quarter = max(1, n / 4)
         var lowSum: UInt64 = 0, highSum: UInt64 = 0
-        for i in 0..<quarter { lowSum += UInt64(selected[i]); highSum += UInt64(selected[n - 1 - i]) }
+        for i in 0..<quarter { lowSum += UInt64(v[i]); highSum += UInt64(v[n - 1 - i]) }
         let pixels = Float(quarter * 64)
-        let lowEnergy = Float(lowSum) / pixels, highEnergy = Float(highSum) / pixels
-        m.noiseSigma = (lowEnergy / 20).squareRoot()
-        m.detail = max(0, highEnergy - lowEnergy).squareRoot()
+        return max(0, Float(highSum) / pixels - Float(lowSum) / pixels)
     }
 }

@@ -32,12 +32,12 @@ public enum QualityKernelTable {
         QualityKernelEntry(name: "quality.regionStatistics",
                            scalar: { a, _, r, out in store(RegionStatistics.scalar(a, r, low: 12, high: 243), out) },
                            simd: { a, _, r, out in store(RegionStatistics.simd(a, r, low: 12, high: 243), out) }),
-        QualityKernelEntry(name: "quality.chromaDistanceCount",
-                           scalar: { a, b, r, out in out[0] = ChromaDistanceCount.scalar(a, b, r, reference: (118, 141), threshold: 40) },
-                           simd: { a, b, r, out in out[0] = ChromaDistanceCount.simd(a, b, r, reference: (118, 141), threshold: 40) }),
-        QualityKernelEntry(name: "quality.lumaDistanceCount",
-                           scalar: { a, _, r, out in out[0] = ChromaDistanceCount.scalar(a, a, r, reference: (90, 90), threshold: 70) },
-                           simd: { a, _, r, out in out[0] = ChromaDistanceCount.simd(a, a, r, reference: (90, 90), threshold: 70) }),
+        QualityKernelEntry(name: "quality.absoluteDeviationSum.chroma",
+                           scalar: { a, b, r, out in out[0] = AbsoluteDeviationSum.scalar(a, b, r, reference: (118, 141)) },
+                           simd: { a, b, r, out in out[0] = AbsoluteDeviationSum.simd(a, b, r, reference: (118, 141)) }),
+        QualityKernelEntry(name: "quality.absoluteDeviationSum.luma",
+                           scalar: { a, _, r, out in out[0] = AbsoluteDeviationSum.scalar(a, a, r, reference: (90, 90)) },
+                           simd: { a, _, r, out in out[0] = AbsoluteDeviationSum.simd(a, a, r, reference: (90, 90)) }),
     ]
 
     static func store(_ s: RegionSums, _ out: UnsafeMutableBufferPointer<UInt32>) {
