@@ -54,6 +54,12 @@ public final class PersonSegmenter {
     /// are filtered at a reduced size and the result upsampled.
     public static let balancedWorkingSide = 1280
 
+    /// The arithmetic of the `fast` level. The design wants the integer path here; it stays on the
+    /// float path until NeuralCore's integer path meets its segmentation goals against LiteRT
+    /// (IoU ≥ 0.97; today 0.85–0.89, and slower than the float path on x86). Set `.integer` to
+    /// measure it.
+    nonisolated(unsafe) public static var fastPath: ExecutionPath = .float
+
     /// Loads the models the level needs: `fast` the landscape model on the integer path (the
     /// float path when NeuralCore has no integer path yet — `executionPath` says which);
     /// `balanced` and `accurate` both models on the float path.
@@ -67,7 +73,11 @@ public final class PersonSegmenter {
         case .fast:
             general = nil
             let integer: Interpreter?
-            do { integer = try Interpreter(model: landscapeModel ?? [], path: .integer) } catch { integer = nil }
+            if PersonSegmenter.fastPath == .integer {
+                do { integer = try Interpreter(model: landscapeModel ?? [], path: .integer) } catch { integer = nil }
+            } else {
+                integer = nil
+            }
             if let integer {
                 landscape = integer
                 executionPath = .integer
