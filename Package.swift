@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "TestSupport"]),
+        .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "TestSupport"]),
     ]

@@ -15,6 +15,7 @@ struct Booth: ParsableCommand {
             FacesCommand.self,
             GreetCommand.self,
             ModelCommand.self,
+            PassportCommand.self,
             RunCommand.self,
             SegmentCommand.self,
         ])

@@ -6,6 +6,7 @@ import Vision
 /// hysteresis. Everything is allocated at start-up; `analyze` allocates nothing.
 final class LiveVision {
     let tracker: FaceTracker
+    let quality = CaptureQualityEstimator()
     let rules: LiveRules?
     var hysteresis = Hysteresis(holdMilliseconds: 300, releaseMilliseconds: 200)
     private var measurements: [FaceMeasurement]
@@ -24,9 +25,10 @@ final class LiveVision {
         measurements.removeAll(keepingCapacity: true)
         for i in 0..<n {
             let face = tracker.face(i)
+            let q = quality.evaluate(image, face: face)
             measurements.append(FaceMeasurement(
                 box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
-                quality: nil, eyeOpenness: nil, mouthOpenness: nil))
+                quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness)))
         }
         state.sequence = image.metadata.sequence
         state.analysedFrames &+= 1

@@ -26,9 +26,13 @@ public final class PassportPhotoMaker {
     public let profile: Profile
     let analyzer: FaceAnalyzer
     let segmenter: PersonSegmenter
+    let quality = CaptureQualityEstimator()
 
     /// MediaPipe mesh vertices used: forehead top (10), chin (152), cheek extremes (234, 454).
     static let forehead = 10, chin = 152, rightCheek = 234, leftCheek = 454
+
+    /// The face analyzer, for measuring finished photos again (tests, reports).
+    public var analyzerForTests: FaceAnalyzer { analyzer }
 
     public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
@@ -61,6 +65,17 @@ public final class PassportPhotoMaker {
                                 passed: abs(Double(face.yaw)) < live.maxAbsYaw, instruction: .lookStraight))
         rules.append(RuleResult(rule: "roll", measured: Double(face.roll), limit: "|x| < \(fmt(live.maxAbsRoll))",
                                 passed: abs(Double(face.roll)) < live.maxAbsRoll, instruction: .lookStraight))
+        let q = quality.evaluate(still, face: face)
+        if live.eyesOpen {
+            rules.append(RuleResult(rule: "eyes_open", measured: Double(q.eyeOpenness), limit: "≥ \(fmt(live.minEyeOpenness))",
+                                    passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
+        }
+        if live.mouthClosed {
+            rules.append(RuleResult(rule: "mouth_closed", measured: Double(q.mouthOpenness), limit: "≤ \(fmt(live.maxMouthOpenness))",
+                                    passed: Double(q.mouthOpenness) <= live.maxMouthOpenness, instruction: .mouthOpen))
+        }
+        rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
+                                passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))
 
         let mask = segmenter.segment(still)
         let head = Self.headGeometry(face, mask: mask.plane)
