@@ -7,9 +7,13 @@ import ImageCore
 public enum Devices {
     /// The camera, wrapped so a failing or unplugged camera is reported through `onEvent` and
     /// reopened with back-off (`ReconnectingFrameSource`); the fakes go through the same path.
-    public static func camera(_ board: Board, folderOverride: String? = nil,
+    public static func camera(_ board: Board, folderOverride: String? = nil, open: ReconnectingFrameSource.Opener? = nil,
                               onEvent: @escaping (FrameSourceEvent) -> Void) -> ReconnectingFrameSource {
         let c = board.camera
+        if let open {
+            return ReconnectingFrameSource(name: "custom", previewWidth: c.previewWidth, previewHeight: c.previewHeight,
+                                           backoff: .init(initialMilliseconds: 100, maximumMilliseconds: 1000), onEvent: onEvent, open: open)
+        }
         let folder = folderOverride ?? c.folder
         let id = c.id.isEmpty ? nil : c.id
         return ReconnectingFrameSource(name: c.source.rawValue, previewWidth: c.previewWidth, previewHeight: c.previewHeight,

@@ -9,7 +9,7 @@ import Synchronization
 import Vision
 
 /// What `booth run` was asked to do beyond the config and board files.
-public struct KioskOptions: Sendable {
+public struct KioskOptions {
     public var config: KioskConfig
     public var board: Board
     /// Stop after this long (`--for`); nil = until SIGTERM/SIGINT.
@@ -22,6 +22,8 @@ public struct KioskOptions: Sendable {
     public var reportInterval: Duration = .seconds(60)
     /// Inference path of the live face stages.
     public var inference: ExecutionPath = .float
+    /// Replaces the board's camera (tests inject failing cameras here); still wrapped for reconnects.
+    public var openCamera: ReconnectingFrameSource.Opener?
 
     public init(config: KioskConfig, board: Board) {
         self.config = config
@@ -111,7 +113,9 @@ public final class KioskRuntime: @unchecked Sendable {
 
         // 3. Camera: frames go into a ring sized from the preview format, allocated once.
         let status = cameraStatus, log = logger
-        camera = Devices.camera(board, folderOverride: options.cameraFolder) { event in status.note(event, log: log) }
+        camera = Devices.camera(board, folderOverride: options.cameraFolder, open: options.openCamera) { event in
+            status.note(event, log: log)
+        }
         let pw = board.camera.previewWidth, ph = board.camera.previewHeight
         ring = FrameRing(slotCount: 4, format: .i420, width: pw, height: ph)
         rotation = Rotation(rawValue: board.camera.rotation)
