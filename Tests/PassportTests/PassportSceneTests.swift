@@ -54,11 +54,7 @@ import Vision
     static func instruction(_ frame: ImageBuffer) throws -> Instruction {
         let uk = try shippedProfile("uk")
         return withExtendedLifetime(frame) {
-            let faces = analyzer.analyze(frame.image()).map { f -> FaceMeasurement in
-                let q = quality.evaluate(frame.image(), face: f)
-                return FaceMeasurement(box: f.box, roll: Double(f.roll), pitch: Double(f.pitch), yaw: Double(f.yaw),
-                                       quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness))
-            }
+            let faces = analyzer.analyze(frame.image()).map { FaceMeasurement($0, quality: quality.evaluate(frame.image(), face: $0)) }
             return LiveRules(profile: uk).evaluate(faces: faces, guide: guide, replacingBackground: true).instruction
         }
     }
@@ -88,6 +84,24 @@ import Vision
         #expect(try Self.instruction(Self.scene(scale: Self.fit * 0.6, degrees: 25, dx: 60)) == .moveCloser)
         // Off centre and tilted: centring comes before pose.
         #expect(try Self.instruction(Self.scene(scale: Self.fit, degrees: 25, dx: 70)) == .centre)
+    }
+
+    @Test func aKeptBackgroundMustBeLightAndPlain() throws {
+        let uk = try shippedProfile("uk")
+        let frame = Self.scene(scale: Self.fit)
+        // A mask calling the left 200 columns background: light grey there → plain; dark stripes → not.
+        let mask = ImageBuffer(format: .gray8, width: 640, height: 480)
+        for y in 0..<480 { for x in 0..<640 { mask.image().luma.row(y)[x] = x < 200 ? 0 : 255 } }
+        let face = try withExtendedLifetime(frame) { () throws -> FaceMeasurement in
+            let f = try #require(Self.analyzer.analyze(frame.image()).first)
+            return FaceMeasurement(f, quality: Self.quality.evaluate(frame.image(), face: f))
+        }
+        for y in 0..<480 { for x in 0..<(3 * 200) { frame.image().luma.row(y)[x] = 232 } }   // a plain light wall
+        let light = BackgroundMeasurement(frame.image(), mask: mask.image().luma)
+        #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: light).instruction == .ready)
+        for y in 0..<480 where (y / 8) % 2 == 0 { for x in 0..<(3 * 200) { frame.image().luma.row(y)[x] = 20 } }
+        let striped = BackgroundMeasurement(frame.image(), mask: mask.image().luma)
+        #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: striped).instruction == .backgroundNotPlain)
     }
 
     @Test func noFaceAndTwoFaces() throws {

@@ -1,3 +1,4 @@
+import ImageCore
 import Vision
 
 /// What the rules need to know about one face, in frame pixels and radians. Built from a
@@ -44,5 +45,23 @@ public struct LayoutGuide: Sendable, Equatable {
     public static func centred(width: Int, height: Int, fraction: Float = 0.55) -> LayoutGuide {
         let h = Float(height) * fraction, w = h * 0.75
         return LayoutGuide(box: Rect(x: (Float(width) - w) / 2, y: (Float(height) - h) / 2 - Float(height) * 0.03, width: w, height: h))
+    }
+}
+
+extension FaceMeasurement {
+    /// The rules' view of a `FaceObservation` and (when the quality stage ran) its capture quality.
+    public init(_ face: FaceObservation, quality: CaptureQuality?) {
+        self.init(box: face.box, roll: Double(face.roll), pitch: Double(face.pitch), yaw: Double(face.yaw),
+                  quality: quality.map { Double($0.score) }, eyeOpenness: quality.map { Double($0.eyeOpenness) },
+                  mouthOpenness: quality.map { Double($0.mouthOpenness) })
+    }
+}
+
+extension BackgroundMeasurement {
+    /// Luma statistics of what `mask` (0 background … 255 person, frame-sized) calls background
+    /// in an RGB888 frame: the inverted mask's region must be light and uniform.
+    public init(_ rgb: Image, mask: Plane) {
+        let s = PassportPhotoMaker.backgroundStatistics(rgb, mask: mask)
+        self.init(meanLuma: s.meanLuma, deviation: s.deviation, coverage: s.coverage)
     }
 }
