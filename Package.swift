@@ -98,7 +98,7 @@ let package = Package(
             name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM"], path: "Sources/booth-vmcheck"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImageCore", "Conformance"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
         .testTarget(

@@ -1,14 +1,5 @@
-/// A deterministic SplitMix64 generator so every randomized test is reproducible from its seed.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import Conformance
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The deterministic SplitMix64 generator of every randomized test: the conformance runner's, so
+/// a seed means the same data in the x86 tests and on aarch64.
+public typealias SeededGenerator = ConformanceRandom

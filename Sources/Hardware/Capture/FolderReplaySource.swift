@@ -27,7 +27,7 @@ public final class FolderReplaySource: FrameSource {
     private let sys: SystemCalls
     private var index = 0
     private var sequence: UInt64 = 0
-    private var due: UInt64 = 0
+    private var pacer: FramePacer
     private var running = false
     private var stillWanted = false
 
@@ -39,6 +39,7 @@ public final class FolderReplaySource: FrameSource {
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight
         self.framesPerSecond = framesPerSecond
+        pacer = FramePacer(framesPerSecond: framesPerSecond)
         self.clock = clock
         self.sys = syscalls
         let files = try Self.listImages(in: folder)
@@ -75,7 +76,7 @@ public final class FolderReplaySource: FrameSource {
 
     public func start() throws(HardwareError) {
         running = true
-        due = clock.now()
+        pacer.start(at: clock.now())
     }
 
     public func stop() { running = false }
@@ -84,17 +85,7 @@ public final class FolderReplaySource: FrameSource {
 
     public func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
         guard running else { return 0 }
-        if let fps = framesPerSecond {
-            let period = 1_000_000_000 / UInt64(max(fps, 1))
-            var now = clock.now()
-            if now < due {
-                let waitMs = Int32(clamping: (due - now + 999_999) / 1_000_000)
-                sys.sleep(milliseconds: timeoutMilliseconds < 0 ? waitMs : min(waitMs, timeoutMilliseconds))
-                now = clock.now()
-                if now < due { return 0 }
-            }
-            due = now - due > period ? now &+ period : due &+ period
-        }
+        guard pacer.waitForFrame(clock: clock, syscalls: sys, timeoutMilliseconds: timeoutMilliseconds) else { return 0 }
         let metadata = FrameMetadata(sequence: sequence, timestampNanoseconds: clock.now())
         let source = images[index].image(metadata: metadata)
         _ = deliver(metadata) { slot in Self.fit(source, into: slot) }

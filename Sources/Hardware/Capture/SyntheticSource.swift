@@ -16,7 +16,7 @@ public final class SyntheticSource: FrameSource {
     private let sys: SystemCalls
     private let stillBuffer: ImageBuffer?
     private var sequence: UInt64 = 0
-    private var due: UInt64 = 0
+    private var pacer: FramePacer
     private var running = false
     private var stillWanted = false
 
@@ -27,6 +27,7 @@ public final class SyntheticSource: FrameSource {
         previewWidth = width
         previewHeight = height
         self.framesPerSecond = framesPerSecond
+        pacer = FramePacer(framesPerSecond: framesPerSecond)
         self.clock = clock
         self.sys = syscalls
         stillBuffer = stillWidth >= 256 && stillHeight >= 8 ? ImageBuffer(format: .i420, width: stillWidth, height: stillHeight) : nil
@@ -34,7 +35,7 @@ public final class SyntheticSource: FrameSource {
 
     public func start() throws(HardwareError) {
         running = true
-        due = clock.now()
+        pacer.start(at: clock.now())
     }
 
     public func stop() { running = false }
@@ -46,17 +47,7 @@ public final class SyntheticSource: FrameSource {
 
     public func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
         guard running else { return 0 }
-        if let fps = framesPerSecond {
-            let period = 1_000_000_000 / UInt64(max(fps, 1))
-            var now = clock.now()
-            if now < due {
-                let waitMs = Int32(clamping: (due - now + 999_999) / 1_000_000)
-                sys.sleep(milliseconds: timeoutMilliseconds < 0 ? waitMs : min(waitMs, timeoutMilliseconds))
-                now = clock.now()
-                if now < due { return 0 }
-            }
-            due = now - due > period ? now &+ period : due &+ period
-        }
+        guard pacer.waitForFrame(clock: clock, syscalls: sys, timeoutMilliseconds: timeoutMilliseconds) else { return 0 }
         let metadata = FrameMetadata(sequence: sequence, timestampNanoseconds: clock.now())
         let seq = sequence
         _ = deliver(metadata) { slot in Self.draw(into: slot, sequence: seq) }
