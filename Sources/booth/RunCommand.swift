@@ -19,6 +19,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "passport or booth; overrides the config.") var mode: String?
     @Option(help: "Passport profile name or path; overrides the config.") var profile: String?
     @Option(help: "Photo directory; overrides the config.") var photos: String?
+    @Option(help: "Booth mode: the image behind the people; overrides the config.") var background: String?
+    @Flag(inversion: .prefixedNo, help: "Live preview with the background hidden; overrides the config.") var hideBackground: Bool?
     @Option(help: "Folder of images replayed as the camera (folder-camera boards).") var cameraFolder: String?
     @Option(help: "Where PNG screens go (PNG-screen boards).") var screens: String?
     @Option(help: "Scripted shutter presses, seconds after start, e.g. \"3,9\"; replaces the board's shutter.") var shutterScript: String?
@@ -44,6 +46,8 @@ struct RunCommand: ParsableCommand {
             }
             if let profile { cfg.profile = profile }
             if let photos { cfg.photoDirectory = photos }
+            if let background { cfg.background = background }
+            if let hideBackground { cfg.hideBackground = hideBackground }
             var options = KioskOptions(config: cfg, board: try BoardLibrary.load(cfg.board))
             options.cameraFolder = cameraFolder
             options.screensDirectory = screens

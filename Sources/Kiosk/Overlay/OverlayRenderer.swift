@@ -19,10 +19,14 @@ final class OverlayRenderer {
     private let scaled: ImageBuffer
     private let mirrored: ImageBuffer
     private let uprightScratch: ImageBuffer?
+    /// Hidden background: the mask scaled (and mirrored) to the preview rectangle, and what replaces it.
+    private let maskScaled: ImageBuffer
+    private let maskMirrored: ImageBuffer
+    private let compositor: BackgroundCompositor
 
     static let backdrop = Colour(32, 32, 32)
 
-    init(layout: PreviewLayout, rotation: Rotation?, profile: Profile?, font: PSFFont, guide: LayoutGuide) {
+    init(layout: PreviewLayout, rotation: Rotation?, profile: Profile?, font: PSFFont, guide: LayoutGuide, background: ImageBuffer?) {
         self.layout = layout
         self.rotation = rotation
         self.profile = profile
@@ -32,6 +36,16 @@ final class OverlayRenderer {
         scaled = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
         mirrored = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
         uprightScratch = rotation.map { _ in ImageBuffer(format: .i420, width: layout.frameWidth, height: layout.frameHeight) }
+        maskScaled = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
+        maskMirrored = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
+        compositor = BackgroundCompositor(width: layout.width, height: layout.height, format: .xrgb8888)
+        if let background {
+            compositor.setBackground(.image(background.image()))
+        } else if let p = profile {
+            compositor.setBackground(.color(red: p.print.background.0, green: p.print.background.1, blue: p.print.background.2))
+        } else {
+            compositor.setBackground(.white)
+        }
     }
 
     /// The instruction's text under the active profile.
@@ -42,12 +56,14 @@ final class OverlayRenderer {
     // MARK: Screens
 
     /// A live frame with its overlay.
-    func render(frame: Image, live: LiveState, ui: UIState, now: ContinuousClock.Instant, timings: StageTimings, into screen: Image) {
+    func render(frame: Image, mask: Plane?, live: LiveState, ui: UIState, now: ContinuousClock.Instant, timings: StageTimings,
+                into screen: Image) {
         if case .review = ui.phase, let photo = ui.lastPhoto {
             renderReview(photo, into: screen)
             return
         }
         drawPreview(frame, into: screen)
+        if let mask { hideBackground(mask, in: screen) }
         let canvas = Canvas(screen)
         if profile != nil {
             let g = layout.rect(guide.box)
@@ -122,6 +138,18 @@ final class OverlayRenderer {
             shown = mirrored.image()
         }
         YUVToRGB.run(shown, screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height), matrix: .bt601Full)
+    }
+
+    /// Replaces what the mask calls background in the preview rectangle.
+    private func hideBackground(_ mask: Plane, in screen: Image) {
+        ResizeBilinear.run(Image(format: .gray8, width: mask.width, height: mask.height, planes: (mask, mask, mask)), maskScaled.image())
+        var m = maskScaled.image().luma
+        if layout.mirrored {
+            Mirror.run(maskScaled.image(), maskMirrored.image())
+            m = maskMirrored.image().luma
+        }
+        let region = screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height)
+        compositor.composite(frame: region, mask: m, into: region)
     }
 
     private func drawBanner(_ text: String, canvas: Canvas, screen: Image) {

@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Hardware
 import ImageCore
@@ -64,6 +65,8 @@ public final class KioskRuntime: @unchecked Sendable {
     let hideButton: ShutterButton?
     let debugButton: ShutterButton?
     let vision: LiveVision
+    let segmenter: PersonSegmenter
+    let masks: MaskExchange
     let stills: StillProcessor
     let renderer: OverlayRenderer
     let guide: LayoutGuide
@@ -73,6 +76,7 @@ public final class KioskRuntime: @unchecked Sendable {
     private let live = Mutex(LiveState())
     private let cameraStatus = CameraStatus()
     private let stillRequested = Atomic<Bool>(false)
+    private let hideBackground = Atomic<Bool>(false)
     private let stillQueue = StillQueue()
     private let rotation: Rotation?
     private let upright: ImageBuffer?
@@ -110,6 +114,14 @@ public final class KioskRuntime: @unchecked Sendable {
         } catch {
             throw .models("\(error)")
         }
+        do {
+            let s = try PersonSegmenter(level: .fast, generalModel: nil,
+                                        landscapeModel: try Self.read("\(dir)/selfie_segmentation_landscape.tflite"))
+            s.temporalStability = true
+            segmenter = s
+        } catch {
+            throw .models("segmentation: \(error)")
+        }
 
         // 3. Camera: frames go into a ring sized from the preview format, allocated once.
         let status = cameraStatus, log = logger
@@ -122,12 +134,14 @@ public final class KioskRuntime: @unchecked Sendable {
         let (uw, uh) = rotation?.rotatedSize(width: pw, height: ph) ?? (pw, ph)
         upright = rotation.map { _ in ImageBuffer(format: .i420, width: uw, height: uh) }
         guide = LayoutGuide.centred(width: uw, height: uh)
+        masks = MaskExchange(width: uw, height: uh)
 
         // 4. Display.
         do { display = try Devices.display(board, folderOverride: options.screensDirectory) } catch { throw .display(error) }
         renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
                                                          screenHeight: display.height, mirrored: board.camera.mirrorPreview),
-                                   rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide)
+                                   rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide,
+                                   background: try Self.background(config))
 
         // 5. Buttons.
         do {
@@ -139,6 +153,14 @@ public final class KioskRuntime: @unchecked Sendable {
             "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
             "display": "\(display.name)", "shutter": "\(shutter.name)", "photos": "\(config.photoDirectory)",
         ])
+    }
+
+    /// What replaces the hidden background: the greeting image in booth mode, else white.
+    static func background(_ config: KioskConfig) throws(KioskError) -> ImageBuffer? {
+        guard config.mode == .booth, !config.background.isEmpty else { return nil }
+        do { return try ImageDecoder.decode(path: config.background, as: .xrgb8888) } catch {
+            throw .config(ConfigError(file: config.background, key: "background", message: error.description))
+        }
     }
 
     static func read(_ path: String) throws -> [UInt8] {
@@ -182,6 +204,7 @@ public final class KioskRuntime: @unchecked Sendable {
             }
             if let b = hideButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.hideBackground.toggle() }
             if let b = debugButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.debug.toggle() }
+            hideBackground.store(ui.hideBackground, ordering: .relaxed)
             let ready = options.config.mode == .booth || state.green
             if ready != lightOn { try? shutter.setReadyLight(ready); lightOn = ready }
 
@@ -203,7 +226,13 @@ public final class KioskRuntime: @unchecked Sendable {
                 lastShown = frame.metadata.sequence
                 (shutter as? ScriptedShutter)?.noteFrame(sequence: frame.metadata.sequence)
                 let ui = ui
-                present { screen in renderer.render(frame: frame, live: state, ui: ui, now: now, timings: timings, into: screen) }
+                let masks = self.masks
+                present { screen in
+                    masks.withNewest { mask in
+                        renderer.render(frame: frame, mask: ui.hideBackground ? mask : nil, live: state, ui: ui, now: now,
+                                        timings: timings, into: screen)
+                    }
+                }
                 shown &+= 1
                 _ = consume lease
             } else if !available || ui.needsRedrawWithoutFrame {
@@ -344,6 +373,11 @@ public final class KioskRuntime: @unchecked Sendable {
             let guide = self.guide, vision = self.vision
             let state = timings.measure(.landmarks) { vision.analyze(frame, guide: guide) }
             live.withLock { $0 = state }
+            if hideBackground.load(ordering: .relaxed) {
+                let segmenter = self.segmenter
+                let mask = timings.measure(.segment) { segmenter.segment(frame) }
+                masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
+            }
             _ = consume lease
         }
     }
