@@ -18,5 +18,6 @@ struct Booth: ParsableCommand {
             PassportCommand.self,
             RunCommand.self,
             SegmentCommand.self,
+            StoreStressCommand.self,
         ])
 }

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import ImageCore
+import ImageFiles
+import Kiosk
+
+/// A developer command for the power-cut test: saves photos in a loop until killed.
+struct StoreStressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_store-stress", abstract: "Save photos in a loop (for the kill test).", shouldDisplay: false)
+
+    @Option(help: "Photo directory.") var dir: String
+    @Option(help: "Photos to save (0 = until killed).") var count = 0
+
+    func run() throws {
+        let store = try PhotoStore(root: dir, minimumFreeBytes: 0)
+        let img = ImageBuffer(format: .rgb888, width: 1280, height: 960)
+        let p = img.image().luma
+        for y in 0..<960 { for x in 0..<(3 * 1280) { p.row(y)[x] = UInt8(truncatingIfNeeded: (x &* 7) ^ (y &* 13) ^ (x * y >> 5)) } }
+        let jpeg = try JPEGCodec().encode(img.image(), quality: 95)
+        var n = 0
+        while count == 0 || n < count {
+            n += 1
+            _ = try store.save(jpeg: jpeg, sidecar: Array("{\"n\": \(n)}\n".utf8))
+        }
+    }
+}
