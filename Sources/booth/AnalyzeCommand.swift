@@ -51,13 +51,8 @@ struct AnalyzeCommand: ParsableCommand {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
 
     func run() throws {
-        let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
-        let execution: ExecutionPath
-        switch path {
-        case "float": execution = .float
-        case "integer", "int": execution = .integer
-        default: throw ValidationError("--path must be float or integer")
-        }
+        let directory = ModelOptions.directory(models)
+        let execution = try ModelOptions.executionPath(path)
         let workers = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         // Fail early, in one line, when the models are missing.
         do { _ = try FaceAnalyzer(modelDirectory: directory, path: execution) } catch {

@@ -46,13 +46,8 @@ struct FacesCommand: ParsableCommand {
     var minPresence: Float = 0.8
 
     func run() throws {
-        let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
-        let execution: ExecutionPath
-        switch path {
-        case "float": execution = .float
-        case "integer", "int": execution = .integer
-        default: throw ValidationError("--path must be float or integer")
-        }
+        let directory = ModelOptions.directory(models)
+        let execution = try ModelOptions.executionPath(path)
         let analyzer: FaceAnalyzer
         do {
             analyzer = try FaceAnalyzer(modelDirectory: directory, path: execution)

@@ -17,26 +17,16 @@ struct PassportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The finished photo (JPEG).") var output: String
     @Option(help: "Write the compliance report (JSON) here.") var report: String?
     @Flag(help: "Keep the real background (it must then be light and plain).") var keepBackground = false
-    @Option(help: "Directory of the .tflite models.") var models = "models"
+    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).") var models: String?
 
     func run() throws {
         let prof: Profile
         do { prof = try ProfileLibrary.load(profile) } catch { throw fail("\(error)") }
         let rgb: ImageBuffer
         do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw fail("\(error)") }
-        let read = { (name: String) throws -> [UInt8] in
-            guard let d = FileManager.default.contents(atPath: "\(models)/\(name)") else {
-                throw fail("\(models)/\(name): cannot read (run scripts/fetch-models)")
-            }
-            return [UInt8](d)
-        }
         let analyzer: FaceAnalyzer
-        let segmenter: PersonSegmenter
-        do {
-            analyzer = try FaceAnalyzer(modelDirectory: models)
-            segmenter = try PersonSegmenter(level: .accurate, generalModel: try read("selfie_segmentation.tflite"),
-                                            landscapeModel: try read("selfie_segmentation_landscape.tflite"))
-        } catch let e as ExitCode { throw e } catch { throw fail("models: \(error)") }
+        do { analyzer = try FaceAnalyzer(modelDirectory: ModelOptions.directory(models)) } catch { throw fail("models: \(error)") }
+        let segmenter = try SegmentCommand.segmenter(.accurate, models: models)
         let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter)
 
         let made: PassportPhoto

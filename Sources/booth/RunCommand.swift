@@ -61,11 +61,7 @@ struct RunCommand: ParsableCommand {
             }
             if let duration { options.duration = try parseDuration(duration) }
             options.reportInterval = .seconds(max(1, statsEvery))
-            switch inference {
-            case "float": options.inference = .float
-            case "integer": options.inference = .integer
-            default: throw ValidationError("--inference must be float or integer")
-            }
+            options.inference = try ModelOptions.executionPath(inference, option: "--inference")
 
             ProcessSignals.installHandlers()
             let kiosk = try KioskRuntime(options: options, logger: log)

@@ -70,7 +70,7 @@ struct SegmentCommand: ParsableCommand {
 
     /// Loads the models `level` needs from `models` (or $BOOTH_MODELS, or ./models).
     static func segmenter(_ level: SegmentationLevel, models: String?) throws -> PersonSegmenter {
-        let directory = models ?? ProcessInfo.processInfo.environment["BOOTH_MODELS"] ?? "models"
+        let directory = ModelOptions.directory(models)
         func read(_ m: SegmentationModel) -> [UInt8]? {
             try? FileIO.read(directory + "/" + m.fileName, limit: 64 << 20)
         }
