@@ -104,19 +104,16 @@ public final class KioskRuntime: @unchecked Sendable {
             throw .models("not found in \(ModelFiles.searchPath.joined(separator: ", ")); run scripts/fetch-models")
         }
         do {
-            let detector = try FaceDetector(model: try Self.read("\(dir)/face_detection_short_range.tflite"), path: options.inference)
-            let landmarker = try FaceLandmarker(meshModel: try Self.read("\(dir)/face_landmark.tflite"),
-                                                irisModel: try Self.read("\(dir)/iris_landmark.tflite"), path: options.inference)
-            vision = LiveVision(tracker: FaceTracker(detector: detector, landmarker: landmarker, maxFaces: 2),
+            // The stills analyzer's detector and landmarker, driven by the tracker for video.
+            let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference)
+            vision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
                                 rules: profile.map { LiveRules(profile: $0) })
-        } catch let e as ModelError {
-            throw .models("\(e)")
         } catch {
             throw .models("\(error)")
         }
         do {
             let s = try PersonSegmenter(level: .fast, generalModel: nil,
-                                        landscapeModel: try Self.read("\(dir)/selfie_segmentation_landscape.tflite"))
+                                        landscapeModel: try FileIO.read("\(dir)/selfie_segmentation_landscape.tflite", limit: 64 << 20))
             s.temporalStability = true
             segmenter = s
         } catch {
@@ -161,11 +158,6 @@ public final class KioskRuntime: @unchecked Sendable {
         do { return try ImageDecoder.decode(path: config.background, as: .xrgb8888) } catch {
             throw .config(ConfigError(file: config.background, key: "background", message: error.description))
         }
-    }
-
-    static func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw KioskError.models("cannot read \(path)") }
-        return [UInt8](data)
     }
 
     // MARK: The loop
