@@ -112,6 +112,6 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "TestSupport"]),
     ]
 )

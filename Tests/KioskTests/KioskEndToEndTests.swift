@@ -4,8 +4,10 @@ import ImageCore
 import ImageFiles
 import Kiosk
 import Logging
+import Passport
 import TestSupport
 import Testing
+import Vision
 
 /// A camera that fails once, mid-run, as an unplugged camera does.
 final class FailingOnceSource: FrameSource {
@@ -63,6 +65,36 @@ final class FailingOnceSource: FrameSource {
         return dir
     }
 
+    /// A 640×480 frame showing the astronaut with the face as wide as the kiosk's layout guide and
+    /// centred in it (a scene the UK rules accept), over light grey.
+    func wellPlacedFrame() throws -> String {
+        let source = try ImageDecoder.decode(path: Fixtures.models + "/astronaut.png", as: .rgb888)
+        let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models)
+        let face = try #require(withExtendedLifetime(source) { analyzer.analyze(source.image()).first })
+        let guide = LayoutGuide.centred(width: 640, height: 480)
+        let s = guide.box.width / face.box.width
+        let ox = guide.box.center.x - face.box.center.x * s, oy = guide.box.center.y - face.box.center.y * s
+        let frame = ImageBuffer(format: .rgb888, width: 640, height: 480)
+        Fill.run(frame.image().luma, value: 0xD0_D0D0)
+        let x0 = max(0, Int(ox.rounded(.up))), y0 = max(0, Int(oy.rounded(.up)))
+        let x1 = min(640, Int((ox + Float(source.width) * s).rounded(.down)))
+        let y1 = min(480, Int((oy + Float(source.height) * s).rounded(.down)))
+        let sx0 = Int((Float(x0) - ox) / s), sy0 = Int((Float(y0) - oy) / s)
+        let sx1 = min(source.width, Int(((Float(x1) - ox) / s).rounded(.up))), sy1 = min(source.height, Int(((Float(y1) - oy) / s).rounded(.up)))
+        withExtendedLifetime((source, frame)) {
+            ResizeBilinear.run(source.image().cropped(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0),
+                               frame.image().cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        }
+        let dir = makeTemporaryDirectory()
+        try Data(withExtendedLifetime(frame) { try PNGCodec.encode(frame.image()) }).write(to: URL(fileURLWithPath: dir + "/face.png"))
+        return dir
+    }
+
+    func sidecar(_ saved: SavedPhoto) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved.sidecar)))
+        return try #require(json as? [String: Any])
+    }
+
     @Test func framesInShutterPressedPhotoAndSidecarSavedCameraFaultRecovered() throws {
         setenv("BOOTH_MODELS", Fixtures.models, 1)
         let photos = makeTemporaryDirectory() + "/photos"
@@ -82,9 +114,14 @@ final class FailingOnceSource: FrameSource {
         let saved = try #require(summary.photos.first)
         let jpeg = try ImageDecoder.decode(path: saved.jpeg, as: .rgb888)
         #expect(jpeg.width == 512 && jpeg.height == 512)              // the still is the replayed image itself
-        let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved.sidecar))) as? [String: Any]
-        #expect(sidecar?["board"] as? String == "test" && sidecar?["mode"] as? String == "booth")
-        #expect((sidecar?["software"] as? String)?.hasPrefix("booth ") == true)
+        let sidecar = try sidecar(saved)
+        #expect(sidecar["board"] as? String == "test" && sidecar["mode"] as? String == "booth")
+        #expect((sidecar["software"] as? String)?.hasPrefix("booth ") == true)
+        // The background was hidden (the default) and there is no greeting image: the astronaut's
+        // dark top-left corner is white in the photo, as it was on the screen.
+        #expect(sidecar["background"] as? String == "white")
+        let corner = withExtendedLifetime(jpeg) { (0..<3).map { jpeg.image().luma.row(8)[3 * 8 + $0] } }
+        #expect(corner.allSatisfy { $0 > 235 }, "corner \(corner)")
         let visible = try FileManager.default.subpathsOfDirectory(atPath: photos).filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(visible.filter { $0.hasSuffix(".jpg") }.count == 2)   // the photo and latest.jpg
     }
@@ -99,5 +136,27 @@ final class FailingOnceSource: FrameSource {
         // The astronaut fills the frame's guide badly (letterboxed, small): the shutter is refused.
         #expect(summary.framesAnalysed > 0)
         #expect(summary.photos.isEmpty)
+    }
+
+    @Test func passportModeSavesTheFinishedPassportPhotoWithItsReport() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame())
+        let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
+        let summary = kiosk.run(stop: StopSignal())
+        #expect(summary.photos.count == 1, "\(summary.messages)")
+        let saved = try #require(summary.photos.first)
+        let sidecar = try sidecar(saved)
+        let passport = try #require(sidecar["passport"] as? [String: Any], "\(sidecar)")
+        let rules = try #require(passport["rules"] as? [[String: Any]])
+        #expect(rules.contains { $0["rule"] as? String == "head_height" })
+        #expect(sidecar["background"] as? String == "profile" && sidecar["stillWidth"] as? Int == 640)
+        // The JPEG is the cropped photo at the profile's shape (35 × 45 mm), not the 640×480 still.
+        let jpeg = try ImageDecoder.decode(path: saved.jpeg, as: .rgb888)
+        #expect(passport["width"] as? Int == jpeg.width && passport["height"] as? Int == jpeg.height)
+        #expect(abs(Double(jpeg.height) / Double(jpeg.width) - 45.0 / 35.0) < 0.01, "\(jpeg.width)×\(jpeg.height)")
+        // The grey backdrop became the UK profile's white.
+        let corner = withExtendedLifetime(jpeg) { (0..<3).map { jpeg.image().luma.row(4)[3 * 4 + $0] } }
+        #expect(corner.allSatisfy { $0 > 245 }, "corner \(corner)")
     }
 }

@@ -97,7 +97,6 @@ public final class KioskRuntime: @unchecked Sendable {
         do { store = try PhotoStore(root: config.photoDirectory, minimumFreeBytes: Int64(config.minimumFreeMiB) << 20) } catch {
             throw .storage(error)
         }
-        stills = StillProcessor(config: config, board: board, store: store, profile: profile)
 
         // 2. Models.
         guard let dir = ModelFiles.directory() else {
@@ -119,6 +118,24 @@ public final class KioskRuntime: @unchecked Sendable {
         } catch {
             throw .models("segmentation: \(error)")
         }
+        // The still thread's own models (interpreters are not shared between threads): the
+        // accurate segmenter, and in passport mode a face analyzer for the photo maker.
+        let finish: StillFinish
+        let greeting = try Self.background(config, as: .rgb888)
+        do {
+            let accurate = try PersonSegmenter(
+                level: .accurate, generalModel: try FileIO.read("\(dir)/selfie_segmentation.tflite", limit: 64 << 20),
+                landscapeModel: try FileIO.read("\(dir)/selfie_segmentation_landscape.tflite", limit: 64 << 20))
+            if let profile {
+                let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference)
+                finish = .passport(PassportPhotoMaker(profile: profile, analyzer: faces, segmenter: accurate))
+            } else {
+                finish = .greeting(segmenter: accurate, background: greeting)
+            }
+        } catch {
+            throw .models("still path: \(error)")
+        }
+        stills = StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish)
 
         // 3. Camera: frames go into a ring sized from the preview format, allocated once.
         let status = cameraStatus, log = logger
@@ -138,7 +155,7 @@ public final class KioskRuntime: @unchecked Sendable {
         renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
                                                          screenHeight: display.height, mirrored: board.camera.mirrorPreview),
                                    rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide,
-                                   background: try Self.background(config))
+                                   background: try Self.background(config, as: .xrgb8888))
 
         // 5. Buttons.
         do {
@@ -153,9 +170,9 @@ public final class KioskRuntime: @unchecked Sendable {
     }
 
     /// What replaces the hidden background: the greeting image in booth mode, else white.
-    static func background(_ config: KioskConfig) throws(KioskError) -> ImageBuffer? {
+    static func background(_ config: KioskConfig, as format: PixelFormat) throws(KioskError) -> ImageBuffer? {
         guard config.mode == .booth, !config.background.isEmpty else { return nil }
-        do { return try ImageDecoder.decode(path: config.background, as: .xrgb8888) } catch {
+        do { return try ImageDecoder.decode(path: config.background, as: format) } catch {
             throw .config(ConfigError(file: config.background, key: "background", message: error.description))
         }
     }
@@ -300,7 +317,7 @@ public final class KioskRuntime: @unchecked Sendable {
             ui.flash("Camera unavailable", now: now)
             return
         }
-        stillQueue.expect(live: state)
+        stillQueue.expect(live: state, hideBackground: ui.hideBackground)
         stillRequested.store(true, ordering: .releasing)
         ui.capturing(now: now)
     }

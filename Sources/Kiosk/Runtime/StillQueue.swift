@@ -6,18 +6,19 @@ import ImageCore
 final class StillQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var expected: LiveState?
+    private var expectedHide = false
     private var job: StillJob?
     private var result: StillResult?
 
-    /// The main loop asked the camera for a still; remember what the booth knew at the press.
-    func expect(live: LiveState) {
-        condition.lock(); expected = live; condition.unlock()
+    /// The main loop asked the camera for a still; remember what the booth knew and showed at the press.
+    func expect(live: LiveState, hideBackground: Bool) {
+        condition.lock(); expected = live; expectedHide = hideBackground; condition.unlock()
     }
 
     /// Capture thread: the still arrived.
     func submit(_ image: ImageBuffer, metadata: FrameMetadata) {
         condition.lock()
-        job = StillJob(image: image, metadata: metadata, live: expected ?? LiveState(), date: Date())
+        job = StillJob(image: image, metadata: metadata, live: expected ?? LiveState(), hideBackground: expectedHide, date: Date())
         expected = nil
         condition.signal()
         condition.unlock()

@@ -6,6 +6,8 @@ struct StillJob: @unchecked Sendable {
     var image: ImageBuffer
     var metadata: FrameMetadata
     var live: LiveState
+    /// Whether the preview hid the background at the press (the still matches what was shown).
+    var hideBackground: Bool
     var date: Date
 }
 

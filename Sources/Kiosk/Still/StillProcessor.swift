@@ -2,21 +2,40 @@ import Foundation
 import ImageCore
 import ImageFiles
 import Passport
+import Vision
 
-/// The still path: shutter press → full-resolution still → upright → JPEG straight from the YUV
-/// planes → saved with a JSON sidecar. Runs on the still worker thread, off the preview path.
+/// What the still path does between the upright still and the JPEG.
+enum StillFinish {
+    /// The still as shot, encoded straight from its YUV planes (booth mode, background kept).
+    case asShot
+    /// Booth mode: when the background was hidden at the press, the people are cut out with the
+    /// accurate mask and put over the greeting image (scaled to cover) or white; otherwise as shot.
+    case greeting(segmenter: PersonSegmenter, background: ImageBuffer?)
+    /// Passport mode: `PassportPhotoMaker` (accurate mask, crown from mesh and mask, the profile's
+    /// background unless it was kept at the press, crop and scale to the profile, every rule checked).
+    case passport(PassportPhotoMaker)
+}
+
+/// The still path: shutter press → full-resolution still → upright → finished (passport crop or
+/// greeting composite, see `StillFinish`) → JPEG → saved with a JSON sidecar. Runs on the still
+/// worker thread, off the preview path; the models it holds are used by that thread only.
+///
+/// A still that cannot be finished is never lost: when the passport photo cannot be made (no face
+/// or two faces in the still), the still is saved as shot and the sidecar says why.
 final class StillProcessor {
     let config: KioskConfig
     let board: Board
     let store: PhotoStore
     let profile: Profile?
+    let finish: StillFinish
     private let codec = JPEGCodec()
 
-    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?) {
+    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?, finish: StillFinish) {
         self.config = config
         self.board = board
         self.store = store
         self.profile = profile
+        self.finish = finish
     }
 
     func process(_ job: StillJob) -> StillResult {
@@ -27,17 +46,56 @@ final class StillProcessor {
             Rotate.run(image.image(), upright.image(), rotation)
             image = upright
         }
+
+        var finished: ImageBuffer? = nil
+        var subsampling = ChromaSubsampling.s420
+        var passport: PassportSidecar? = nil
+        var background = "kept"
+        var message = "Saved"
+        switch finish {
+        case .asShot:
+            break
+        case .greeting(let segmenter, let picture):
+            guard job.hideBackground else { break }
+            let rgb = Self.rgb(image)
+            let mask = segmenter.segment(rgb.image())
+            let compositor = BackgroundCompositor(width: rgb.width, height: rgb.height, format: .rgb888)
+            compositor.setBackground(picture.map { .image($0.image()) } ?? .color(red: 255, green: 255, blue: 255))
+            compositor.composite(frame: rgb.image(), mask: mask.plane, into: rgb.image())
+            finished = rgb
+            background = picture == nil ? "white" : "greeting"
+        case .passport(let maker):
+            let rgb = Self.rgb(image)
+            do {
+                let made = try withExtendedLifetime(rgb) { () throws(PassportPhotoMaker.Failure) in
+                    try maker.make(from: rgb.image(), keepBackground: !job.hideBackground)
+                }
+                finished = made.image
+                subsampling = .s444                     // the finished photo is small; keep its colour edges
+                background = job.hideBackground ? "profile" : "kept"
+                passport = PassportSidecar(complies: made.complies, message: made.complies ? "complies" : "does not comply",
+                                           rules: made.rules, width: made.image.width, height: made.image.height)
+                if !made.complies { message = "Saved; check: " + made.failures.map(\.rule).joined(separator: ", ") }
+            } catch {
+                passport = PassportSidecar(complies: false, message: error.message, rules: error.rules, width: nil, height: nil)
+                message = "Saved uncropped: \(error.message)"
+            }
+        }
+
+        let output = finished ?? image
         let jpeg: [UInt8]
         do {
-            jpeg = try codec.encode(image.image(metadata: job.metadata), quality: config.jpegQuality)
+            jpeg = try codec.encode(output.image(metadata: job.metadata), quality: config.jpegQuality, subsampling: subsampling)
         } catch {
             return StillResult(saved: nil, thumbnail: nil, message: "Could not encode the photo")
         }
         let sidecar = Sidecar(
             software: "booth \(BoothVersion.string)", board: board.name, mode: config.mode.rawValue, profile: profile?.name,
-            taken: ISO8601DateFormatter().string(from: job.date), width: image.width, height: image.height,
+            taken: ISO8601DateFormatter().string(from: job.date), width: output.width, height: output.height,
+            stillWidth: image.width, stillHeight: image.height, background: background,
             frameSequence: job.metadata.sequence,
             verdict: profile.map { LiveRules(profile: $0).verdict(job.live.check) },
+            passport: passport,
             pose: job.live.faceCount > 0 ? .init(roll: job.live.roll, pitch: job.live.pitch, yaw: job.live.yaw) : nil,
             quality: job.live.quality)
         let encoder = JSONEncoder()
@@ -45,11 +103,19 @@ final class StillProcessor {
         let json: [UInt8] = (try? encoder.encode(sidecar)).map { [UInt8]($0) + [0x0A] } ?? []
         do throws(StorageError) {
             let saved = try store.save(jpeg: jpeg, sidecar: json, date: job.date)
-            return StillResult(saved: saved, thumbnail: Self.thumbnail(of: image), message: "Saved")
+            return StillResult(saved: saved, thumbnail: Self.thumbnail(of: output), message: message)
         } catch {
             if case .diskNearlyFull = error { return StillResult(saved: nil, thumbnail: nil, message: "Disk full: photo not taken") }
             return StillResult(saved: nil, thumbnail: nil, message: "Could not save the photo")
         }
+    }
+
+    /// An RGB888 copy of a camera still (I420/NV12 full-range BT.601, as the camera delivers).
+    static func rgb(_ image: ImageBuffer) -> ImageBuffer {
+        if image.format == .rgb888 { return image }
+        let out = ImageBuffer(format: .rgb888, width: image.width, height: image.height)
+        YUVToRGB.run(image.image(), out.image(), matrix: .bt601Full)
+        return out
     }
 
     /// A copy at most 320 pixels wide, as XRGB8888.
@@ -58,11 +124,33 @@ final class StillProcessor {
         let w = max(1, Int(Double(image.width) * scale)), h = max(1, Int(Double(image.height) * scale))
         let small = ImageBuffer(format: image.format, width: w, height: h)
         ResizeArea.run(image.image(), small.image())
-        if image.format == .xrgb8888 { return small }
         let out = ImageBuffer(format: .xrgb8888, width: w, height: h)
-        YUVToRGB.run(small.image(), out.image(), matrix: .bt601Full)
+        switch image.format {
+        case .xrgb8888:
+            return small
+        case .rgb888:
+            // Once per photo, 320 pixels wide: a plain loop (ImageCore has no RGB→XRGB kernel).
+            let s = small.image().luma, d = out.image().luma
+            for y in 0..<h {
+                let src = s.row(y), dst = d.row(y)
+                for x in 0..<w {
+                    dst[4 * x] = src[3 * x + 2]; dst[4 * x + 1] = src[3 * x + 1]; dst[4 * x + 2] = src[3 * x]; dst[4 * x + 3] = 0xFF
+                }
+            }
+        default:
+            YUVToRGB.run(small.image(), out.image(), matrix: .bt601Full)
+        }
         return out
     }
+}
+
+/// The passport part of a sidecar: the finished photo's compliance report.
+struct PassportSidecar: Encodable {
+    var complies: Bool
+    var message: String
+    var rules: [RuleResult]
+    var width: Int?
+    var height: Int?
 }
 
 /// The `.json` beside each photo.
@@ -73,10 +161,19 @@ struct Sidecar: Encodable {
     var mode: String
     var profile: String?
     var taken: String
+    /// The saved JPEG's size.
     var width: Int
     var height: Int
+    /// The camera still's size (upright), before any crop.
+    var stillWidth: Int
+    var stillHeight: Int
+    /// "kept", "white", "greeting" or "profile" (the profile's colour).
+    var background: String
     var frameSequence: UInt64
+    /// The live verdict at the press (passport mode).
     var verdict: Verdict?
+    /// The finished photo's report (passport mode).
+    var passport: PassportSidecar?
     var pose: Pose?
     var quality: Double?
 }
