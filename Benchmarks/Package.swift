@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Booth", path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -19,6 +20,16 @@ let package = Package(
                 .product(name: "ImageCore", package: "Booth"),
             ],
             path: "Benchmarks/KernelBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The kiosk's per-frame steady state with the fake camera, held at zero mallocs.
+        .executableTarget(
+            name: "KioskBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Kiosk", package: "Booth"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/KioskBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // The FrameRing produce/lease cycle, held at zero mallocs.
         .executableTarget(

@@ -77,8 +77,9 @@ final class OverlayRenderer {
         }
         if let digit = ui.countdownDigit(now: now) {
             let s = 8 * scale
-            let (w, h) = font.size(of: "\(digit)", scale: s)
-            canvas.text("\(digit)", x: (screen.width - w) / 2, y: (screen.height - h) / 2, font: font, scale: s, .white)
+            let t = OverlayNumber.text("", Double(digit), decimals: 0)
+            let (w, h) = font.size(of: t, scale: s)
+            canvas.text(t, x: (screen.width - w) / 2, y: (screen.height - h) / 2, font: font, scale: s, .white)
         }
         let banner: String
         if let message = ui.message { banner = message }
@@ -163,18 +164,15 @@ final class OverlayRenderer {
     private func drawDebug(_ live: LiveState, timings: StageTimings, canvas: Canvas) {
         let c = live.check
         func colour(_ o: LiveRules.Outcome?) -> Colour { o.map { $0.passed ? .green : .red } ?? .grey }
-        let lines: [(String, Colour)] = [
-            (String(format: "R %+.2f", live.roll), colour(c.roll)),
-            (String(format: "P %+.2f", live.pitch), colour(c.pitch)),
-            (String(format: "Y %+.2f", live.yaw), colour(c.yaw)),
-            (live.quality.map { String(format: "Q %.2f", $0) } ?? "Q --", colour(c.quality)),
-            (String(format: "%.0f ms", timings.lastMilliseconds(.landmarks)), .white),
-        ]
-        let lh = font.height * scale
-        canvas.shade(x: 0, y: 0, width: 9 * font.width * scale, height: lines.count * lh + 8, .black, alpha: 140)
-        for (i, (t, col)) in lines.enumerated() {
-            canvas.text(t, x: 4, y: 4 + i * lh, font: font, scale: scale, col)
-        }
+        let lh = font.height * scale, lines = 5
+        canvas.shade(x: 0, y: 0, width: 9 * font.width * scale, height: lines * lh + 8, .black, alpha: 140)
+        // One line at a time, no array of lines: the panel is drawn every frame and allocates nothing.
+        func line(_ i: Int, _ t: String, _ col: Colour) { canvas.text(t, x: 4, y: 4 + i * lh, font: font, scale: scale, col) }
+        line(0, OverlayNumber.text("R ", live.roll, decimals: 2, signed: true), colour(c.roll))
+        line(1, OverlayNumber.text("P ", live.pitch, decimals: 2, signed: true), colour(c.pitch))
+        line(2, OverlayNumber.text("Y ", live.yaw, decimals: 2, signed: true), colour(c.yaw))
+        line(3, live.quality.map { OverlayNumber.text("Q ", $0, decimals: 2) } ?? "Q --", colour(c.quality))
+        line(4, OverlayNumber.text("", timings.lastMilliseconds(.landmarks), decimals: 0, suffix: " ms"), .white)
     }
 
     private func drawThumbnail(_ thumb: ImageBuffer, into screen: Image) {

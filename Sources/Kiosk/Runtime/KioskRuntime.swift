@@ -229,21 +229,8 @@ public final class KioskRuntime: @unchecked Sendable {
 
             // Draw the newest frame (or the camera-unavailable screen).
             let available = cameraStatus.isAvailable
-            if let lease = ring.newest(after: lastShown) {
-                // The lease keeps the slot from being overwritten until the frame is drawn.
-                let frame = lease.image
-                lastShown = frame.metadata.sequence
-                (shutter as? ScriptedShutter)?.noteFrame(sequence: frame.metadata.sequence)
-                let ui = ui
-                let masks = self.masks
-                present { screen in
-                    masks.withNewest { mask in
-                        renderer.render(frame: frame, mask: ui.hideBackground ? mask : nil, live: state, ui: ui, now: now,
-                                        timings: timings, into: screen)
-                    }
-                }
+            if drawNewest(after: &lastShown, state: state, ui: ui, now: now) {
                 shown &+= 1
-                _ = consume lease
             } else if !available || ui.needsRedrawWithoutFrame {
                 let ui2 = ui
                 present { screen in renderer.renderWithoutFrame(live: state, ui: ui2, cameraAvailable: available, now: now, into: screen) }
@@ -275,6 +262,24 @@ public final class KioskRuntime: @unchecked Sendable {
         return KioskSummary(framesPublished: ring.publishedCount, framesDropped: ring.droppedCount,
                             framesAnalysed: live.withLock { $0.analysedFrames }, framesShown: shown,
                             photos: photos, messages: messages, cameraEvents: cameraStatus.events, start: start, end: end)
+    }
+
+    /// Draws the newest frame after `lastShown`, if any, with the overlay; true when one was shown.
+    private func drawNewest(after lastShown: inout UInt64?, state: LiveState, ui: UIState, now: ContinuousClock.Instant) -> Bool {
+        guard let lease = ring.newest(after: lastShown) else { return false }
+        // The lease keeps the slot from being overwritten until the frame is drawn.
+        let frame = lease.image
+        lastShown = frame.metadata.sequence
+        (shutter as? ScriptedShutter)?.noteFrame(sequence: frame.metadata.sequence)
+        let masks = self.masks, renderer = self.renderer, timings = self.timings
+        present { screen in
+            masks.withNewest { mask in
+                renderer.render(frame: frame, mask: ui.hideBackground ? mask : nil, live: state, ui: ui, now: now,
+                                timings: timings, into: screen)
+            }
+        }
+        _ = consume lease
+        return true
     }
 
     private func present(_ draw: (Image) -> Void) {
@@ -347,48 +352,57 @@ public final class KioskRuntime: @unchecked Sendable {
     /// since the camera's buffer is only valid during the callback).
     private func captureLoop(_ stop: StopSignal) {
         do { try camera.start() } catch { log.error("camera start failed", metadata: ["error": "\(error)"]) }
-        let ring = self.ring, queue = stillQueue, timings = self.timings
-        while !stop.isSet {
-            if stillRequested.exchange(false, ordering: .acquiringAndReleasing) {
-                do { try camera.requestStill() } catch {
-                    log.error("still request failed", metadata: ["error": "\(error)"])
-                }
-            }
-            _ = camera.pump(timeoutMilliseconds: 50, deliver: { metadata, fill in
-                let start = ContinuousClock.now
-                let ok = ring.produce(metadata: metadata, fill)
-                timings.record(.capture, nanoseconds: (ContinuousClock.now - start).nanoseconds)
-                return ok
-            }, still: { image in
-                let copy = ImageBuffer(format: image.format, width: image.width, height: image.height)
-                CopyPlane.run(image, copy.image())
-                queue.submit(copy, metadata: image.metadata)
-            })
-        }
+        while !stop.isSet { captureStep(timeoutMilliseconds: 50) }
         camera.stop()
+    }
+
+    /// One pump of the camera: a preview frame into the ring, or a still to the still worker.
+    private func captureStep(timeoutMilliseconds: Int32) {
+        let ring = self.ring, queue = stillQueue, timings = self.timings
+        if stillRequested.exchange(false, ordering: .acquiringAndReleasing) {
+            do { try camera.requestStill() } catch {
+                log.error("still request failed", metadata: ["error": "\(error)"])
+            }
+        }
+        _ = camera.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: { metadata, fill in
+            let start = ContinuousClock.now
+            let ok = ring.produce(metadata: metadata, fill)
+            timings.record(.capture, nanoseconds: (ContinuousClock.now - start).nanoseconds)
+            return ok
+        }, still: { image in
+            let copy = ImageBuffer(format: image.format, width: image.width, height: image.height)
+            CopyPlane.run(image, copy.image())
+            queue.submit(copy, metadata: image.metadata)
+        })
     }
 
     /// Vision: the newest frame only; frames that arrive meanwhile are skipped (the ring counts them).
     private func visionLoop(_ stop: StopSignal) {
         var last: UInt64? = nil
         while !stop.isSet {
-            guard let lease = ring.newest(after: last) else { usleep(2_000); continue }
-            var frame = lease.image
-            last = frame.metadata.sequence
-            if let rotation, let upright {
-                Rotate.run(frame, upright.image(), rotation)
-                frame = upright.image(metadata: frame.metadata)
-            }
-            let guide = self.guide, vision = self.vision
-            let state = timings.measure(.landmarks) { vision.analyze(frame, guide: guide) }
-            live.withLock { $0 = state }
-            if hideBackground.load(ordering: .relaxed) {
-                let segmenter = self.segmenter
-                let mask = timings.measure(.segment) { segmenter.segment(frame) }
-                masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
-            }
-            _ = consume lease
+            if !visionStep(after: &last) { usleep(2_000) }
         }
+    }
+
+    /// The newest frame after `last` through faces, rules and (background hidden) segmentation.
+    private func visionStep(after last: inout UInt64?) -> Bool {
+        guard let lease = ring.newest(after: last) else { return false }
+        var frame = lease.image
+        last = frame.metadata.sequence
+        if let rotation, let upright {
+            Rotate.run(frame, upright.image(), rotation)
+            frame = upright.image(metadata: frame.metadata)
+        }
+        let guide = self.guide, vision = self.vision
+        let state = timings.measure(.landmarks) { vision.analyze(frame, guide: guide) }
+        live.withLock { $0 = state }
+        if hideBackground.load(ordering: .relaxed) {
+            let segmenter = self.segmenter
+            let mask = timings.measure(.segment) { segmenter.segment(frame) }
+            masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
+        }
+        _ = consume lease
+        return true
     }
 
     /// Still: encode and save each still as it comes.
@@ -397,6 +411,38 @@ public final class KioskRuntime: @unchecked Sendable {
             guard let job = stillQueue.next(stop: stop) else { continue }
             let result = timings.measure(.still) { stills.process(job) }
             stillQueue.finish(result)
+        }
+    }
+
+    // MARK: Lockstep (the steady-state benchmark)
+
+    /// The per-frame stages on the caller's thread, in the order the threads run them, with the
+    /// same functions `run` uses: camera → ring → vision (faces, rules, mask when the background
+    /// is hidden) → overlay → display. For `Benchmarks/KioskBenchmarks`, which holds one frame of
+    /// this at zero mallocs. Not for use while `run` is running.
+    public final class Lockstep {
+        let kiosk: KioskRuntime
+        var ui: UIState
+        var lastAnalysed: UInt64? = nil
+        var lastShown: UInt64? = nil
+
+        public init(_ kiosk: KioskRuntime) throws(KioskError) {
+            self.kiosk = kiosk
+            let c = kiosk.options.config
+            ui = UIState(reviewSeconds: c.reviewSeconds, countdown: c.countdown, hideBackground: c.hideBackground, debug: c.debug)
+            kiosk.hideBackground.store(c.hideBackground, ordering: .relaxed)
+            do { try kiosk.camera.start() } catch { throw .camera(error) }
+        }
+
+        deinit { kiosk.camera.stop() }
+
+        /// One frame; false when the camera had none ready.
+        @discardableResult
+        public func frame() -> Bool {
+            kiosk.captureStep(timeoutMilliseconds: 100)
+            guard kiosk.visionStep(after: &lastAnalysed) else { return false }
+            let state = kiosk.live.withLock { $0 }
+            return kiosk.drawNewest(after: &lastShown, state: state, ui: ui, now: .now)
         }
     }
 }
