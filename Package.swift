@@ -113,5 +113,7 @@ let package = Package(
         .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "TestSupport"]),
+        // The built `booth` executable from the outside (arguments, files, exit codes).
+        .testTarget(name: "BoothCLITests", dependencies: ["booth", "ImageFiles", "TestSupport"]),
     ]
 )

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import Config
 import Hardware
 import ImageCore
 import ImageFiles
+import Kiosk
 import Vision
 
 /// `booth greet`: the people of a photo, or of a stream of frames, over a new background.
@@ -21,7 +23,9 @@ struct GreetCommand: ParsableCommand {
             shorter side, default 4). A photo uses the accurate level and writes OUT (JPEG, or PNG \
             when OUT ends in .png). --input DIR treats the folder's images, in name order, as \
             frames of one video (temporal stability on) and writes OUTDIR/frame-NNNNNN.jpg; \
-            --input camera reads the camera through libcamera. Outputs are written atomically.
+            --input camera reads the board's camera (libcamera on a Pi; the dev board's folder \
+            camera here): --board, else the board named in /etc/booth/booth.toml, else dev. \
+            Outputs are written atomically.
             """)
 
     @Option(help: "Background: image file, colour name, #RRGGBB or blur[:N].")
@@ -38,6 +42,12 @@ struct GreetCommand: ParsableCommand {
 
     @Option(help: "Level for streams: fast or balanced (photos always use accurate).")
     var level: SegmentationLevel = .balanced
+
+    @Option(help: "With --input camera: the board (boards/NAME.toml or a path) whose camera to read.")
+    var board: String?
+
+    @Option(help: "With --input camera on a folder-camera board: the folder replayed as the camera.")
+    var cameraFolder: String?
 
     @Option(help: "Frames to take from the camera.")
     var frames: Int = 150
@@ -107,13 +117,13 @@ struct GreetCommand: ParsableCommand {
             try write(frame, to: output + "/" + GreetCommand.frameName(index))
         }
         if input == "camera" {
-            let manager: LibcameraManager
-            let source: LibcameraSource
-            do {
-                manager = try LibcameraManager()
-                source = try LibcameraSource(manager: manager, configuration: .init(captureStills: false))
-            } catch {
-                throw CommandFailure("camera: \(error.description)")
+            let boardName = board ?? DataFiles.readText("/etc/booth/booth.toml")
+                .flatMap { try? KioskConfig.parse($0, file: "/etc/booth/booth.toml").board } ?? "dev"
+            let cameraBoard: Board
+            do { cameraBoard = try BoardLibrary.load(boardName) } catch { throw CommandFailure("board: \(error)") }
+            let source: any FrameSource
+            do { source = try Devices.openCamera(cameraBoard, folderOverride: cameraFolder, captureStills: false) } catch {
+                throw CommandFailure("camera (board \(cameraBoard.name)): \(error.description)")
             }
             try GreetCommand.pumpFrames(source, count: frames, process: process)
         } else {
@@ -147,13 +157,13 @@ struct GreetCommand: ParsableCommand {
     }
 
     /// Pumps `count` preview frames (I420) from a `FrameSource`, each converted to RGB in one
-    /// buffer allocated once, and hands them to `process`.
+    /// buffer allocated once, and hands them to `process`. Five seconds without a frame is an error.
     static func pumpFrames(_ source: some FrameSource, count: Int, process: (Image) throws -> Void) throws {
         let yuv = ImageBuffer(format: .i420, width: source.previewWidth, height: source.previewHeight)
         let rgb = ImageBuffer(format: .rgb888, width: source.previewWidth, height: source.previewHeight)
         do { try source.start() } catch { throw CommandFailure("camera: \(error.description)") }
         defer { source.stop() }
-        var done = 0
+        var done = 0, idle = 0
         while done < count {
             var got = 0
             do {
@@ -167,6 +177,10 @@ struct GreetCommand: ParsableCommand {
                 YUVToRGB.run(yuv.image(), rgb.image(), matrix: .bt601Full)
                 try process(rgb.image())
                 done += 1
+                idle = 0
+            } else {
+                idle += 1
+                if idle >= 5 { throw CommandFailure("camera: no frame for 5 s after \(done) of \(count) frames") }
             }
         }
     }

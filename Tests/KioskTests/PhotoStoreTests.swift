@@ -2,13 +2,8 @@ import Foundation
 import ImageCore
 import ImageFiles
 import Kiosk
+import TestSupport
 import Testing
-
-func makeTemporaryDirectory() -> String {
-    let dir = NSTemporaryDirectory() + "booth-store-" + UUID().uuidString
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-}
 
 func smallJPEG() throws -> [UInt8] {
     let img = ImageBuffer(format: .rgb888, width: 32, height: 24)

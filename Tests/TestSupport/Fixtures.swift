@@ -31,3 +31,13 @@ func getenvString(_ name: String) -> String? {
     guard let p = getenv(name) else { return nil }
     return String(cString: p)
 }
+
+/// A new empty directory under $TMPDIR (or /tmp).
+public func makeTemporaryDirectory() -> String {
+    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((base + "/booth-test-XXXXXX").utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        fatalError("cannot create a temporary directory under \(base)")
+    }
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -14,22 +14,27 @@ public enum Devices {
             return ReconnectingFrameSource(name: "custom", previewWidth: c.previewWidth, previewHeight: c.previewHeight,
                                            backoff: .init(initialMilliseconds: 100, maximumMilliseconds: 1000), onEvent: onEvent, open: open)
         }
-        let folder = folderOverride ?? c.folder
-        let id = c.id.isEmpty ? nil : c.id
         return ReconnectingFrameSource(name: c.source.rawValue, previewWidth: c.previewWidth, previewHeight: c.previewHeight,
                                        onEvent: onEvent) { () throws(HardwareError) -> any FrameSource in
-            switch c.source {
-            case .synthetic:
-                return SyntheticSource(width: c.previewWidth, height: c.previewHeight, framesPerSecond: c.fps)
-            case .folder:
-                return try FolderReplaySource(folder: folder, previewWidth: c.previewWidth, previewHeight: c.previewHeight,
-                                              framesPerSecond: c.fps,
-                                              framesPerImage: max(1, Int(c.secondsPerImage * Double(c.fps))))
-            case .libcamera:
-                return try LibcameraSource(manager: try LibcameraManager(),
-                                           configuration: .init(cameraID: id, previewWidth: c.previewWidth,
-                                                                previewHeight: c.previewHeight, captureStills: true))
-            }
+            try openCamera(board, folderOverride: folderOverride, captureStills: true)
+        }
+    }
+
+    /// The board's camera opened once, without reconnects (for commands that fail rather than wait).
+    public static func openCamera(_ board: Board, folderOverride: String? = nil,
+                                  captureStills: Bool) throws(HardwareError) -> any FrameSource {
+        let c = board.camera
+        switch c.source {
+        case .synthetic:
+            return SyntheticSource(width: c.previewWidth, height: c.previewHeight, framesPerSecond: c.fps)
+        case .folder:
+            return try FolderReplaySource(folder: folderOverride ?? c.folder, previewWidth: c.previewWidth,
+                                          previewHeight: c.previewHeight, framesPerSecond: c.fps,
+                                          framesPerImage: max(1, Int(c.secondsPerImage * Double(c.fps))))
+        case .libcamera:
+            return try LibcameraSource(manager: try LibcameraManager(),
+                                       configuration: .init(cameraID: c.id.isEmpty ? nil : c.id, previewWidth: c.previewWidth,
+                                                            previewHeight: c.previewHeight, captureStills: captureStills))
         }
     }
 
