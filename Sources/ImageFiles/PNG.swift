@@ -30,6 +30,19 @@ public enum PNGCodec {
         return out
     }
 
+    /// XRGB8888 (bytes B, G, R, X) packed into RGB888 of the same size.
+    public static func packRGB(_ xrgb: Image, into rgb: Image) {
+        precondition(xrgb.format == .xrgb8888 && rgb.format == .rgb888 && xrgb.width == rgb.width && xrgb.height == rgb.height,
+                     "packRGB takes XRGB8888 into RGB888 of the same size")
+        let s = xrgb.luma, d = rgb.luma
+        for y in 0..<xrgb.height {
+            let sr = s.row(y), dr = d.row(y)
+            for x in 0..<xrgb.width {
+                dr[3 * x] = sr[4 * x + 2]; dr[3 * x + 1] = sr[4 * x + 1]; dr[3 * x + 2] = sr[4 * x]
+            }
+        }
+    }
+
     /// Encodes a Gray8, RGB888 or XRGB8888 image as an 8-bit PNG.
     public static func encode(_ image: Image) throws(ImageFileError) -> [UInt8] {
         var rows: ImageBuffer? = nil
@@ -38,13 +51,7 @@ public enum PNGCodec {
         case .gray8, .rgb888: break
         case .xrgb8888:
             let rgb = ImageBuffer(format: .rgb888, width: image.width, height: image.height)
-            let s = image.luma, d = rgb.image().luma
-            for y in 0..<image.height {
-                let sr = s.row(y), dr = d.row(y)
-                for x in 0..<image.width {
-                    dr[3 * x] = sr[4 * x + 2]; dr[3 * x + 1] = sr[4 * x + 1]; dr[3 * x + 2] = sr[4 * x]
-                }
-            }
+            packRGB(image, into: rgb.image())
             rows = rgb
             src = rgb.image()
         case .i420, .nv12:

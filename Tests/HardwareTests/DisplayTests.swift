@@ -1,3 +1,4 @@
+import Foundation
 import Hardware
 import ImageCore
 import ImageFiles
@@ -23,7 +24,8 @@ import Glibc
             if frame == 4 { display.requestSnapshot() }
             try display.present()
         }
-        #expect(display.written == [dir + "/screen-000000.png", dir + "/screen-000003.png", dir + "/screen-000004.png"])
+        #expect(display.writtenCount == 3 && display.lastWritten == dir + "/screen-000004.png")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["screen-000000.png", "screen-000003.png", "screen-000004.png"])
         let decoded = try ImageDecoder.decode(path: dir + "/screen-000003.png", as: .rgb888).image()
         let row = decoded.planes.0.row(10)
         #expect(Array(UnsafeBufferPointer(start: row, count: 3)) == [255, 0, 0])

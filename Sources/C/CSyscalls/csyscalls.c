@@ -11,3 +11,14 @@ unsigned long booth_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL
 unsigned long booth_gpio_v2_line_set_config_ioctl(void) { return GPIO_V2_LINE_SET_CONFIG_IOCTL; }
 unsigned long booth_gpio_v2_line_get_values_ioctl(void) { return GPIO_V2_LINE_GET_VALUES_IOCTL; }
 unsigned long booth_gpio_v2_line_set_values_ioctl(void) { return GPIO_V2_LINE_SET_VALUES_IOCTL; }
+
+#include <malloc.h>
+
+int booth_set_mmap_threshold(int bytes) {
+#ifdef M_MMAP_THRESHOLD
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

@@ -11,9 +11,12 @@ public final class PNGDisplay: DisplaySink {
     public let directory: String
     public let everyNth: Int
     public private(set) var presentedCount = 0
-    /// Paths written so far, oldest first.
-    public private(set) var written: [String] = []
+    /// Screens written so far, and the newest one's path (no list is kept: a kiosk runs for weeks).
+    public private(set) var writtenCount = 0
+    public private(set) var lastWritten: String? = nil
     private let buffer: ImageBuffer
+    /// The screen packed as RGB for libpng, allocated once (not per write).
+    private let rgb: ImageBuffer
     private var snapshotWanted = false
 
     public init(directory: String, width: Int = 800, height: Int = 480, everyNth: Int = 30) {
@@ -23,6 +26,7 @@ public final class PNGDisplay: DisplaySink {
         self.everyNth = everyNth
         name = "png \(directory)"
         buffer = ImageBuffer(format: .xrgb8888, width: width, height: height)
+        rgb = ImageBuffer(format: .rgb888, width: width, height: height)
     }
 
     /// Writes the next presented frame whatever its number.
@@ -38,10 +42,12 @@ public final class PNGDisplay: DisplaySink {
         let number = String(presentedCount)
         let path = directory + "/screen-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
         do {
-            try PNGWriter.write(buffer.image(), to: path)
+            PNGCodec.packRGB(buffer.image(), into: rgb.image())
+            try PNGWriter.write(rgb.image(), to: path)
         } catch {
             throw HardwareError.unsupported(device: "PNG display", detail: error.description)
         }
-        written.append(path)
+        writtenCount += 1
+        lastWritten = path
     }
 }

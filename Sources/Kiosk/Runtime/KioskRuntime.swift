@@ -82,6 +82,8 @@ public final class KioskRuntime: @unchecked Sendable {
     private let upright: ImageBuffer?
 
     public init(options: KioskOptions, logger: Logger) throws(KioskError) {
+        // Big short-lived buffers from mmap, so they cannot fragment the heap (see ProcessMemory).
+        ProcessMemory.largeBuffersFromMmap()
         self.options = options
         log = logger
         let board = options.board, config = options.config

@@ -19,4 +19,8 @@ unsigned long booth_gpio_v2_line_set_config_ioctl(void);
 unsigned long booth_gpio_v2_line_get_values_ioctl(void);
 unsigned long booth_gpio_v2_line_set_values_ioctl(void);
 
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` come from mmap (and go back
+/// to the system when freed); fixing it also stops glibc's dynamic threshold. 1 on success.
+int booth_set_mmap_threshold(int bytes);
+
 #endif
