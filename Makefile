@@ -31,7 +31,8 @@ test: setup
 test-arm: setup
 	scripts/arm/test
 
-# The DRM display code against a real kernel driver (bochs-drm) in qemu-system-x86_64 (~25 s).
+# The DRM display code and the overlay screens on a real kernel driver (bochs-drm) in
+# qemu-system-x86_64 (~17 s after the build).
 test-vm: setup
 	CONFIG=$(CONFIG) scripts/vm/run
 
