@@ -1,4 +1,5 @@
 import Foundation
+import Hardware
 import ImageCore
 import ImageFiles
 import Passport
@@ -10,9 +11,10 @@ final class StillProcessor {
     let board: Board
     let store: PhotoStore
     let profile: Profile?
-    private let codec = JPEGCodec()
+    let writer: any StillWriter
 
-    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?) {
+    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?, writer: (any StillWriter)? = nil) {
+        self.writer = writer ?? JPEGStillWriter(quality: config.jpegQuality)
         self.config = config
         self.board = board
         self.store = store
@@ -29,7 +31,7 @@ final class StillProcessor {
         }
         let jpeg: [UInt8]
         do {
-            jpeg = try codec.encode(image.image(metadata: job.metadata), quality: config.jpegQuality)
+            jpeg = try writer.write(image.image(metadata: job.metadata))
         } catch {
             return StillResult(saved: nil, thumbnail: nil, message: "Could not encode the photo")
         }
