@@ -31,6 +31,11 @@ func differing(_ a: Image, _ b: Image) -> Int {
     return bad
 }
 
+/// What is on `display`'s screen against `reference`, both kept alive while their pixels are read.
+func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
+    withExtendedLifetime((display, reference)) { differing(display.frontImage, reference.image()) }
+}
+
 func fill(_ image: Image, _ colour: UInt32) {
     let p = image.planes.0
     for y in 0..<p.height {
@@ -66,7 +71,7 @@ func writeExpected(width: Int, height: Int, directory: String) -> Int32 {
         guard writePPM(screen.image(), to: "\(directory)/\(scene.name).ppm") else { print("booth-vmcheck: cannot write \(directory)"); return 1 }
     }
     scenes.render(.adjust, into: screen.image(), guideGreen: true)
-    return writePPM(screen.image(), to: "\(directory)/adjust-green.ppm") ? 0 : 1
+    return withExtendedLifetime(screen) { writePPM(screen.image(), to: "\(directory)/adjust-green.ppm") } ? 0 : 1
 }
 
 func say(_ line: String) {
@@ -152,19 +157,19 @@ func runDRM(device: String) -> Int32 {
             s.render(scene, into: image)
             try display.present()
             try display.waitForFlip()
-            let bad = differing(display.frontImage, references[scene.rawValue].image())
+            let bad = differing(display, references[scene.rawValue])
             check(bad == 0, "scene \(scene.name): readback vs in-VM rendering, \(bad) of \(w * h) pixels differ (\(format2(now() - t)) s)")
             if scene == .adjust {
                 // The comparison can fail: one changed pixel, and the guide turned green.
                 let ref = references[scene.rawValue].image().planes.0
                 let px = UnsafeMutableRawPointer(ref.row(h / 2)).assumingMemoryBound(to: UInt32.self) + w / 3
                 px.pointee ^= 0x0000_0001
-                let one = differing(display.frontImage, references[scene.rawValue].image())
+                let one = differing(display, references[scene.rawValue])
                 px.pointee ^= 0x0000_0001
                 check(one == 1, "self-test: one changed pixel is caught (\(one) differ)")
                 let green = ImageBuffer(format: .xrgb8888, width: w, height: h)
                 s.render(.adjust, into: green.image(), guideGreen: true)
-                let oval = differing(display.frontImage, green.image())
+                let oval = differing(display, green)
                 check(oval > 0, "self-test: the guide's red→green change is caught (\(oval) pixels differ)")
             }
             say("SCREEN READY \(scene.name) \(w)x\(h)")
@@ -194,7 +199,7 @@ func runDRM(device: String) -> Int32 {
             try display.present()
             try display.waitForFlip()
             check(display.completedFlips == 31, "triple buffering: 31 flips presented, \(display.completedFlips) flip events")
-            let bad = differing(display.frontImage, references[OverlayScenes.Scene.countdown.rawValue].image())
+            let bad = differing(display, references[OverlayScenes.Scene.countdown.rawValue])
             check(bad == 0, "triple-buffered flips end on the countdown scene (\(bad) pixels differ)")
         } catch {
             check(false, "triple buffering: \(error)")
