@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BUILD_FLAGS = -c $(CONFIG)
 
-.PHONY: all setup build demo run test test-swift test-arm test-vm bench clean
+.PHONY: all setup build demo run test test-swift test-arm test-vm test-vm-camera bench clean
 
 all: build
 
@@ -35,6 +35,11 @@ test-arm: setup
 # qemu-system-x86_64 (~17 s after the build).
 test-vm: setup
 	CONFIG=$(CONFIG) scripts/vm/run
+
+# libcamera against a real kernel driver: a UVC gadget webcam (usbip-vudc + vhci_hcd + uvcvideo)
+# in the same VM; `booth cameras` must list it (~30 s after the build; enumeration only).
+test-vm-camera: setup
+	CONFIG=$(CONFIG) scripts/vm/camera
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark
