@@ -7,6 +7,10 @@
 //   booth-vmcheck drm [/dev/dri/card0]        run the display checks; after each scene is on
 //                                             screen, print "VMCHECK SCREEN READY <scene> WxH" and
 //                                             wait for a line on stdin (the host's screendump)
+//   booth-vmcheck camera [FRAMES]             open the UVC gadget webcam of scripts/vm/camera
+//                                             through LibcameraSource (640×480 YUV420), start it,
+//                                             capture FRAMES (default 10) and check every pixel;
+//                                             FRAMES 0: run 3 s and require no frame
 // Output lines start with "VMCHECK"; the last is "VMCHECK PASS" or "VMCHECK FAIL: …".
 import CDRM
 import Hardware
@@ -214,6 +218,81 @@ func runDRM(device: String) -> Int32 {
     return 1
 }
 
+/// Pixels (of all three planes) of an I420 frame that differ from frame `n` of the pattern
+/// scripts/vm/uvc-gadget.c feeds (its `draw_frame`).
+func cameraFrameMismatches(_ image: Image, n: UInt32) -> Int {
+    var bad = 0
+    let y = image.planes.0, u = image.planes.1, v = image.planes.2
+    for r in 0..<y.height {
+        let row = y.row(r)
+        for x in 0..<y.width {
+            let want = r < 8 && x < 256 ? ((n >> UInt32(x / 8)) & 1 == 1 ? 235 : 16) : 16 + (x + 2 * r + 3 * Int(n)) % 220
+            if Int(row[x]) != want { bad += 1 }
+        }
+    }
+    for r in 0..<u.height {
+        let ru = u.row(r), rv = v.row(r)
+        for x in 0..<u.width {
+            if Int(ru[x]) != 16 + (2 * x + r + Int(n)) % 224 { bad += 1 }
+            if Int(rv[x]) != 16 + (x + 3 * r + 5 * Int(n)) % 224 { bad += 1 }
+        }
+    }
+    return bad
+}
+
+func runCamera(frames wanted: Int) -> Int32 {
+    var failures: [String] = []
+    func check(_ ok: Bool, _ what: String) {
+        say((ok ? "ok   " : "FAIL ") + what)
+        if !ok { failures.append(what) }
+    }
+    do {
+        let manager = try LibcameraManager()
+        let cameras = manager.cameras
+        check(cameras.count == 1, "libcamera \(LibcameraManager.version) lists \(cameras.count) camera(s): \(cameras.map { "\($0.model) \($0.id)" })")
+        let source = try LibcameraSource(manager: manager, configuration: .init(previewWidth: 640, previewHeight: 480, captureStills: false))
+        check(source.previewWidth == 640 && source.previewHeight == 480,
+              "\(source.name) configured: viewfinder YUV420 \(source.previewWidth)×\(source.previewHeight)")
+        let slot = ImageBuffer(format: .i420, width: source.previewWidth, height: source.previewHeight)
+        var frames: [(sequence: UInt64, stamp: UInt32?, bad: Int)] = []
+        let start = now()
+        try source.start()
+        check(true, "capture started")
+        let limit: Double = wanted == 0 ? 3 : 60
+        while (wanted == 0 || frames.count < wanted) && now() - start < limit {
+            _ = try source.pump(timeoutMilliseconds: 1_000, deliver: { metadata, fill in
+                withExtendedLifetime(slot) {
+                    let image = slot.image(metadata: metadata)
+                    fill(image)
+                    let stamp = SyntheticSource.decodeSequence(from: image)
+                    frames.append((metadata.sequence, stamp, stamp.map { cameraFrameMismatches(image, n: $0) } ?? -1))
+                }
+                return true
+            }, still: { _ in })
+        }
+        source.stop()
+        let elapsed = now() - start
+        for f in frames {
+            say("frame \(f.sequence): pattern #\(f.stamp.map(String.init) ?? "?"), \(f.bad) of \(640 * 480 * 3 / 2) bytes differ")
+        }
+        check(frames.count >= wanted, "\(frames.count) frames captured in \(format2(elapsed)) s\(wanted == 0 ? " (none required)" : "")")
+        if wanted > 0 {
+            check(frames.allSatisfy { $0.bad == 0 }, "every frame is the fed pattern, byte for byte")
+            let stamps = frames.compactMap(\.stamp)
+            check(stamps.count == frames.count && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "the fed frame numbers increase")
+            check(zip(frames, frames.dropFirst()).allSatisfy { $0.sequence < $1.sequence }, "libcamera's sequence numbers increase")
+        }
+    } catch {
+        check(false, "camera: \(error)")
+    }
+    if failures.isEmpty {
+        say("PASS")
+        return 0
+    }
+    say("FAIL: \(failures.joined(separator: "; "))")
+    return 1
+}
+
 func format2(_ v: Double) -> String {
     let hundredths = Int((v * 100).rounded())
     return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
@@ -224,7 +303,9 @@ if args.count == 5, args[1] == "expected", let w = Int(args[2]), let h = Int(arg
     exit(writeExpected(width: w, height: h, directory: args[4]))
 } else if args.count >= 2, args[1] == "drm" {
     exit(runDRM(device: args.count >= 3 ? args[2] : "/dev/dri/card0"))
+} else if args.count >= 2, args[1] == "camera" {
+    exit(runCamera(frames: args.count >= 3 ? Int(args[2]) ?? 10 : 10))
 } else {
-    print("usage: booth-vmcheck expected W H DIR | booth-vmcheck drm [DEVICE]")
+    print("usage: booth-vmcheck expected W H DIR | booth-vmcheck drm [DEVICE] | booth-vmcheck camera [FRAMES]")
     exit(2)
 }

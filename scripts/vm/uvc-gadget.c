@@ -1,15 +1,17 @@
-/* The device side of a USB webcam for scripts/vm/camera: answers the UVC class requests that
- * the host's uvcvideo driver sends while it enumerates the configfs UVC gadget (usb_f_uvc on
- * usbip-vudc). The gadget only connects to the bus once a program subscribes to its setup events,
- * so something must run here. Streaming probe/commit get one 640x480 YUYV format at 30 fps;
- * every other request is stalled. No frames are sent.
+/* The device side of a USB webcam for scripts/vm/camera. The configfs UVC gadget (usb_f_uvc
+ * on usbip-vudc) only connects to the bus once a program subscribes to its setup events; this is
+ * that program. It answers the UVC class requests of the host's uvcvideo driver (streaming
+ * probe/commit get the one format, 640x480 I420 at 30 fps; every other request is stalled) and,
+ * while the host streams, feeds frames: frame n carries n in the stamp SyntheticSource uses
+ * (32 blocks of 8x8 luma along the top, 235 = bit set, 16 = clear, least significant first) and
+ * a pattern of n everywhere else, which booth-vmcheck camera recomputes pixel for pixel.
  *
  * The UDC is usbip-vudc (Debian's dummy_hcd has no isochronous endpoints, and the 6.1 UVC
  * function needs one). With --usbip-loop, once the gadget is connected, this program also plugs
  * the virtual UDC into vhci_hcd (the usbip host controller) over a local socket pair, the job
  * the usbip tools do over TCP: one end goes to vudc's usbip_sockfd, the other to vhci's attach.
  *
- *   uvc-gadget /dev/videoN [--usbip-loop]   runs until killed; prints one line per request
+ *   uvc-gadget /dev/videoN [--usbip-loop]   runs until killed; prints what happens
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +19,31 @@
 #include <linux/usb/g_uvc.h>
 #include <linux/usb/video.h>
 #include <linux/videodev2.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+enum { W = 640, H = 480, FRAME_BYTES = W * H * 3 / 2, MAX_PAYLOAD = 3072, NBUF = 4 };
+
+/* The frame pattern; booth-vmcheck's cameraFrameMismatches computes the same. */
+static void draw_frame(uint8_t *f, uint32_t n)
+{
+	uint8_t *y = f, *u = f + W * H, *v = u + W * H / 4;
+	for (int r = 0; r < H; r++)
+		for (int x = 0; x < W; x++)
+			y[r * W + x] = (r < 8 && x < 256) ? (((n >> (x / 8)) & 1) ? 235 : 16)
+							 : 16 + (x + 2 * r + 3 * n) % 220;
+	for (int r = 0; r < H / 2; r++)
+		for (int x = 0; x < W / 2; x++) {
+			u[r * W / 2 + x] = 16 + (2 * x + r + n) % 224;
+			v[r * W / 2 + x] = 16 + (x + 3 * r + 5 * n) % 224;
+		}
+}
 
 static void fill_streaming(struct uvc_streaming_control *c)
 {
@@ -30,8 +52,8 @@ static void fill_streaming(struct uvc_streaming_control *c)
 	c->bFormatIndex = 1;
 	c->bFrameIndex = 1;
 	c->dwFrameInterval = 333333;
-	c->dwMaxVideoFrameSize = 640 * 480 * 2;
-	c->dwMaxPayloadTransferSize = 1024;
+	c->dwMaxVideoFrameSize = FRAME_BYTES;
+	c->dwMaxPayloadTransferSize = MAX_PAYLOAD;
 	c->bmFramingInfo = 3;
 	c->bPreferedVersion = 1;
 	c->bMaxVersion = 1;
@@ -107,14 +129,104 @@ static int usbip_loop(void)
 	return 0;
 }
 
+struct feeder {
+	int fd;
+	void *mem[NBUF];
+	size_t len[NBUF];
+	unsigned count;
+	uint32_t next;
+	int streaming;
+};
+
+static int queue(struct feeder *f, unsigned index)
+{
+	struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .index = index};
+	draw_frame(f->mem[index], f->next++);
+	b.bytesused = FRAME_BYTES;
+	if (ioctl(f->fd, VIDIOC_QBUF, &b) < 0) {
+		perror("VIDIOC_QBUF");
+		return -1;
+	}
+	return 0;
+}
+
+static int stream_on(struct feeder *f)
+{
+	/* Kernels whose gadget maps the configfs formats take the format as announced; older ones
+	 * know only YUYV and MJPEG, so ask for the YUYV size of the same byte count. */
+	struct v4l2_format fmt = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT};
+	fmt.fmt.pix.width = W;
+	fmt.fmt.pix.height = H;
+	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUV420;
+	fmt.fmt.pix.field = V4L2_FIELD_NONE;
+	fmt.fmt.pix.sizeimage = FRAME_BYTES;
+	if (ioctl(f->fd, VIDIOC_S_FMT, &fmt) < 0) {
+		fmt.fmt.pix.height = FRAME_BYTES / (W * 2);
+		fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+		if (ioctl(f->fd, VIDIOC_S_FMT, &fmt) < 0) {
+			perror("VIDIOC_S_FMT");
+			return -1;
+		}
+	}
+	printf("uvc-gadget: format %.4s %ux%u, %u bytes\n", (char *)&fmt.fmt.pix.pixelformat, fmt.fmt.pix.width,
+	       fmt.fmt.pix.height, fmt.fmt.pix.sizeimage);
+	struct v4l2_requestbuffers rb = {.count = NBUF, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP};
+	if (ioctl(f->fd, VIDIOC_REQBUFS, &rb) < 0) {
+		perror("VIDIOC_REQBUFS");
+		return -1;
+	}
+	f->count = rb.count < NBUF ? rb.count : NBUF;
+	for (unsigned i = 0; i < f->count; i++) {
+		struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .index = i};
+		if (ioctl(f->fd, VIDIOC_QUERYBUF, &b) < 0) {
+			perror("VIDIOC_QUERYBUF");
+			return -1;
+		}
+		f->len[i] = b.length;
+		f->mem[i] = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, b.m.offset);
+		if (f->mem[i] == MAP_FAILED || b.length < FRAME_BYTES) {
+			fprintf(stderr, "uvc-gadget: buffer %u: %u bytes, mmap %s\n", i, b.length,
+				f->mem[i] == MAP_FAILED ? strerror(errno) : "ok");
+			return -1;
+		}
+		if (queue(f, i) < 0)
+			return -1;
+	}
+	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	if (ioctl(f->fd, VIDIOC_STREAMON, &type) < 0) {
+		perror("VIDIOC_STREAMON");
+		return -1;
+	}
+	f->streaming = 1;
+	printf("uvc-gadget: streaming, %u buffers\n", f->count);
+	fflush(stdout);
+	return 0;
+}
+
+static void stream_off(struct feeder *f)
+{
+	if (!f->streaming)
+		return;
+	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	ioctl(f->fd, VIDIOC_STREAMOFF, &type);
+	for (unsigned i = 0; i < f->count; i++)
+		munmap(f->mem[i], f->len[i]);
+	struct v4l2_requestbuffers rb = {.count = 0, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP};
+	ioctl(f->fd, VIDIOC_REQBUFS, &rb);
+	f->streaming = 0;
+	printf("uvc-gadget: stream off after %u frames queued\n", f->next);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--usbip-loop") != 0)) {
 		fprintf(stderr, "usage: uvc-gadget /dev/videoN [--usbip-loop]\n");
 		return 2;
 	}
-	int fd = open(argv[1], O_RDWR);
-	if (fd < 0) {
+	struct feeder f = {0};
+	f.fd = open(argv[1], O_RDWR | O_NONBLOCK);
+	if (f.fd < 0) {
 		perror(argv[1]);
 		return 1;
 	}
@@ -122,7 +234,7 @@ int main(int argc, char **argv)
 					  UVC_EVENT_STREAMOFF, UVC_EVENT_DATA, UVC_EVENT_SETUP};
 	for (unsigned i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
 		struct v4l2_event_subscription sub = {.type = events[i]};
-		if (ioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub) < 0) {
+		if (ioctl(f.fd, VIDIOC_SUBSCRIBE_EVENT, &sub) < 0) {
 			perror("VIDIOC_SUBSCRIBE_EVENT");
 			return 1;
 		}
@@ -132,18 +244,32 @@ int main(int argc, char **argv)
 	if (argc == 3 && usbip_loop() < 0)
 		return 1;
 	for (;;) {
-		struct v4l2_event ev;
-		memset(&ev, 0, sizeof(ev));
-		if (ioctl(fd, VIDIOC_DQEVENT, &ev) < 0) {
-			if (errno == ENOENT || errno == EINTR) {
-				usleep(2000); /* no event queued: a blocking fd still returns ENOENT */
+		struct pollfd p = {.fd = f.fd, .events = POLLPRI | (f.streaming ? POLLOUT : 0)};
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
 				continue;
-			}
-			perror("VIDIOC_DQEVENT");
+			perror("poll");
 			return 1;
 		}
+		if (p.revents & POLLOUT) {
+			struct v4l2_buffer b = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP};
+			if (ioctl(f.fd, VIDIOC_DQBUF, &b) == 0) {
+				if (queue(&f, b.index) < 0)
+					stream_off(&f);
+			} else if (errno != EAGAIN) {
+				perror("VIDIOC_DQBUF");
+				stream_off(&f);
+			}
+		}
+		if (!(p.revents & POLLPRI))
+			continue;
+		struct v4l2_event ev;
+		memset(&ev, 0, sizeof(ev));
+		if (ioctl(f.fd, VIDIOC_DQEVENT, &ev) < 0)
+			continue;
 		struct uvc_event *uev = (struct uvc_event *)&ev.u.data;
-		if (ev.type == UVC_EVENT_SETUP) {
+		switch (ev.type) {
+		case UVC_EVENT_SETUP: {
 			struct uvc_request_data resp;
 			memset(&resp, 0, sizeof(resp));
 			answer(&uev->req, &resp);
@@ -151,9 +277,19 @@ int main(int argc, char **argv)
 			       uev->req.bRequestType, uev->req.bRequest, uev->req.wValue, uev->req.wIndex,
 			       uev->req.wLength, resp.length);
 			fflush(stdout);
-			if (ioctl(fd, UVCIOC_SEND_RESPONSE, &resp) < 0)
+			if (ioctl(f.fd, UVCIOC_SEND_RESPONSE, &resp) < 0)
 				perror("UVCIOC_SEND_RESPONSE");
-		} else {
+			break;
+		}
+		case UVC_EVENT_STREAMON:
+			if (stream_on(&f) < 0)
+				stream_off(&f);
+			break;
+		case UVC_EVENT_STREAMOFF:
+		case UVC_EVENT_DISCONNECT:
+			stream_off(&f);
+			break;
+		default:
 			printf("uvc-gadget: event %u\n", ev.type - V4L2_EVENT_PRIVATE_START);
 			fflush(stdout);
 		}
