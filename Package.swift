@@ -95,7 +95,7 @@ let package = Package(
 
         // Checks DRMDisplay on a real kernel driver inside QEMU (scripts/vm/run, `make test-vm`).
         .executableTarget(
-            name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM"], path: "Sources/booth-vmcheck"),
+            name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM", "Kiosk"], path: "Sources/booth-vmcheck"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["ImageCore", "Conformance"], path: "Tests/TestSupport"),

@@ -1,64 +1,81 @@
 // booth-vmcheck: exercises DRMDisplay against a real kernel driver (bochs-drm in QEMU, see
-// scripts/vm/run). Also used on the host to write the expected screen.
+// scripts/vm/run) with the kiosk's own overlay screens (Kiosk's `OverlayScenes`: the
+// `OverlayRenderer` with fixed inputs). Also used on the host to write the expected screens.
 //
-//   booth-vmcheck pattern WIDTH HEIGHT OUT.ppm   expected screen as a binary PPM
-//   booth-vmcheck drm [/dev/dri/card0]           run the display checks, then wait for "go" on
-//                                                stdin (the host takes a screendump meanwhile)
+//   booth-vmcheck expected WIDTH HEIGHT DIR   every scene as DIR/<scene>.ppm (binary PPM), plus
+//                                             DIR/adjust-green.ppm (the negative control)
+//   booth-vmcheck drm [/dev/dri/card0]        run the display checks; after each scene is on
+//                                             screen, print "VMCHECK SCREEN READY <scene> WxH" and
+//                                             wait for a line on stdin (the host's screendump)
+//   booth-vmcheck camera [FRAMES]             open the UVC gadget webcam of scripts/vm/camera
+//                                             through LibcameraSource (640×480 YUV420), start it,
+//                                             capture FRAMES (default 10) and check every pixel;
+//                                             FRAMES 0: run 3 s and require no frame
 // Output lines start with "VMCHECK"; the last is "VMCHECK PASS" or "VMCHECK FAIL: …".
 import CDRM
 import Hardware
 import ImageCore
+import Kiosk
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The known pattern: red ramp across, green ramp down, blue 32-px checkerboard, white border.
-func patternPixel(x: Int, y: Int, width: Int, height: Int) -> (UInt8, UInt8, UInt8) {
-    if x < 2 || y < 2 || x >= width - 2 || y >= height - 2 { return (255, 255, 255) }
-    let r = UInt8(x * 255 / max(width - 1, 1))
-    let g = UInt8(y * 255 / max(height - 1, 1))
-    let b: UInt8 = ((x / 32) + (y / 32)) & 1 == 1 ? 200 : 40
-    return (r, g, b)
-}
+/// The passport profile the scenes use (profiles/icao.toml; /usr/share/booth/profiles in the VM).
+let profileName = "icao"
 
-func draw(_ image: Image, solid: UInt32? = nil) {
-    let p = image.planes.0
-    for y in 0..<p.height {
-        let row = UnsafeMutableRawPointer(p.row(y)).assumingMemoryBound(to: UInt32.self)
-        for x in 0..<p.width {
-            if let solid { row[x] = solid; continue }
-            let (r, g, b) = patternPixel(x: x, y: y, width: p.width, height: p.height)
-            row[x] = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-        }
-    }
-}
-
-func mismatches(_ image: Image) -> Int {
-    let p = image.planes.0
+/// Pixels whose colour (the low 24 bits of XRGB8888) differs between two same-sized images.
+func differing(_ a: Image, _ b: Image) -> Int {
+    precondition(a.width == b.width && a.height == b.height, "compared images differ in size")
     var bad = 0
-    for y in 0..<p.height {
-        let row = UnsafeMutableRawPointer(p.row(y)).assumingMemoryBound(to: UInt32.self)
-        for x in 0..<p.width {
-            let (r, g, b) = patternPixel(x: x, y: y, width: p.width, height: p.height)
-            if row[x] & 0xFF_FFFF != UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) { bad += 1 }
-        }
+    for y in 0..<a.height {
+        let ra = UnsafeRawPointer(a.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+        let rb = UnsafeRawPointer(b.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<a.width where (ra[x] ^ rb[x]) & 0xFF_FFFF != 0 { bad += 1 }
     }
     return bad
 }
 
-func writePattern(width: Int, height: Int, to path: String) -> Int32 {
-    var bytes = Array("P6\n\(width) \(height)\n255\n".utf8)
-    bytes.reserveCapacity(bytes.count + width * height * 3)
-    for y in 0..<height {
-        for x in 0..<width {
-            let (r, g, b) = patternPixel(x: x, y: y, width: width, height: height)
-            bytes += [r, g, b]
+/// What is on `display`'s screen against `reference`, both kept alive while their pixels are read.
+func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
+    withExtendedLifetime((display, reference)) { differing(display.frontImage, reference.image()) }
+}
+
+func fill(_ image: Image, _ colour: UInt32) {
+    let p = image.planes.0
+    for y in 0..<p.height {
+        let row = UnsafeMutableRawPointer(p.row(y)).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<p.width { row[x] = colour }
+    }
+}
+
+func writePPM(_ image: Image, to path: String) -> Bool {
+    var bytes = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+    bytes.reserveCapacity(bytes.count + image.width * image.height * 3)
+    for y in 0..<image.height {
+        let row = UnsafeRawPointer(image.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<image.width {
+            let v = row[x]
+            bytes += [UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
         }
     }
-    guard let f = fopen(path, "wb") else { return 1 }
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    fclose(f)
-    return 0
+    guard let f = fopen(path, "wb") else { return false }
+    defer { fclose(f) }
+    return bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) } == bytes.count
+}
+
+func writeExpected(width: Int, height: Int, directory: String) -> Int32 {
+    let scenes: OverlayScenes
+    do { scenes = try OverlayScenes(screenWidth: width, screenHeight: height, profileName: profileName) } catch {
+        print("booth-vmcheck: \(error)")
+        return 1
+    }
+    let screen = ImageBuffer(format: .xrgb8888, width: width, height: height)
+    for scene in OverlayScenes.Scene.allCases {
+        scenes.render(scene, into: screen.image())
+        guard writePPM(screen.image(), to: "\(directory)/\(scene.name).ppm") else { print("booth-vmcheck: cannot write \(directory)"); return 1 }
+    }
+    scenes.render(.adjust, into: screen.image(), guideGreen: true)
+    return withExtendedLifetime(screen) { writePPM(screen.image(), to: "\(directory)/adjust-green.ppm") } ? 0 : 1
 }
 
 func say(_ line: String) {
@@ -70,6 +87,11 @@ func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func waitForHost() {
+    var byte: UInt8 = 0
+    while read(STDIN_FILENO, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
 }
 
 func runDRM(device: String) -> Int32 {
@@ -89,8 +111,10 @@ func runDRM(device: String) -> Int32 {
 
     var previousFB: UInt32 = 0
     var crtc: UInt32 = 0
+    var references: [ImageBuffer] = []
+    var scenes: OverlayScenes? = nil
     do {
-        // 2. Open, mode-set, flip.
+        // 2. Open, mode-set.
         let display = try DRMDisplay(configuration: .init(devicePath: device, bufferCount: 2))
         say("display: \(display.name), previous framebuffer \(display.previousFramebuffer)")
         previousFB = display.previousFramebuffer
@@ -104,31 +128,59 @@ func runDRM(device: String) -> Int32 {
             check(error == .notDisplayMaster(path: device), "second client is refused: \(error)")
         }
 
-        // 4. Flip through the buffers: two solid frames, then the pattern.
-        let start = now()
+        // 4. The overlay scenes, and each rendered once into memory by the same renderer: the
+        //    reference for the dumb-buffer readback (the host renders its own for the screendump).
+        let w = display.width, h = display.height
+        var t = now()
+        let s = try OverlayScenes(screenWidth: w, screenHeight: h, profileName: profileName)
+        scenes = s
+        for scene in OverlayScenes.Scene.allCases {
+            let b = ImageBuffer(format: .xrgb8888, width: w, height: h)
+            s.render(scene, into: b.image())
+            references.append(b)
+        }
+        say("\(references.count) scenes rendered into memory in \(format2(now() - t)) s")
+
+        // 5. Flips: 60 solid frames, counted by their page-flip events.
+        t = now()
+        let before = display.completedFlips
         let flips = 60
         for i in 0..<flips {
-            let image = try display.beginFrame()
-            draw(image, solid: i % 2 == 0 ? 0x0000_00FF : 0x0000_FF00)
+            fill(try display.beginFrame(), i % 2 == 0 ? 0x0000_00FF : 0x0000_FF00)
             try display.present()
         }
-        let image = try display.beginFrame()
-        draw(image)
-        try display.present()
         try display.waitForFlip()
-        let elapsed = now() - start
-        say("\(flips + 1) page flips in \(format2(elapsed)) s (\(Int(Double(flips + 1) / elapsed)) flips/s)")
+        let elapsed = now() - t
+        check(display.completedFlips - before == flips, "\(flips) page flips presented, \(display.completedFlips - before) flip events in \(format2(elapsed)) s (\(Int(Double(flips) / elapsed)) flips/s)")
 
-        // 5. Readback of the scanned-out buffer.
-        let bad = mismatches(display.frontImage)
-        check(bad == 0, "dumb-buffer readback matches the pattern (\(bad) pixels differ)")
-
-        // 6. Hold the screen for the host's screendump.
-        say("SCREEN READY \(display.width)x\(display.height)")
-        var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
+        // 6. Each scene drawn by the overlay renderer straight into the back buffer, flipped,
+        //    read back from the scanned-out dumb buffer, then held for the host's screendump.
+        for scene in OverlayScenes.Scene.allCases {
+            t = now()
+            let image = try display.beginFrame()
+            s.render(scene, into: image)
+            try display.present()
+            try display.waitForFlip()
+            let bad = differing(display, references[scene.rawValue])
+            check(bad == 0, "scene \(scene.name): readback vs in-VM rendering, \(bad) of \(w * h) pixels differ (\(format2(now() - t)) s)")
+            if scene == .adjust {
+                // The comparison can fail: one changed pixel, and the guide turned green.
+                let ref = references[scene.rawValue].image().planes.0
+                let px = UnsafeMutableRawPointer(ref.row(h / 2)).assumingMemoryBound(to: UInt32.self) + w / 3
+                px.pointee ^= 0x0000_0001
+                let one = differing(display, references[scene.rawValue])
+                px.pointee ^= 0x0000_0001
+                check(one == 1, "self-test: one changed pixel is caught (\(one) differ)")
+                let green = ImageBuffer(format: .xrgb8888, width: w, height: h)
+                s.render(.adjust, into: green.image(), guideGreen: true)
+                let oval = differing(display, green)
+                check(oval > 0, "self-test: the guide's red→green change is caught (\(oval) pixels differ)")
+            }
+            say("SCREEN READY \(scene.name) \(w)x\(h)")
+            waitForHost()
+        }
     } catch {
-        check(false, "display set-up and flipping: \(error)")
+        check(false, "display set-up, flipping and scenes: \(error)")
     }
 
     // 7. Deinit restored the previous CRTC framebuffer.
@@ -139,22 +191,100 @@ func runDRM(device: String) -> Int32 {
         close(fd)
     }
 
-    // 8. Triple buffering: flips never wait for the buffer being drawn.
-    do {
-        let display = try DRMDisplay(configuration: .init(devicePath: device, bufferCount: 3))
-        for i in 0..<30 {
-            draw(try display.beginFrame(), solid: i % 3 == 0 ? 0x00FF_0000 : 0x0000_00FF)
+    // 8. Triple buffering: flips never wait for the buffer being drawn; ends on a scene.
+    if let s = scenes {
+        do {
+            let display = try DRMDisplay(configuration: .init(devicePath: device, bufferCount: 3))
+            for i in 0..<30 {
+                fill(try display.beginFrame(), i % 3 == 0 ? 0x00FF_0000 : 0x0000_00FF)
+                try display.present()
+            }
+            s.render(.countdown, into: try display.beginFrame())
             try display.present()
+            try display.waitForFlip()
+            check(display.completedFlips == 31, "triple buffering: 31 flips presented, \(display.completedFlips) flip events")
+            let bad = differing(display, references[OverlayScenes.Scene.countdown.rawValue])
+            check(bad == 0, "triple-buffered flips end on the countdown scene (\(bad) pixels differ)")
+        } catch {
+            check(false, "triple buffering: \(error)")
         }
-        draw(try display.beginFrame())
-        try display.present()
-        try display.waitForFlip()
-        let bad = mismatches(display.frontImage)
-        check(bad == 0, "triple-buffered flips end on the pattern (\(bad) pixels differ)")
-    } catch {
-        check(false, "triple buffering: \(error)")
     }
 
+    if failures.isEmpty {
+        say("PASS")
+        return 0
+    }
+    say("FAIL: \(failures.joined(separator: "; "))")
+    return 1
+}
+
+/// Pixels (of all three planes) of an I420 frame that differ from frame `n` of the pattern
+/// scripts/vm/uvc-gadget.c feeds (its `draw_frame`).
+func cameraFrameMismatches(_ image: Image, n: UInt32) -> Int {
+    var bad = 0
+    let y = image.planes.0, u = image.planes.1, v = image.planes.2
+    for r in 0..<y.height {
+        let row = y.row(r)
+        for x in 0..<y.width {
+            let want = r < 8 && x < 256 ? ((n >> UInt32(x / 8)) & 1 == 1 ? 235 : 16) : 16 + (x + 2 * r + 3 * Int(n)) % 220
+            if Int(row[x]) != want { bad += 1 }
+        }
+    }
+    for r in 0..<u.height {
+        let ru = u.row(r), rv = v.row(r)
+        for x in 0..<u.width {
+            if Int(ru[x]) != 16 + (2 * x + r + Int(n)) % 224 { bad += 1 }
+            if Int(rv[x]) != 16 + (x + 3 * r + 5 * Int(n)) % 224 { bad += 1 }
+        }
+    }
+    return bad
+}
+
+func runCamera(frames wanted: Int) -> Int32 {
+    var failures: [String] = []
+    func check(_ ok: Bool, _ what: String) {
+        say((ok ? "ok   " : "FAIL ") + what)
+        if !ok { failures.append(what) }
+    }
+    do {
+        let manager = try LibcameraManager()
+        let cameras = manager.cameras
+        check(cameras.count == 1, "libcamera \(LibcameraManager.version) lists \(cameras.count) camera(s): \(cameras.map { "\($0.model) \($0.id)" })")
+        let source = try LibcameraSource(manager: manager, configuration: .init(previewWidth: 640, previewHeight: 480, captureStills: false))
+        check(source.previewWidth == 640 && source.previewHeight == 480,
+              "\(source.name) configured: viewfinder YUV420 \(source.previewWidth)×\(source.previewHeight)")
+        let slot = ImageBuffer(format: .i420, width: source.previewWidth, height: source.previewHeight)
+        var frames: [(sequence: UInt64, stamp: UInt32?, bad: Int)] = []
+        let start = now()
+        try source.start()
+        check(true, "capture started")
+        let limit: Double = wanted == 0 ? 3 : 60
+        while (wanted == 0 || frames.count < wanted) && now() - start < limit {
+            _ = try source.pump(timeoutMilliseconds: 1_000, deliver: { metadata, fill in
+                withExtendedLifetime(slot) {
+                    let image = slot.image(metadata: metadata)
+                    fill(image)
+                    let stamp = SyntheticSource.decodeSequence(from: image)
+                    frames.append((metadata.sequence, stamp, stamp.map { cameraFrameMismatches(image, n: $0) } ?? -1))
+                }
+                return true
+            }, still: { _ in })
+        }
+        source.stop()
+        let elapsed = now() - start
+        for f in frames {
+            say("frame \(f.sequence): pattern #\(f.stamp.map(String.init) ?? "?"), \(f.bad) of \(640 * 480 * 3 / 2) bytes differ")
+        }
+        check(frames.count >= wanted, "\(frames.count) frames captured in \(format2(elapsed)) s\(wanted == 0 ? " (none required)" : "")")
+        if wanted > 0 {
+            check(frames.allSatisfy { $0.bad == 0 }, "every frame is the fed pattern, byte for byte")
+            let stamps = frames.compactMap(\.stamp)
+            check(stamps.count == frames.count && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "the fed frame numbers increase")
+            check(zip(frames, frames.dropFirst()).allSatisfy { $0.sequence < $1.sequence }, "libcamera's sequence numbers increase")
+        }
+    } catch {
+        check(false, "camera: \(error)")
+    }
     if failures.isEmpty {
         say("PASS")
         return 0
@@ -169,11 +299,13 @@ func format2(_ v: Double) -> String {
 }
 
 let args = CommandLine.arguments
-if args.count == 5, args[1] == "pattern", let w = Int(args[2]), let h = Int(args[3]) {
-    exit(writePattern(width: w, height: h, to: args[4]))
+if args.count == 5, args[1] == "expected", let w = Int(args[2]), let h = Int(args[3]) {
+    exit(writeExpected(width: w, height: h, directory: args[4]))
 } else if args.count >= 2, args[1] == "drm" {
     exit(runDRM(device: args.count >= 3 ? args[2] : "/dev/dri/card0"))
+} else if args.count >= 2, args[1] == "camera" {
+    exit(runCamera(frames: args.count >= 3 ? Int(args[2]) ?? 10 : 10))
 } else {
-    print("usage: booth-vmcheck pattern W H OUT.ppm | booth-vmcheck drm [DEVICE]")
+    print("usage: booth-vmcheck expected W H DIR | booth-vmcheck drm [DEVICE] | booth-vmcheck camera [FRAMES]")
     exit(2)
 }

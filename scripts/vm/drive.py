@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Runs the VM for scripts/vm/run: starts QEMU (TCG, bochs-display, serial on stdio, monitor
-on a unix socket), relays the guest's console, takes a `screendump` when the guest says
-"VMCHECK SCREEN READY WxH", compares it with the expected pattern written by
-`booth-vmcheck pattern`, tells the guest to go on, and exits 0 only if the guest printed
-"VMCHECK PASS" and the screendump matched."""
-import argparse, os, select, socket, subprocess, sys, time
+on a unix socket), relays the guest's console, and each time the guest says
+"VMCHECK SCREEN READY <scene> WxH" takes a `screendump` and compares it pixel for pixel with
+that overlay scene as rendered on the host by `booth-vmcheck expected`, then tells the guest to
+go on. Negative controls show the comparison can fail: the "adjust" screendump against the same
+scene with the guide turned green, and against its expected image with one pixel changed.
+Exits 0 only if the guest printed "VMCHECK PASS", every scene matched and the controls failed."""
+import argparse, os, select, shutil, socket, subprocess, sys, time
 
 
 def read_ppm(path):
@@ -24,6 +26,17 @@ def read_ppm(path):
         raise ValueError(f"{path}: not an 8-bit P6 PPM")
     w, h = int(fields[1]), int(fields[2])
     return w, h, data[pos:pos + w * h * 3]
+
+
+def differing(a, b, width):
+    """Pixels that differ between two same-sized RGB888 buffers (row by row: equal rows are cheap)."""
+    row = width * 3
+    bad = 0
+    for y in range(0, len(a), row):
+        ra, rb = a[y:y + row], b[y:y + row]
+        if ra != rb:
+            bad += sum(1 for i in range(0, row, 3) if ra[i:i + 3] != rb[i:i + 3])
+    return bad
 
 
 def monitor(sock_path, command):
@@ -49,12 +62,15 @@ def main():
     ap.add_argument("--timeout", type=int, default=300)
     a = ap.parse_args()
     mon = os.path.abspath(os.path.join(a.work, "monitor.sock"))
-    shot = os.path.abspath(os.path.join(a.work, "screendump.ppm"))
-    expected = os.path.abspath(os.path.join(a.work, "expected.ppm"))
-    for p in (mon, shot, expected):
-        if os.path.exists(p):
-            os.unlink(p)
-    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "512", "-smp", "1",
+    shots = os.path.abspath(os.path.join(a.work, "screendump"))
+    expected = os.path.abspath(os.path.join(a.work, "expected"))
+    if os.path.exists(mon):
+        os.unlink(mon)
+    for d in (shots, expected):
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(shots)
+    # -cpu max: the cores are built for AVX2 + FMA (Package.swift), which QEMU 7.2+ emulates.
+    cmd = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "512", "-smp", "1",
            "-kernel", a.kernel, "-initrd", a.initrd,
            "-append", "console=ttyS0 panic=-1 loglevel=3",
            "-device", "bochs-display", "-display", "none", "-vga", "none",
@@ -64,7 +80,7 @@ def main():
     t0 = time.time()
     q = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     guest_pass = False
-    screen_ok = None
+    scenes, controls = {}, {}
     pending = b""
     deadline = t0 + a.timeout
     while True:
@@ -86,18 +102,33 @@ def main():
             line = raw.decode("utf-8", "replace").rstrip("\r")
             print(f"guest {time.time() - t0:6.1f}s | {line}", flush=True)
             if line.startswith("VMCHECK SCREEN READY"):
-                w, h = map(int, line.split()[-1].split("x"))
+                scene, size = line.split()[-2:]
+                w, h = map(int, size.split("x"))
+                if not os.path.isdir(expected):
+                    os.makedirs(expected)
+                    t = time.time()
+                    subprocess.run([a.vmcheck, "expected", str(w), str(h), expected], check=True)
+                    print(f"vm: expected scenes rendered on the host in {time.time() - t:.1f} s", flush=True)
+                shot = os.path.join(shots, f"{scene}.ppm")
                 monitor(mon, f"screendump {shot}")
-                subprocess.run([a.vmcheck, "pattern", str(w), str(h), expected], check=True)
                 sw, sh, sp = read_ppm(shot)
-                ew, eh, ep = read_ppm(expected)
+                ew, eh, ep = read_ppm(os.path.join(expected, f"{scene}.ppm"))
                 if (sw, sh) != (ew, eh):
-                    print(f"vm: screendump is {sw}x{sh}, expected {ew}x{eh}", flush=True)
-                    screen_ok = False
+                    print(f"vm: screendump {scene} is {sw}x{sh}, expected {ew}x{eh}", flush=True)
+                    scenes[scene] = -1
                 else:
-                    diff = sum(1 for i in range(0, len(ep), 3) if sp[i:i + 3] != ep[i:i + 3])
-                    print(f"vm: screendump {sw}x{sh} vs expected pattern: {diff} pixels differ", flush=True)
-                    screen_ok = diff == 0
+                    diff = differing(sp, ep, sw)
+                    scenes[scene] = diff
+                    print(f"vm: screendump {scene} {sw}x{sh} vs host rendering: {diff} of {sw * sh} pixels differ", flush=True)
+                    if scene == "adjust":
+                        _, _, gp = read_ppm(os.path.join(expected, "adjust-green.ppm"))
+                        controls["guide red vs green"] = differing(sp, gp, sw)
+                        i = (sh // 2 * sw + sw // 3) * 3
+                        one = bytearray(ep)
+                        one[i + 2] ^= 1
+                        controls["one changed pixel"] = differing(sp, bytes(one), sw)
+                        print(f"vm: control: screendump vs the guide turned green: {controls['guide red vs green']} pixels differ; "
+                              f"vs one changed pixel: {controls['one changed pixel']} differ", flush=True)
                 q.stdin.write(b"go\n")
                 q.stdin.flush()
             if line.strip() == "VMCHECK PASS":
@@ -106,10 +137,14 @@ def main():
         q.wait(timeout=10)
     except subprocess.TimeoutExpired:
         q.kill()
-    print(f"vm: guest {'PASS' if guest_pass else 'FAIL'}, screendump "
-          f"{'match' if screen_ok else 'MISMATCH' if screen_ok is False else 'not taken'}, "
+    wanted = ["adjust", "ready", "countdown", "review", "camera-unavailable"]
+    screens_ok = sorted(scenes) == sorted(wanted) and all(d == 0 for d in scenes.values())
+    controls_ok = controls.get("guide red vs green", 0) > 0 and controls.get("one changed pixel") == 1
+    print(f"vm: guest {'PASS' if guest_pass else 'FAIL'}; screendumps "
+          f"{', '.join(f'{k} {v}' for k, v in scenes.items()) or 'none'} pixels differ "
+          f"({'match' if screens_ok else 'MISMATCH'}); controls {'caught' if controls_ok else 'NOT CAUGHT'}; "
           f"{time.time() - t0:.1f} s in QEMU", flush=True)
-    return 0 if guest_pass and screen_ok else 1
+    return 0 if guest_pass and screens_ok and controls_ok else 1
 
 
 if __name__ == "__main__":

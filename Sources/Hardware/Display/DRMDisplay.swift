@@ -275,6 +275,9 @@ public final class DRMDisplay: DisplaySink {
     /// What is on screen now (for readback checks): the last buffer whose flip completed.
     public var frontImage: Image { image(front) }
 
+    /// Page-flip events received since the display was opened.
+    public private(set) var completedFlips = 0
+
     public func beginFrame() throws(HardwareError) -> Image {
         // Double buffering: the back buffer is the one still scanned out until the flip lands.
         if pending >= 0 && back == front { try waitForFlip() }
@@ -317,6 +320,7 @@ public final class DRMDisplay: DisplaySink {
 
     private func flipCompleted() {
         guard pending >= 0 else { return }
+        completedFlips += 1
         front = pending
         pending = -1
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Hardware
 import ImageCore
 import ImageFiles
 import Passport
@@ -28,14 +29,17 @@ final class StillProcessor {
     let store: PhotoStore
     let profile: Profile?
     let finish: StillFinish
-    private let codec = JPEGCodec()
+    /// Encodes the photo: JPEG from the YUV planes for a still as shot, from RGB when finished.
+    let writer: any StillWriter
 
-    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?, finish: StillFinish) {
+    init(config: KioskConfig, board: Board, store: PhotoStore, profile: Profile?, finish: StillFinish,
+         writer: (any StillWriter)? = nil) {
+        self.writer = writer ?? JPEGStillWriter(quality: config.jpegQuality)
+        self.finish = finish
         self.config = config
         self.board = board
         self.store = store
         self.profile = profile
-        self.finish = finish
     }
 
     func process(_ job: StillJob) -> StillResult {
@@ -48,7 +52,6 @@ final class StillProcessor {
         }
 
         var finished: ImageBuffer? = nil
-        var subsampling = ChromaSubsampling.s420
         var passport: PassportSidecar? = nil
         var background = "kept"
         var message = "Saved"
@@ -71,7 +74,6 @@ final class StillProcessor {
                     try maker.make(from: rgb.image(), keepBackground: !job.hideBackground)
                 }
                 finished = made.image
-                subsampling = .s444                     // the finished photo is small; keep its colour edges
                 background = job.hideBackground ? "profile" : "kept"
                 passport = PassportSidecar(complies: made.complies, message: made.complies ? "complies" : "does not comply",
                                            rules: made.rules, width: made.image.width, height: made.image.height)
@@ -85,7 +87,7 @@ final class StillProcessor {
         let output = finished ?? image
         let jpeg: [UInt8]
         do {
-            jpeg = try codec.encode(output.image(metadata: job.metadata), quality: config.jpegQuality, subsampling: subsampling)
+            jpeg = try writer.write(output.image(metadata: job.metadata))
         } catch {
             return StillResult(saved: nil, thumbnail: nil, message: "Could not encode the photo")
         }

@@ -1,0 +1,49 @@
+import ImageCore
+import Kiosk
+import Testing
+
+/// The fixed overlay screens `make test-vm` compares across the host and the VM: drawn twice they
+/// are identical, and what the scenes are meant to differ in shows up in their pixels.
+struct OverlayScenesTests {
+    static func differing(_ a: ImageBuffer, _ b: ImageBuffer) -> Int {
+        withExtendedLifetime((a, b)) { differing(a.image(), b.image()) }
+    }
+
+    static func differing(_ a: Image, _ b: Image) -> Int {
+        var bad = 0
+        for y in 0..<a.height {
+            let ra = UnsafeRawPointer(a.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+            let rb = UnsafeRawPointer(b.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<a.width where (ra[x] ^ rb[x]) & 0xFF_FFFF != 0 { bad += 1 }
+        }
+        return bad
+    }
+
+    @Test func scenesAreRepeatableAndDistinct() throws {
+        let scenes = try OverlayScenes(screenWidth: 800, screenHeight: 480, profileName: "icao")
+        #expect(!scenes.live(.adjust).green)
+        #expect(scenes.live(.ready).green)
+        let all = OverlayScenes.Scene.allCases.map { scene in
+            let b = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
+            scenes.render(scene, into: b.image())
+            return b
+        }
+        // Drawn again over a different screen: identical (every pixel is drawn each time).
+        for scene in OverlayScenes.Scene.allCases {
+            let again = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
+            scenes.render(scene == .adjust ? .review : .adjust, into: again.image())
+            scenes.render(scene, into: again.image())
+            #expect(Self.differing(again, all[scene.rawValue]) == 0, "\(scene.name)")
+        }
+        for i in all.indices {
+            for j in all.indices where j > i {
+                #expect(Self.differing(all[i], all[j]) > 1000, "\(i) vs \(j)")
+            }
+        }
+        // The guide's colour alone: only the oval and the face box change.
+        let green = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
+        scenes.render(.adjust, into: green.image(), guideGreen: true)
+        let changed = Self.differing(green, all[OverlayScenes.Scene.adjust.rawValue])
+        #expect(changed > 500 && changed < 800 * 480 / 20)
+    }
+}
