@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BUILD_FLAGS = -c $(CONFIG)
 
-.PHONY: all setup build demo run test test-swift test-arm test-vm test-vm-camera bench clean
+.PHONY: all setup build demo run test test-swift test-arm test-vm test-vm-camera test-mallocs bench clean
 
 all: build
 
@@ -26,6 +26,7 @@ test: setup
 	CONFIG=$(CONFIG) scripts/vm/run
 	CONFIG=$(CONFIG) scripts/vm/camera
 	scripts/arm/test
+	$(MAKE) test-mallocs
 
 # The cores as Embedded Swift for aarch64 under qemu-aarch64-static: kernel conformance against
 # the x86 golden checksums, and the NEON check of every SIMD kernel's loops.
@@ -42,6 +43,11 @@ test-vm: setup
 # stops it (~30 s after the build). No frames: usbip-vudc fails isochronous transfers.
 test-vm-camera: setup
 	CONFIG=$(CONFIG) scripts/vm/camera
+
+# Allocation budgets from the benchmark package: 0 mallocs per FrameRing cycle and per kiosk frame
+# (capture → faces → rules → mask → overlay, fake camera). Builds the Benchmarks package (minutes).
+test-mallocs: setup
+	cd Benchmarks && $(SWIFT) package benchmark thresholds check --target FrameRingBenchmarks --target KioskBenchmarks
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark
