@@ -87,7 +87,7 @@ final class OverlayRenderer {
         else if profile != nil { banner = text(for: live.instruction) }
         else { banner = live.faceCount == 0 ? "Step in front of the camera" : "Press the button to take a photo" }
         drawBanner(banner, canvas: canvas, screen: screen)
-        if ui.debug { drawDebug(live, timings: timings, canvas: canvas) }
+        if ui.debug { drawDebug(live, timings: timings, fps: ui.fps, canvas: canvas) }
         if let thumb = ui.lastPhoto { drawThumbnail(thumb, into: screen) }
     }
 
@@ -161,10 +161,10 @@ final class OverlayRenderer {
         canvas.text(text, x: max(pad, (screen.width - w) / 2), y: y, font: font, scale: scale, .white)
     }
 
-    private func drawDebug(_ live: LiveState, timings: StageTimings, canvas: Canvas) {
+    private func drawDebug(_ live: LiveState, timings: StageTimings, fps: Double, canvas: Canvas) {
         let c = live.check
         func colour(_ o: LiveRules.Outcome?) -> Colour { o.map { $0.passed ? .green : .red } ?? .grey }
-        let lh = font.height * scale, lines = 5
+        let lh = font.height * scale, lines = 7
         canvas.shade(x: 0, y: 0, width: 9 * font.width * scale, height: lines * lh + 8, .black, alpha: 140)
         // One line at a time, no array of lines: the panel is drawn every frame and allocates nothing.
         func line(_ i: Int, _ t: String, _ col: Colour) { canvas.text(t, x: 4, y: 4 + i * lh, font: font, scale: scale, col) }
@@ -172,7 +172,9 @@ final class OverlayRenderer {
         line(1, OverlayNumber.text("P ", live.pitch, decimals: 2, signed: true), colour(c.pitch))
         line(2, OverlayNumber.text("Y ", live.yaw, decimals: 2, signed: true), colour(c.yaw))
         line(3, live.quality.map { OverlayNumber.text("Q ", $0, decimals: 2) } ?? "Q --", colour(c.quality))
-        line(4, OverlayNumber.text("", timings.lastMilliseconds(.landmarks), decimals: 0, suffix: " ms"), .white)
+        line(4, OverlayNumber.text("lm ", timings.lastMilliseconds(.landmarks), decimals: 0, suffix: " ms"), .white)
+        line(5, OverlayNumber.text("seg ", timings.lastMilliseconds(.segment), decimals: 0, suffix: " ms"), .white)
+        line(6, OverlayNumber.text("", fps, decimals: 1, suffix: " fps"), .white)
     }
 
     private func drawThumbnail(_ thumb: ImageBuffer, into screen: Image) {

@@ -201,6 +201,7 @@ public final class KioskRuntime: @unchecked Sendable {
         var lastWatchdog = ContinuousClock.now
         var lastReport = ContinuousClock.now
         var shown: UInt64 = 0
+        var lastFrameShown: ContinuousClock.Instant? = nil
         try? shutter.setReadyLight(false)
         var lightOn = false
 
@@ -233,6 +234,11 @@ public final class KioskRuntime: @unchecked Sendable {
             let available = cameraStatus.isAvailable
             if drawNewest(after: &lastShown, state: state, ui: ui, now: now) {
                 shown &+= 1
+                if let previous = lastFrameShown {
+                    let dt = Double((now - previous).nanoseconds) / 1e9
+                    if dt > 0 { ui.fps = ui.fps == 0 ? 1 / dt : 0.9 * ui.fps + 0.1 / dt }
+                }
+                lastFrameShown = now
             } else if !available || ui.needsRedrawWithoutFrame {
                 let ui2 = ui
                 present { screen in renderer.renderWithoutFrame(live: state, ui: ui2, cameraAvailable: available, now: now, into: screen) }
@@ -248,7 +254,7 @@ public final class KioskRuntime: @unchecked Sendable {
                 lastWatchdog = now
             }
             if now - lastReport >= options.reportInterval {
-                report(shown: shown)
+                report(shown: shown, fps: ui.fps)
                 lastReport = now
             }
         }
@@ -259,7 +265,7 @@ public final class KioskRuntime: @unchecked Sendable {
         stillQueue.wake()
         threadsDone.wait()
         try? shutter.setReadyLight(false)
-        report(shown: shown)
+        report(shown: shown, fps: ui.fps)
         let end = ProcessStats.now()
         return KioskSummary(framesPublished: ring.publishedCount, framesDropped: ring.droppedCount,
                             framesAnalysed: live.withLock { $0.analysedFrames }, framesShown: shown,
@@ -329,11 +335,12 @@ public final class KioskRuntime: @unchecked Sendable {
         ui.capturing(now: now)
     }
 
-    private func report(shown: UInt64) {
+    private func report(shown: UInt64, fps: Double) {
         let t = timings.drain().filter { $0.count > 0 }
             .map { "\($0.stage.name)=\(String(format: "%.1f", $0.meanMilliseconds))ms×\($0.count)" }.joined(separator: " ")
         log.info("stats", metadata: [
             "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(shown)",
+            "fps": "\(String(format: "%.1f", fps))",
             "timings": "\(t)", "process": "\(ProcessStats.now())",
         ])
     }

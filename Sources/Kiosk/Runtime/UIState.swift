@@ -20,6 +20,8 @@ struct UIState {
     var messageUntil: ContinuousClock.Instant?
     var lastPhoto: ImageBuffer?
     var needsRedrawWithoutFrame = false
+    /// Preview frames shown per second (smoothed), for the debug panel.
+    var fps: Double = 0
 
     init(reviewSeconds: Double, countdown: Int, hideBackground: Bool, debug: Bool) {
         self.reviewSeconds = reviewSeconds
