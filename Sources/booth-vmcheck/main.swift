@@ -23,21 +23,18 @@ import Glibc
 /// The passport profile the scenes use (profiles/icao.toml; /usr/share/booth/profiles in the VM).
 let profileName = "icao"
 
-/// Pixels whose colour (the low 24 bits of XRGB8888) differs between two same-sized images.
-func differing(_ a: Image, _ b: Image) -> Int {
-    precondition(a.width == b.width && a.height == b.height, "compared images differ in size")
-    var bad = 0
-    for y in 0..<a.height {
-        let ra = UnsafeRawPointer(a.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
-        let rb = UnsafeRawPointer(b.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
-        for x in 0..<a.width where (ra[x] ^ rb[x]) & 0xFF_FFFF != 0 { bad += 1 }
+/// PASS (0) when every check held, else FAIL with the failed checks (1).
+func outcome(_ failures: [String]) -> Int32 {
+    if failures.isEmpty {
+        say("PASS")
+        return 0
     }
-    return bad
+    say("FAIL: \(failures.joined(separator: "; "))")
+    return 1
 }
 
-/// What is on `display`'s screen against `reference`, both kept alive while their pixels are read.
 func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
-    withExtendedLifetime((display, reference)) { differing(display.frontImage, reference.image()) }
+    withExtendedLifetime((display, reference)) { OverlayScenes.differingPixels(display.frontImage, reference.image()) }
 }
 
 func fill(_ image: Image, _ colour: UInt32) {
@@ -210,12 +207,7 @@ func runDRM(device: String) -> Int32 {
         }
     }
 
-    if failures.isEmpty {
-        say("PASS")
-        return 0
-    }
-    say("FAIL: \(failures.joined(separator: "; "))")
-    return 1
+    return outcome(failures)
 }
 
 /// Pixels (of all three planes) of an I420 frame that differ from frame `n` of the pattern
@@ -285,12 +277,7 @@ func runCamera(frames wanted: Int) -> Int32 {
     } catch {
         check(false, "camera: \(error)")
     }
-    if failures.isEmpty {
-        say("PASS")
-        return 0
-    }
-    say("FAIL: \(failures.joined(separator: "; "))")
-    return 1
+    return outcome(failures)
 }
 
 func format2(_ v: Double) -> String {

@@ -6,18 +6,9 @@ import Testing
 /// are identical, and what the scenes are meant to differ in shows up in their pixels.
 struct OverlayScenesTests {
     static func differing(_ a: ImageBuffer, _ b: ImageBuffer) -> Int {
-        withExtendedLifetime((a, b)) { differing(a.image(), b.image()) }
+        withExtendedLifetime((a, b)) { OverlayScenes.differingPixels(a.image(), b.image()) }
     }
 
-    static func differing(_ a: Image, _ b: Image) -> Int {
-        var bad = 0
-        for y in 0..<a.height {
-            let ra = UnsafeRawPointer(a.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
-            let rb = UnsafeRawPointer(b.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<a.width where (ra[x] ^ rb[x]) & 0xFF_FFFF != 0 { bad += 1 }
-        }
-        return bad
-    }
 
     @Test func scenesAreRepeatableAndDistinct() throws {
         let scenes = try OverlayScenes(screenWidth: 800, screenHeight: 480, profileName: "icao")

@@ -130,4 +130,17 @@ public final class OverlayScenes {
         renderer.render(frame: frame.image(), mask: ui.hideBackground ? mask.image().luma : nil, live: state, ui: ui, now: instant,
                         timings: timings, into: screen)
     }
+
+    /// Pixels whose colour (the low 24 bits of XRGB8888) differs between two same-sized screens:
+    /// the comparison of a rendered scene with its reference (host, VM readback, screendump).
+    public static func differingPixels(_ a: Image, _ b: Image) -> Int {
+        precondition(a.width == b.width && a.height == b.height, "compared images differ in size")
+        var bad = 0
+        for y in 0..<a.height {
+            let ra = UnsafeRawPointer(a.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+            let rb = UnsafeRawPointer(b.planes.0.row(y)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<a.width where (ra[x] ^ rb[x]) & 0xFF_FFFF != 0 { bad += 1 }
+        }
+        return bad
+    }
 }
