@@ -119,6 +119,7 @@ import Testing
             cal.generatedCount = Int(ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"]!) ?? 0
         }
         if ProcessInfo.processInfo.environment["BOOTH_NO_CLE"] != nil { cal.equalize = false }
+        if ProcessInfo.processInfo.environment["BOOTH_NO_FUSE"] != nil { cal.fuseActivations = false }
         if ProcessInfo.processInfo.environment["BOOTH_WEIGHT_CLE"] != nil { cal.activationAwareEqualization = false }
         let interpreter = try Interpreter(model: bytes, path: .integer, calibration: cal)
         for c in cases {

@@ -29,6 +29,8 @@ public struct IntegerCalibration: Sendable {
     public var seed: UInt64
     /// Extra calibration inputs (NHWC float32, the model's input 0 shape), used with the generated ones.
     public var images: [[Float]]
+    /// Fold standalone RELUs into the operation before them (see `ActivationFusion`).
+    public var fuseActivations: Bool = true
     /// Apply cross-layer equalisation before calibrating (see `CrossLayerEqualization`).
     public var equalize: Bool = true
     /// Equalise against calibrated activation ranges rather than filter ranges.

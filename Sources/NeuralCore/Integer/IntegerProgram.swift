@@ -60,6 +60,7 @@ final class IntegerProgram {
          calibration: IntegerCalibration, scalarOnly: Bool) throws(ModelError) {
         kernels = scalarOnly ? IntegerKernels.scalar : IntegerKernels.active
         var graph = graph
+        if calibration.fuseActivations { ActivationFusion.apply(&graph) }
         if calibration.equalize {
             let candidates = CrossLayerEqualization.candidates(graph)
             let channels = calibration.activationAwareEqualization
