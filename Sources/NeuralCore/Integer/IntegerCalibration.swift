@@ -60,13 +60,13 @@ public struct IntegerCalibration: Sendable {
     ///
     /// Chosen by measurement against LiteRT (IntegerModelTests, real face input; RELUs folded):
     ///
-    /// | model | int8 | int16 |
+    /// | model (goal) | int8 | int16 |
     /// |---|---|---|
-    /// | BlazeFace: box Δ / score Δ | 0.75 px / 0.006 | — |
-    /// | mesh: RMS | 0.76 px | — |
-    /// | iris: max | 0.40 px | — |
-    /// | selfie_segmentation: 1 − IoU / mean Δ | 0.044 / 0.020 | see IntegerModelTests |
-    /// | selfie_segmentation_landscape | 0.065 / 0.024 | see IntegerModelTests |
+    /// | BlazeFace: box Δ ≤ 1 px / score Δ ≤ 0.02 | 0.75 px / 0.006 | (not needed) |
+    /// | mesh: RMS ≤ 1 px | 0.76 px | (not needed) |
+    /// | iris: max ≤ 0.5 px | 0.40 px | (not needed) |
+    /// | selfie_segmentation: 1 − IoU ≤ 0.03 / mean Δ ≤ 0.02 | 0.044 / 0.020 | 0.017 / 0.010 |
+    /// | selfie_segmentation_landscape: same goals | 0.065 / 0.024 | 0.021 / 0.008 |
     ///
     /// The face models meet their goals with int8 (their outputs pool evidence over the whole
     /// input); the segmentation masks miss IoU ≥ 0.97 and mean Δ ≤ 0.02 even when calibrated on the

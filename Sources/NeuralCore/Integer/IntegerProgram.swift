@@ -1,13 +1,30 @@
-/// The production integer path: the graph resolved at load into int8 kernel calls.
+/// The production integer path: the graph resolved at load into integer kernel calls, with
+/// activations of type `E` — `Int8` (asymmetric, TFLite's int8 scheme) or `Int16` (symmetric, zero
+/// point 0, TFLite's 16x8 scheme); weights are int8 per channel either way and accumulators int32.
+///
+/// Which width a model gets is `IntegerCalibration.activationWidth(for:)`: int16 for the models
+/// with a per-pixel output (the two segmentation models), int8 for the face models — chosen by
+/// measurement against LiteRT (the table is on `activationWidth(for:)`). One width per model keeps
+/// every op a single kernel call with no conversions between widths; the face models meet their
+/// goals in int8, where the segmentation masks miss theirs even when calibrated on the test image.
+///
+/// int16 activations with int32 accumulators: the GEMM's `A` operand is already int16 (activations
+/// minus the zero point), so the same packed GEMM serves both widths; a convolution output channel
+/// cannot overflow while `32768 · Σ|w| + |bias| < 2^31`, which `checkAccumulator` verifies at load
+/// (the deepest reduction of the segmentation models is 128 channels: ≈ 2^29). ADD shifts its
+/// inputs left by 15 instead of 20; MUL needs a multiplier below one (checked at load);
+/// RESIZE_BILINEAR uses Q7 instead of Q10 coordinates; unary functions are 65,536-entry tables.
 ///
 /// At load:
-/// 1. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
-/// 2. every tensor gets per-tensor asymmetric int8 parameters from its range, except where the
-///    int8 kernel needs its output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE,
-///    RESIZE_BILINEAR) and LOGISTIC, whose output is fixed to TFLite's 1/256, −128;
-/// 3. filters are quantised per output channel (symmetric, ±127) and packed; biases become
+/// 1. standalone RELUs are folded into the op before them (`ActivationFusion`), so that op's
+///    output is quantised over `[0, max]` only;
+/// 2. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
+/// 3. every tensor gets per-tensor parameters from its range, except where the kernel needs its
+///    output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE, RESIZE_BILINEAR) and LOGISTIC,
+///    whose output is fixed to TFLite's 1/256, −128 (int8) or 1/32768, 0 (int16);
+/// 4. filters are quantised per output channel (symmetric, ±127) and packed; biases become
 ///    int32 at `inputScale · weightScale[c]`; multipliers and lookup tables are built;
-/// 4. int8 activations are placed in one arena by the same lifetime planner as the float path.
+/// 5. activations are placed in one arena by the same lifetime planner as the float path.
 ///
 /// At the model boundary inputs are quantised from, and outputs dequantised into, the
 /// interpreter's float32 tensors. Outputs produced by a CONV_2D (directly or through RESHAPE /
