@@ -21,17 +21,24 @@ public final class LookupTable {
         self.init(input: input, output: output, as: Int8.self, f)
     }
 
-    /// A table over every value of `E`.
-    public init<E: QuantizedActivation>(input: QuantParams, output: QuantParams, as _: E.Type,
-                                        _ f: (Float) -> Float) {
-        entries = 1 << E.bitWidth
-        storage = .allocate(byteCount: entries * MemoryLayout<E>.stride, alignment: 16)
+    init(storage: UnsafeMutableRawPointer, entries: Int) {
+        self.storage = storage
+        self.entries = entries
+    }
+
+    /// A table over every value of `E` (a convenience initialiser: Embedded Swift allows no
+    /// generic designated initialiser on a class).
+    public convenience init<E: QuantizedActivation>(input: QuantParams, output: QuantParams, as _: E.Type,
+                                                    _ f: (Float) -> Float) {
+        let entries = 1 << E.bitWidth
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: entries * MemoryLayout<E>.stride, alignment: 16)
         let t = storage.bindMemory(to: E.self, capacity: entries)
         var q = Int32(E.min)
         for i in 0..<entries {
             t[i] = output.quantize(f(input.dequantize(E(truncatingIfNeeded: q))), as: E.self)
             q += 1
         }
+        self.init(storage: storage, entries: entries)
     }
 
     deinit { storage.deallocate() }

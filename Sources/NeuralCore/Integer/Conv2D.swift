@@ -100,11 +100,22 @@ public func conv2D<E: QuantizedActivation>(
     precondition(weights.depth == g.kernelHeight * g.kernelWidth * g.channels)
     var first = 0
     let total = g.outputPixels
+    // A pointwise convolution of symmetric int16 activations with an even channel count reads its
+    // input as the GEMM's `A` directly: im2col would be a plain copy.
+    let direct = E.bitWidth == 16 && inputZeroPoint == 0 && g.kernelHeight == 1 && g.kernelWidth == 1
+        && g.strideY == 1 && g.strideX == 1 && g.padTop == 0 && g.padLeft == 0
+        && g.outputWidth == g.inputWidth && g.outputHeight == g.inputHeight && weights.depthStride == g.channels
     while first < total {
         let count = min(scratchRows, total - first)
-        im2col(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count,
-               depthStride: weights.depthStride, into: scratch)
-        kernel(scratch, count, weights,
+        let a: UnsafePointer<Int16>
+        if direct {
+            a = UnsafeRawPointer(input + first * g.channels).assumingMemoryBound(to: Int16.self)
+        } else {
+            im2col(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count,
+                   depthStride: weights.depthStride, into: scratch)
+            a = UnsafePointer(scratch)
+        }
+        kernel(a, count, weights,
                .quantized(output + first * weights.outputChannels,
                           rowStride: weights.outputChannels, stage: stage))
         first += count

@@ -115,7 +115,7 @@ public func gemmScalar(
 
 // MARK: - SIMD
 
-@inline(__always)
+@inline(always)
 func pairProducts(_ w: SIMD16<Int16>, _ pair: Int32) -> I32x8 {
     let av = unsafeBitCast(I32x8(repeating: pair), to: SIMD16<Int16>.self)
     let p = widen16to32(w) &* widen16to32(av)

@@ -479,7 +479,7 @@ final class IntegerProgram<E: QuantizedActivation> {
                 let lo = Float(E.min), hi = Float(E.max)
                 for i in 0..<count {
                     let v = (src[i] * inv).rounded() + zp
-                    dst[i] = E(v < lo ? lo : (v > hi ? hi : v))
+                    dst[i] = E(truncatingIfNeeded: Int32(v < lo ? lo : (v > hi ? hi : v)))
                 }
             case .dequantize(let src, let count, let p, let dst):
                 for i in 0..<count { dst[i] = p.scale * Float(Int32(truncatingIfNeeded: src[i]) - p.zeroPoint) }
@@ -505,7 +505,7 @@ final class IntegerProgram<E: QuantizedActivation> {
                 plan.run(input, inputZeroPoint: zp, output: .float(stage, output, scratch32), scratch: scratch16,
                          kernel: k.gemm)
             case .logisticFloat(let input, let count, let output):
-                for i in 0..<count { output[i] = LookupTable.logistic(input[i]) }
+                for i in 0..<count { output[i] = FloatMath.logistic(input[i]) }
             case .elementwise(let a, let b, let count, let period, let p, let output):
                 k.elementwise(a, b, count, period, p, output)
             case .pool(let input, let g, let p, let output):

@@ -57,7 +57,8 @@ public struct QuantParams: Sendable, Equatable {
     public func quantize<E: QuantizedActivation>(_ x: Float, as _: E.Type) -> E {
         let q = (x / scale).rounded() + Float(zeroPoint)
         let lo = Float(E.min), hi = Float(E.max)
-        return E(q < lo ? lo : (q > hi ? hi : q))
+        // Through Int32: the generic Float → E conversion is a slow library call.
+        return E(truncatingIfNeeded: Int32(q < lo ? lo : (q > hi ? hi : q)))
     }
 
     @inline(__always)
@@ -177,42 +178,42 @@ public typealias I32x8 = SIMD8<Int32>
 /// Sign-extends lane by lane. Written as a loop on purpose: the generic
 /// `SIMD(truncatingIfNeeded:)` initialisers are not always inlined, the loop is, and LLVM turns it
 /// into one `vpmovsx*` / `sxtl`.
-@inline(__always)
+@inline(always)
 func widen64(_ v: SIMD8<Int32>) -> SIMD8<Int64> {
     var r = SIMD8<Int64>()
     for i in 0..<8 { r[i] = Int64(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func narrow32(_ v: SIMD8<Int64>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(truncatingIfNeeded: v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen16to32(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen16to32(_ v: SIMD16<Int16>) -> SIMD16<Int32> {
     var r = SIMD16<Int32>()
     for i in 0..<16 { r[i] = Int32(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen8to16(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
     var r = SIMD16<Int16>()
     for i in 0..<16 { r[i] = Int16(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen8to32(_ v: SIMD8<Int8>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(v[i]) }
@@ -221,7 +222,7 @@ func widen8to32(_ v: SIMD8<Int8>) -> SIMD8<Int32> {
 
 /// Saturate int32 lanes to int8 (inputs are already clamped to the activation range, so this
 /// is a plain truncation in practice).
-@inline(__always)
+@inline(always)
 func narrow8(_ v: SIMD8<Int32>) -> SIMD8<Int8> {
     var r = SIMD8<Int8>()
     for i in 0..<8 { r[i] = Int8(truncatingIfNeeded: v[i]) }
@@ -229,7 +230,7 @@ func narrow8(_ v: SIMD8<Int32>) -> SIMD8<Int8> {
 }
 
 /// Sign-extends eight activations of either width (a loop, for the reason given at `widen64`).
-@inline(__always)
+@inline(always)
 func widen32<E: QuantizedActivation>(_ v: SIMD8<E>) -> I32x8 {
     var r = I32x8()
     for i in 0..<8 { r[i] = Int32(truncatingIfNeeded: v[i]) }
@@ -237,7 +238,7 @@ func widen32<E: QuantizedActivation>(_ v: SIMD8<E>) -> I32x8 {
 }
 
 /// Truncates int32 lanes to `E` (callers have clamped them to `E`'s range).
-@inline(__always)
+@inline(always)
 func narrow<E: QuantizedActivation>(_ v: I32x8) -> SIMD8<E> {
     var r = SIMD8<E>()
     for i in 0..<8 { r[i] = E(truncatingIfNeeded: v[i]) }
@@ -245,33 +246,33 @@ func narrow<E: QuantizedActivation>(_ v: I32x8) -> SIMD8<E> {
 }
 
 /// Eight activations at `p`, sign-extended.
-@inline(__always)
+@inline(always)
 func load8<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> I32x8 {
     widen32(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<E>.self))
 }
 
 /// Stores eight clamped int32 lanes as `E` at `p`.
-@inline(__always)
+@inline(always)
 func store8<E: QuantizedActivation>(_ v: I32x8, _ p: UnsafeMutablePointer<E>) {
     UnsafeMutableRawPointer(p).storeBytes(of: narrow(v) as SIMD8<E>, as: SIMD8<E>.self)
 }
 
-@inline(__always)
+@inline(always)
 func vmin(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .< a) }
-@inline(__always)
+@inline(always)
 func vmax(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .> a) }
 
 /// SaturatingRoundingDoublingHighMul for multipliers `b != Int32.min` (always true for a
 /// `FixedMultiplier`): then `(a*b + 2^30) >> 31` equals gemmlowp's nudged truncating division
 /// (for negative products, truncation toward zero of `ab + 1 - 2^30` is the floor of
 /// `ab + 2^30`), and no saturation case exists.
-@inline(__always)
+@inline(always)
 func srdhm(_ a: I32x8, _ b: I32x8) -> I32x8 {
     let p = widen64(a) &* widen64(b) &+ Int64(1 << 30)
     return narrow32(p &>> 31)
 }
 
-@inline(__always)
+@inline(always)
 func roundingDivideByPOT(_ x: I32x8, _ exponent: I32x8) -> I32x8 {
     let mask = (I32x8(repeating: 1) &<< exponent) &- 1
     let remainder = x & mask
@@ -281,7 +282,7 @@ func roundingDivideByPOT(_ x: I32x8, _ exponent: I32x8) -> I32x8 {
 }
 
 /// Vector `MultiplyByQuantizedMultiplier` with per-lane multipliers and shifts.
-@inline(__always)
+@inline(always)
 func multiplyByQuantizedMultiplier(_ x: I32x8, _ m: I32x8, _ left: I32x8, _ right: I32x8) -> I32x8 {
     roundingDivideByPOT(srdhm(x &<< left, m), right)
 }
