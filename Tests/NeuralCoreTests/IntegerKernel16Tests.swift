@@ -175,7 +175,8 @@ import TestSupport
                     let params = ElementwiseParams(op, p1, p2, output: pout, as: Int16.self)
                     let outs = Self.eachVariant(count) { set, out in set.elementwise(a, b, count, period, params, out) }
                     #expect(outs[0] == outs[1])
-                    #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= 1)
+                    // int16 ADD rescales with 15-bit multipliers (see ElementwiseParams): ≤ 3 steps.
+                    #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= (op == .add ? 3 : 1))
                 }
             }
         }
