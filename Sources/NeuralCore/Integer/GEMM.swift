@@ -115,7 +115,7 @@ public func gemmScalar(
 
 // MARK: - SIMD
 
-@inline(always)
+@inline(__always)
 func pairProducts(_ w: SIMD16<Int16>, _ pair: Int32) -> I32x8 {
     let av = unsafeBitCast(I32x8(repeating: pair), to: SIMD16<Int16>.self)
     let p = widen16to32(w) &* widen16to32(av)
@@ -161,22 +161,7 @@ func storeTile(
     }
 }
 
-/// `(pair.lo, pair.hi)` broadcast to 16 int32 lanes `lo, hi, lo, hi, …`.
-@inline(always)
-func widenPair(_ pair: Int32) -> SIMD16<Int32> {
-    widen16to32(unsafeBitCast(I32x8(repeating: pair), to: SIMD16<Int16>.self))
-}
-
-/// Sums the two products of each channel: lanes `2c` and `2c + 1`.
-@inline(always)
-func reducePairs(_ p: SIMD16<Int32>) -> I32x8 {
-    p.evenHalf &+ p.oddHalf
-}
-
-/// 4 rows × 8 channels per pass (twice per block of 16), then 1 × 16 for the remaining rows.
-/// The inner loop keeps each channel's two products of a k-pair in separate lanes and adds them
-/// once after the loop (`reducePairs`), so it is widening multiplies and adds only, no shuffles.
-/// Integer addition wraps and is associative, so the order changes nothing.
+/// 4 rows × 16 channels micro-kernel, then 1 × 16 for the remaining rows.
 public func gemmSIMD(
     _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
 ) {
@@ -189,38 +174,37 @@ public func gemmSIMD(
         let w = UnsafeRawPointer(weights.data + b * k2 * 16)
         var r = 0
         while r + 4 <= rows {
+            var c00 = I32x8(), c01 = I32x8(), c10 = I32x8(), c11 = I32x8()
+            var c20 = I32x8(), c21 = I32x8(), c30 = I32x8(), c31 = I32x8()
             let a0 = aRaw + r * rowBytes
-            var c = (I32x8(), I32x8(), I32x8(), I32x8(), I32x8(), I32x8(), I32x8(), I32x8())
-            for half in 0..<2 {
-                var d0 = SIMD16<Int32>(), d1 = SIMD16<Int32>(), d2 = SIMD16<Int32>(), d3 = SIMD16<Int32>()
-                for p in 0..<pairs {
-                    let wv = widen16to32(w.loadUnaligned(fromByteOffset: p * 64 + half * 32, as: SIMD16<Int16>.self))
-                    d0 &+= wv &* widenPair(a0.loadUnaligned(fromByteOffset: p * 4, as: Int32.self))
-                    d1 &+= wv &* widenPair(a0.loadUnaligned(fromByteOffset: rowBytes + p * 4, as: Int32.self))
-                    d2 &+= wv &* widenPair(a0.loadUnaligned(fromByteOffset: 2 * rowBytes + p * 4, as: Int32.self))
-                    d3 &+= wv &* widenPair(a0.loadUnaligned(fromByteOffset: 3 * rowBytes + p * 4, as: Int32.self))
-                }
-                if half == 0 {
-                    c.0 = reducePairs(d0); c.2 = reducePairs(d1); c.4 = reducePairs(d2); c.6 = reducePairs(d3)
-                } else {
-                    c.1 = reducePairs(d0); c.3 = reducePairs(d1); c.5 = reducePairs(d2); c.7 = reducePairs(d3)
-                }
+            for p in 0..<pairs {
+                let w0 = w.loadUnaligned(fromByteOffset: p * 64, as: SIMD16<Int16>.self)
+                let w1 = w.loadUnaligned(fromByteOffset: p * 64 + 32, as: SIMD16<Int16>.self)
+                let x0 = a0.loadUnaligned(fromByteOffset: p * 4, as: Int32.self)
+                let x1 = a0.loadUnaligned(fromByteOffset: rowBytes + p * 4, as: Int32.self)
+                let x2 = a0.loadUnaligned(fromByteOffset: 2 * rowBytes + p * 4, as: Int32.self)
+                let x3 = a0.loadUnaligned(fromByteOffset: 3 * rowBytes + p * 4, as: Int32.self)
+                c00 &+= pairProducts(w0, x0); c01 &+= pairProducts(w1, x0)
+                c10 &+= pairProducts(w0, x1); c11 &+= pairProducts(w1, x1)
+                c20 &+= pairProducts(w0, x2); c21 &+= pairProducts(w1, x2)
+                c30 &+= pairProducts(w0, x3); c31 &+= pairProducts(w1, x3)
             }
-            storeTile(c.0, c.1, row: r, block: b, weights: weights, output: output)
-            storeTile(c.2, c.3, row: r + 1, block: b, weights: weights, output: output)
-            storeTile(c.4, c.5, row: r + 2, block: b, weights: weights, output: output)
-            storeTile(c.6, c.7, row: r + 3, block: b, weights: weights, output: output)
+            storeTile(c00, c01, row: r, block: b, weights: weights, output: output)
+            storeTile(c10, c11, row: r + 1, block: b, weights: weights, output: output)
+            storeTile(c20, c21, row: r + 2, block: b, weights: weights, output: output)
+            storeTile(c30, c31, row: r + 3, block: b, weights: weights, output: output)
             r += 4
         }
         while r < rows {
-            var d0 = SIMD16<Int32>(), d1 = SIMD16<Int32>()
+            var c0 = I32x8(), c1 = I32x8()
             let a0 = aRaw + r * rowBytes
             for p in 0..<pairs {
-                let x = widenPair(a0.loadUnaligned(fromByteOffset: p * 4, as: Int32.self))
-                d0 &+= widen16to32(w.loadUnaligned(fromByteOffset: p * 64, as: SIMD16<Int16>.self)) &* x
-                d1 &+= widen16to32(w.loadUnaligned(fromByteOffset: p * 64 + 32, as: SIMD16<Int16>.self)) &* x
+                let w0 = w.loadUnaligned(fromByteOffset: p * 64, as: SIMD16<Int16>.self)
+                let w1 = w.loadUnaligned(fromByteOffset: p * 64 + 32, as: SIMD16<Int16>.self)
+                let x0 = a0.loadUnaligned(fromByteOffset: p * 4, as: Int32.self)
+                c0 &+= pairProducts(w0, x0); c1 &+= pairProducts(w1, x0)
             }
-            storeTile(reducePairs(d0), reducePairs(d1), row: r, block: b, weights: weights, output: output)
+            storeTile(c0, c1, row: r, block: b, weights: weights, output: output)
             r += 1
         }
     }
