@@ -1,12 +1,11 @@
 /// ADD and MUL of two int8 (or int16) tensors with requantisation of both inputs:
-/// - int8 ADD (TFLite's scheme): each input, minus its zero point, is shifted left by 20 and scaled
-///   by `s_i / (2·max(s1, s2))` (a multiplier below one), the two are added, and the sum is scaled
-///   by `2·max(s1, s2) / (2^20 · s_out)`;
-/// - int16 ADD (symmetric, zero points 0): `(x1·A + x2·B + 2^(S−1)) >> S` with
+/// - ADD: `((x1 − zp1)·A + (x2 − zp2)·B + 2^(S−1)) >> S`, plus the output zero point, with
 ///   `A = round(s1/s_out · 2^S)`, `B = round(s2/s_out · 2^S)` and S chosen so that both are at
-///   most 2^14 (|x·A| ≤ 2^29, so the sum fits int32) — two multiplies and a shift per element
-///   instead of three 64-bit requantisations. The 15-bit multipliers cost up to 3 output steps of
-///   int16 (2^-14 of the range; the segmentation masks do not move: 1 − IoU 0.0170 vs 0.0170);
+///   most 2^21 for int8 (22 significant bits: well under an output step) or 2^14 for int16
+///   (|x·A| ≤ 2^29 either way, so the sum fits int32) — two multiplies and a shift per element
+///   instead of TFLite's three 64-bit requantisations (`multiplier1`, `multiplier2`,
+///   `outputMultiplier`, kept for reference). The int16 form's 15-bit multipliers cost up to 3
+///   output steps of int16 (2^-14 of the range; the segmentation masks do not move);
 /// - MUL: `(x1 − zp1)(x2 − zp2)` scaled by `s1·s2 / s_out`.
 /// The second operand may be broadcast: `period` is its element count, which must divide the
 /// first's (`count` for same shapes, the channel count for a `[1,1,1,C]` vector, 1 for a scalar).
@@ -41,16 +40,19 @@ public struct ElementwiseParams: Sendable, Equatable {
         outputZeroPoint = output.zeroPoint
         (minimum, maximum) = activation.bounds(output, as: e)
         leftShift = E.bitWidth == 8 ? Self.addLeftShift : 15
-        scaledAdd = E.bitWidth == 16 && operation == .add
+        scaledAdd = operation == .add
         scale1 = 0; scale2 = 0; scaleShift = 0
         if scaledAdd {
+            // |x − zp| ≤ 255 (int8) or 32768 (int16): multipliers up to 2^21 or 2^14 keep each
+            // product within 2^29 and the sum within int32.
+            let limit: Double = E.bitWidth == 8 ? 2_097_152 : 16384
             let r1 = Double(in1.scale) / Double(output.scale), r2 = Double(in2.scale) / Double(output.scale)
             let largest = max(r1, r2)
             var shift: Int32 = 30
-            while shift > 0 && largest * pow2(Int(shift)) > 16384 { shift -= 1 }
+            while shift > 0 && largest * pow2(Int(shift)) > limit { shift -= 1 }
             scaleShift = shift
-            scale1 = Int32(min(16384, (r1 * pow2(Int(shift))).rounded()))
-            scale2 = Int32(min(16384, (r2 * pow2(Int(shift))).rounded()))
+            scale1 = Int32(min(limit, (r1 * pow2(Int(shift))).rounded()))
+            scale2 = Int32(min(limit, (r2 * pow2(Int(shift))).rounded()))
         }
         switch operation {
         case .add:
