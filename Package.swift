@@ -105,8 +105,10 @@ let package = Package(
             name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"],
             // Export the test's counting allocator (Tests/NeuralCoreTests/MallocCounter.swift) so the
             // dynamic loader binds every malloc in the process to it: proves run() allocates nothing.
+            // `-z now` binds all symbols at load, so the allocator never triggers lazy binding.
             linkerSettings: [.unsafeFlags(["malloc", "calloc", "realloc", "memalign", "aligned_alloc", "posix_memalign"]
-                .flatMap { ["-Xlinker", "--export-dynamic-symbol=" + $0] }, .when(platforms: [.linux]))]),
+                .flatMap { ["-Xlinker", "--export-dynamic-symbol=" + $0] } + ["-Xlinker", "-z", "-Xlinker", "now"],
+                .when(platforms: [.linux]))]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),

@@ -19,7 +19,8 @@ public final class Interpreter {
     /// The execution engines; the integer path adds its case here.
     enum Engine {
         case float(FloatProgram)
-        case integer(IntegerProgram)
+        case integer(IntegerProgram<Int8>)
+        case integer16(IntegerProgram<Int16>)
     }
 
     /// `calibration` only matters to the integer path (see `IntegerCalibration`).
@@ -45,8 +46,16 @@ public final class Interpreter {
             arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
             arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
             do {
-                engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
-                                                     calibration: calibration, scalarOnly: scalarKernels))
+                switch calibration.activationWidth(for: graph) {
+                case .int16:
+                    engine = .integer16(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                                                           calibration: calibration,
+                                                           kernels: scalarKernels ? IntegerKernels.scalar16 : IntegerKernels.active16))
+                default:
+                    engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                                                         calibration: calibration,
+                                                         kernels: scalarKernels ? IntegerKernels.scalar : IntegerKernels.active))
+                }
             } catch {
                 arena.deallocate()
                 throw error
@@ -64,6 +73,15 @@ public final class Interpreter {
     /// Shape of input `i` as the model declares it (NHWC for images).
     public func inputShape(_ i: Int) -> [Int] { graph.tensors[graph.inputs[i]].shape }
     public func outputShape(_ i: Int) -> [Int] { graph.tensors[graph.outputs[i]].shape }
+
+    /// Bits per activation of the integer path (8 or 16; 32 on the float path).
+    public var activationBits: Int {
+        switch engine {
+        case .float: return 32
+        case .integer: return 8
+        case .integer16: return 16
+        }
+    }
 
     /// Size of the activation arena in bytes.
     public var arenaByteCount: Int { plan.byteCount }
@@ -83,6 +101,7 @@ public final class Interpreter {
         switch engine {
         case .float(let program): program.run()
         case .integer(let program): program.run()
+        case .integer16(let program): program.run()
         }
     }
 

@@ -120,13 +120,14 @@ struct InterpreterTests {
         #expect(third != first, "a new input must change the output")
     }
 
-    @Test("the integer path is a clear error until it lands")
-    func integerPathUnavailable() throws {
+    @Test("both execution paths present the same float boundary")
+    func pathsShareTheBoundary() throws {
         let bytes = try Self.bytes("iris_landmark")
-        do {
-            _ = try Interpreter(model: bytes, path: .integer)
-        } catch {
-            if case .pathUnavailable = error {} else { Issue.record("unexpected error \(error.description)") }
-        }
+        let float = try Interpreter(model: bytes, path: .float)
+        let integer = try Interpreter(model: bytes, path: .integer, calibration: .eyes)
+        #expect(integer.path == .integer && float.path == .float)
+        #expect(integer.inputCount == float.inputCount && integer.outputCount == float.outputCount)
+        #expect(integer.inputShape(0) == float.inputShape(0))
+        for k in 0..<float.outputCount { #expect(integer.outputShape(k) == float.outputShape(k)) }
     }
 }

@@ -1,5 +1,6 @@
 /// Unary activations (RELU, RELU6, HARD_SWISH, LOGISTIC, and any other pointwise function) as
-/// 256-entry int8 tables built at load: `table[q + 128] = quantize_out(f(dequantize_in(q)))`.
+/// tables built at load: `table[q − min] = quantize_out(f(dequantize_in(q)))` over every input
+/// value — 256 int8 entries, or 65,536 int16 entries (128 KiB) on the int16-activation path.
 /// A table lookup is a gather, which neither SSE/AVX2 nor generic `SIMD` express for 256
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
@@ -9,19 +10,47 @@
 /// (two 64-bit requantisations per value cost more than the whole convolution before them).
 
 public final class LookupTable {
-    let table: UnsafeMutablePointer<Int8>
+    /// `entries` values of the element type the table was built for.
+    let storage: UnsafeMutableRawPointer
+    let entries: Int
+    /// The int8 table (valid when built for `Int8`).
+    var table: UnsafeMutablePointer<Int8> { storage.assumingMemoryBound(to: Int8.self) }
 
-    /// `f` maps real input to real output.
-    public init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
-        table = .allocate(capacity: 256)
-        for q in -128...127 {
-            table[q + 128] = output.quantize(f(input.dequantize(Int8(q))))
-        }
+    /// `f` maps real input to real output (int8 activations).
+    public convenience init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
+        self.init(input: input, output: output, as: Int8.self, f)
     }
 
-    deinit { table.deallocate() }
+    init(storage: UnsafeMutableRawPointer, entries: Int) {
+        self.storage = storage
+        self.entries = entries
+    }
+
+    /// A table over every value of `E` (a convenience initialiser: Embedded Swift allows no
+    /// generic designated initialiser on a class).
+    public convenience init<E: QuantizedActivation>(input: QuantParams, output: QuantParams, as _: E.Type,
+                                                    _ f: (Float) -> Float) {
+        let entries = 1 << E.bitWidth
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: entries * MemoryLayout<E>.stride, alignment: 16)
+        let t = storage.bindMemory(to: E.self, capacity: entries)
+        var q = Int32(E.min)
+        for i in 0..<entries {
+            t[i] = output.quantize(f(input.dequantize(E(truncatingIfNeeded: q))), as: E.self)
+            q += 1
+        }
+        self.init(storage: storage, entries: entries)
+    }
+
+    deinit { storage.deallocate() }
 
     public subscript(_ q: Int8) -> Int8 { table[Int(q) + 128] }
+
+    /// The table's entry for input 0 (entries run from `E.min`).
+    @inline(__always)
+    func center<E: QuantizedActivation>(_: E.Type) -> UnsafePointer<E> {
+        precondition(entries == 1 << E.bitWidth)
+        return UnsafePointer(storage.assumingMemoryBound(to: E.self)) + (entries >> 1)
+    }
 
     public static func relu(_ x: Float) -> Float { x > 0 ? x : 0 }
     public static func relu6(_ x: Float) -> Float { x < 0 ? 0 : (x > 6 ? 6 : x) }
@@ -48,29 +77,30 @@ public func exponential(_ x: Float) -> Float {
     return Float(p * pow2(Int(k)))
 }
 
-public typealias LookupKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ count: Int, _ table: LookupTable,
-    _ output: UnsafeMutablePointer<Int8>
+public typealias LookupKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
+    _ output: UnsafeMutablePointer<E>
 ) -> Void
 
-public func lookupScalar(
-    _ input: UnsafePointer<Int8>, _ count: Int, _ table: LookupTable,
-    _ output: UnsafeMutablePointer<Int8>
+public func lookupScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
+    _ output: UnsafeMutablePointer<E>
 ) {
-    for i in 0..<count { output[i] = table.table[Int(input[i]) + 128] }
+    let t = table.center(E.self)
+    for i in 0..<count { output[i] = t[Int(input[i])] }
 }
 
-public func lookupUnrolled(
-    _ input: UnsafePointer<Int8>, _ count: Int, _ table: LookupTable,
-    _ output: UnsafeMutablePointer<Int8>
+public func lookupUnrolled<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
+    _ output: UnsafeMutablePointer<E>
 ) {
-    let t = table.table + 128
+    let t = table.center(E.self)
     var i = 0
     while i + 8 <= count {
-        let x = UnsafeRawPointer(input + i).loadUnaligned(as: SIMD8<Int8>.self)
-        var y = SIMD8<Int8>()
+        let x = UnsafeRawPointer(input + i).loadUnaligned(as: SIMD8<E>.self)
+        var y = SIMD8<E>()
         for j in 0..<8 { y[j] = t[Int(x[j])] }
-        UnsafeMutableRawPointer(output + i).storeBytes(of: y, as: SIMD8<Int8>.self)
+        UnsafeMutableRawPointer(output + i).storeBytes(of: y, as: SIMD8<E>.self)
         i += 8
     }
     while i < count { output[i] = t[Int(input[i])]; i += 1 }

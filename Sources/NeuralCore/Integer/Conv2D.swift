@@ -38,8 +38,8 @@ public struct WindowGeometry: Sendable, Equatable {
 /// Rows of `A` for output pixels `first ..< first + count`: the K×K×C window of each pixel
 /// (order `[ky][kx][c]`, matching TFLite filters) minus the input zero point, 0 outside the
 /// image, and a trailing 0 when the depth is odd. `a` holds `count * depthStride` values.
-public func im2col(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, zeroPoint: Int32,
+public func im2col<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, zeroPoint: Int32,
     firstPixel first: Int, count: Int, depthStride: Int, into a: UnsafeMutablePointer<Int16>
 ) {
     let zp = Int16(zeroPoint)
@@ -53,11 +53,11 @@ public func im2col(
         let n = count * c
         var k = 0
         while k + 16 <= n {
-            let x = widen8to16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<Int8>.self))
+            let x = widen16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<E>.self))
             UnsafeMutableRawPointer(a + k).storeBytes(of: x &- zv, as: SIMD16<Int16>.self)
             k += 16
         }
-        while k < n { a[k] = Int16(src[k]) &- zp; k += 1 }
+        while k < n { a[k] = Int16(truncatingIfNeeded: src[k]) &- zp; k += 1 }
         return
     }
     for i in 0..<count {
@@ -72,7 +72,7 @@ public func im2col(
                     dst.update(repeating: 0, count: c)
                 } else {
                     let src = input + (iy * g.inputWidth + ix) * c
-                    for ch in 0..<c { dst[ch] = Int16(src[ch]) &- zp }
+                    for ch in 0..<c { dst[ch] = Int16(truncatingIfNeeded: src[ch]) &- zp }
                 }
                 dst += c
             }
@@ -81,23 +81,43 @@ public func im2col(
     }
 }
 
-/// CONV_2D, NHWC int8 → NHWC int8, through im2col tiles of at most `scratchRows` pixels.
-/// `scratch` holds `scratchRows * weights.depthStride` int16 (see `conv2DScratchCount`).
-public func conv2D(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, inputZeroPoint: Int32,
-    weights: PackedGEMMWeights, stage: OutputStage, output: UnsafeMutablePointer<Int8>,
+/// Sixteen activations of either width as int16 (a loop, for the reason given at `widen64`).
+@inline(__always)
+func widen16<E: QuantizedActivation>(_ v: SIMD16<E>) -> SIMD16<Int16> {
+    var r = SIMD16<Int16>()
+    for i in 0..<16 { r[i] = Int16(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+/// CONV_2D, NHWC int8 → NHWC int8 (or int16 → int16), through im2col tiles of at most
+/// `scratchRows` pixels. `scratch` holds `scratchRows * weights.depthStride` int16 (see
+/// `conv2DScratchCount`).
+public func conv2D<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, inputZeroPoint: Int32,
+    weights: PackedGEMMWeights, stage: OutputStage, output: UnsafeMutablePointer<E>,
     scratch: UnsafeMutablePointer<Int16>, scratchRows: Int, kernel: GEMMKernel
 ) {
     precondition(weights.depth == g.kernelHeight * g.kernelWidth * g.channels)
     var first = 0
     let total = g.outputPixels
+    // A pointwise convolution of symmetric int16 activations with an even channel count reads its
+    // input as the GEMM's `A` directly: im2col would be a plain copy.
+    let direct = E.bitWidth == 16 && inputZeroPoint == 0 && g.kernelHeight == 1 && g.kernelWidth == 1
+        && g.strideY == 1 && g.strideX == 1 && g.padTop == 0 && g.padLeft == 0
+        && g.outputWidth == g.inputWidth && g.outputHeight == g.inputHeight && weights.depthStride == g.channels
     while first < total {
         let count = min(scratchRows, total - first)
-        im2col(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count,
-               depthStride: weights.depthStride, into: scratch)
-        kernel(scratch, count, weights,
-               .int8(output + first * weights.outputChannels,
-                     rowStride: weights.outputChannels, stage: stage))
+        let a: UnsafePointer<Int16>
+        if direct {
+            a = UnsafeRawPointer(input + first * g.channels).assumingMemoryBound(to: Int16.self)
+        } else {
+            im2col(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count,
+                   depthStride: weights.depthStride, into: scratch)
+            a = UnsafePointer(scratch)
+        }
+        kernel(a, count, weights,
+               .quantized(output + first * weights.outputChannels,
+                          rowStride: weights.outputChannels, stage: stage))
         first += count
     }
 }

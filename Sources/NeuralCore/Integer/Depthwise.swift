@@ -29,9 +29,9 @@ public final class PackedDepthwiseWeights {
     public func weight(tap t: Int, channel c: Int) -> Int32 { data[t * paddedChannels + c] }
 }
 
-public typealias DepthwiseKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ geometry: WindowGeometry, _ inputZeroPoint: Int32,
-    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<Int8>
+public typealias DepthwiseKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ geometry: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
 ) -> Void
 
 @inline(__always)
@@ -40,9 +40,9 @@ func tapRange(_ o: Int, stride: Int, pad: Int, kernel: Int, size: Int) -> (Int, 
     return (max(0, -origin), min(kernel, size - origin))
 }
 
-public func depthwiseScalar(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
-    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<Int8>
+public func depthwiseScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
 ) {
     let c = g.channels
     precondition(weights.channels == c)
@@ -59,7 +59,7 @@ public func depthwiseScalar(
                     let iy = oy * g.strideY - g.padTop + ky
                     for kx in kx0..<max(kx0, kx1) {
                         let ix = ox * g.strideX - g.padLeft + kx
-                        let x = Int32(input[(iy * g.inputWidth + ix) * c + ch]) &- inputZeroPoint
+                        let x = Int32(truncatingIfNeeded: input[(iy * g.inputWidth + ix) * c + ch]) &- inputZeroPoint
                         acc &+= x &* weights.weight(tap: ky * g.kernelWidth + kx, channel: ch)
                     }
                 }
@@ -71,9 +71,9 @@ public func depthwiseScalar(
 
 /// Sixteen, then eight channels per step (`vpmovsxbd` + `vpmulld`; `sxtl` + `mla` on NEON); the
 /// channel tail below 8 runs the scalar arithmetic.
-public func depthwiseSIMD(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
-    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<Int8>
+public func depthwiseSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
 ) {
     let c = g.channels
     precondition(weights.channels == c)
@@ -97,16 +97,17 @@ public func depthwiseSIMD(
                     let rowBase = ((iy0 + ky) * g.inputWidth + ix0) * c + ch
                     let wBase = ky * g.kernelWidth * wRow + ch * 4
                     for kx in kx0..<max(kx0, kx1) {
-                        let x = UnsafeRawPointer(input + rowBase + kx * c).loadUnaligned(as: SIMD16<Int8>.self)
+                        let x = UnsafeRawPointer(input + rowBase + kx * c).loadUnaligned(as: SIMD16<E>.self)
                         let w0 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow, as: I32x8.self)
                         let w1 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow + 32, as: I32x8.self)
-                        acc0 &+= (widen8to32(x.lowHalf) &- zp) &* w0
-                        acc1 &+= (widen8to32(x.highHalf) &- zp) &* w1
+                        acc0 &+= (widen32(x.lowHalf) &- zp) &* w0
+                        acc1 &+= (widen32(x.highHalf) &- zp) &* w1
                     }
                 }
-                let lo = applyStage(stage, acc0, channel: ch), hi = applyStage(stage, acc1, channel: ch + 8)
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: SIMD16<Int8>(lowHalf: lo, highHalf: hi),
-                                                             as: SIMD16<Int8>.self)
+                let lo: SIMD8<E> = applyStage(stage, acc0, channel: ch)
+                let hi: SIMD8<E> = applyStage(stage, acc1, channel: ch + 8)
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: SIMD16<E>(lowHalf: lo, highHalf: hi),
+                                                             as: SIMD16<E>.self)
                 ch += 16
             }
             while ch < full {
@@ -115,22 +116,22 @@ public func depthwiseSIMD(
                     let rowBase = ((iy0 + ky) * g.inputWidth + ix0) * c + ch
                     for kx in kx0..<max(kx0, kx1) {
                         let x = UnsafeRawPointer(input + rowBase + kx * c)
-                            .loadUnaligned(as: SIMD8<Int8>.self)
+                            .loadUnaligned(as: SIMD8<E>.self)
                         let w = wRaw.loadUnaligned(
                             fromByteOffset: (ky * g.kernelWidth + kx) * wRow + ch * 4,
                             as: I32x8.self)
-                        acc &+= (widen8to32(x) &- zp) &* w
+                        acc &+= (widen32(x) &- zp) &* w
                     }
                 }
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: applyStage(stage, acc, channel: ch),
-                                                             as: SIMD8<Int8>.self)
+                UnsafeMutableRawPointer(dst + ch).storeBytes(of: applyStage(stage, acc, channel: ch) as SIMD8<E>,
+                                                             as: SIMD8<E>.self)
                 ch += 8
             }
             while ch < c {
                 var acc: Int32 = 0
                 for ky in ky0..<max(ky0, ky1) {
                     for kx in kx0..<max(kx0, kx1) {
-                        let x = Int32(input[((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch])
+                        let x = Int32(truncatingIfNeeded: input[((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch])
                         acc &+= (x &- inputZeroPoint)
                             &* weights.weight(tap: ky * g.kernelWidth + kx, channel: ch)
                     }

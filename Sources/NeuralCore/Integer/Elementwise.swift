@@ -1,7 +1,11 @@
-/// ADD and MUL of two int8 tensors with requantisation of both inputs, TFLite's scheme:
-/// - ADD: each input, minus its zero point, is shifted left by 20 and scaled by
-///   `s_i / (2·max(s1, s2))` (a multiplier below one), the two are added, and the sum is scaled by
-///   `2·max(s1, s2) / (2^20 · s_out)`;
+/// ADD and MUL of two int8 (or int16) tensors with requantisation of both inputs:
+/// - ADD: `((x1 − zp1)·A + (x2 − zp2)·B + 2^(S−1)) >> S`, plus the output zero point, with
+///   `A = round(s1/s_out · 2^S)`, `B = round(s2/s_out · 2^S)` and S chosen so that both are at
+///   most 2^21 for int8 (22 significant bits: well under an output step) or 2^14 for int16
+///   (|x·A| ≤ 2^29 either way, so the sum fits int32) — two multiplies and a shift per element
+///   instead of TFLite's three 64-bit requantisations (`multiplier1`, `multiplier2`,
+///   `outputMultiplier`, kept for reference). The int16 form's 15-bit multipliers cost up to 3
+///   output steps of int16 (2^-14 of the range; the segmentation masks do not move);
 /// - MUL: `(x1 − zp1)(x2 − zp2)` scaled by `s1·s2 / s_out`.
 /// The second operand may be broadcast: `period` is its element count, which must divide the
 /// first's (`count` for same shapes, the channel count for a `[1,1,1,C]` vector, 1 for a scalar).
@@ -14,23 +18,49 @@ public struct ElementwiseParams: Sendable, Equatable {
     public var multiplier2: FixedMultiplier
     public var outputMultiplier: FixedMultiplier
     public var minimum: Int32, maximum: Int32
+    /// ADD's left shift of the inputs (int8: 20).
+    public var leftShift: Int32
+    /// int16 ADD: `(x1·scale1 + x2·scale2 + 2^(scaleShift−1)) >> scaleShift`.
+    public var scaledAdd: Bool
+    public var scale1: Int32, scale2: Int32, scaleShift: Int32
 
+    /// ADD's left shift for int8 activations.
     public static let addLeftShift: Int32 = 20
 
     public init(_ operation: Operation, _ in1: QuantParams, _ in2: QuantParams,
                 output: QuantParams, activation: FusedActivation = .none) {
+        self.init(operation, in1, in2, output: output, activation: activation, as: Int8.self)
+    }
+
+    public init<E: QuantizedActivation>(_ operation: Operation, _ in1: QuantParams, _ in2: QuantParams,
+                                        output: QuantParams, activation: FusedActivation = .none, as e: E.Type) {
         self.operation = operation
         zeroPoint1 = in1.zeroPoint
         zeroPoint2 = in2.zeroPoint
         outputZeroPoint = output.zeroPoint
-        (minimum, maximum) = activation.bounds(output)
+        (minimum, maximum) = activation.bounds(output, as: e)
+        leftShift = E.bitWidth == 8 ? Self.addLeftShift : 15
+        scaledAdd = operation == .add
+        scale1 = 0; scale2 = 0; scaleShift = 0
+        if scaledAdd {
+            // |x − zp| ≤ 255 (int8) or 32768 (int16): multipliers up to 2^21 or 2^14 keep each
+            // product within 2^29 and the sum within int32.
+            let limit: Double = E.bitWidth == 8 ? 2_097_152 : 16384
+            let r1 = Double(in1.scale) / Double(output.scale), r2 = Double(in2.scale) / Double(output.scale)
+            let largest = max(r1, r2)
+            var shift: Int32 = 30
+            while shift > 0 && largest * pow2(Int(shift)) > limit { shift -= 1 }
+            scaleShift = shift
+            scale1 = Int32(min(limit, (r1 * pow2(Int(shift))).rounded()))
+            scale2 = Int32(min(limit, (r2 * pow2(Int(shift))).rounded()))
+        }
         switch operation {
         case .add:
             let twiceMax = 2 * Double(max(in1.scale, in2.scale))
             multiplier1 = FixedMultiplier(Double(in1.scale) / twiceMax)
             multiplier2 = FixedMultiplier(Double(in2.scale) / twiceMax)
             outputMultiplier = FixedMultiplier(
-                twiceMax / (Double(1 << Self.addLeftShift) * Double(output.scale)))
+                twiceMax / (Double(1 << leftShift) * Double(output.scale)))
         case .mul:
             multiplier1 = FixedMultiplier(multiplier: 0, shift: 0)
             multiplier2 = FixedMultiplier(multiplier: 0, shift: 0)
@@ -40,29 +70,32 @@ public struct ElementwiseParams: Sendable, Equatable {
     }
 
     @inline(__always)
-    func scalar(_ a: Int8, _ b: Int8) -> Int8 {
-        let x1 = Int32(a) &- zeroPoint1, x2 = Int32(b) &- zeroPoint2
+    func scalar<E: QuantizedActivation>(_ a: E, _ b: E) -> E {
+        let x1 = Int32(truncatingIfNeeded: a) &- zeroPoint1, x2 = Int32(truncatingIfNeeded: b) &- zeroPoint2
         let raw: Int32
         switch operation {
+        case .add where scaledAdd:
+            let round: Int32 = scaleShift > 0 ? 1 &<< (scaleShift &- 1) : 0
+            raw = (x1 &* scale1 &+ x2 &* scale2 &+ round) &>> scaleShift
         case .add:
-            let s1 = multiplyByQuantizedMultiplier(x1 &<< Self.addLeftShift, multiplier1)
-            let s2 = multiplyByQuantizedMultiplier(x2 &<< Self.addLeftShift, multiplier2)
+            let s1 = multiplyByQuantizedMultiplier(x1 &<< leftShift, multiplier1)
+            let s2 = multiplyByQuantizedMultiplier(x2 &<< leftShift, multiplier2)
             raw = multiplyByQuantizedMultiplier(s1 &+ s2, outputMultiplier)
         case .mul:
             raw = multiplyByQuantizedMultiplier(x1 &* x2, outputMultiplier)
         }
-        return Int8(truncatingIfNeeded: clamp32(raw &+ outputZeroPoint, minimum, maximum))
+        return E(truncatingIfNeeded: clamp32(raw &+ outputZeroPoint, minimum, maximum))
     }
 }
 
-public typealias ElementwiseKernel = @Sendable (
-    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
-    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+public typealias ElementwiseKernel<E: QuantizedActivation> = @Sendable (
+    _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
 ) -> Void
 
-public func elementwiseScalar(
-    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
-    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+public func elementwiseScalar<E: QuantizedActivation>(
+    _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
 ) {
     precondition(period > 0 && count % period == 0)
     for i in 0..<count { output[i] = params.scalar(a[i], b[i % period]) }
@@ -73,6 +106,9 @@ struct ElementwiseVector {
     let op: ElementwiseParams.Operation
     let zp1: I32x8, zp2: I32x8, zpOut: I32x8, lo: I32x8, hi: I32x8
     let m1: I32x8, r1: I32x8, m2: I32x8, r2: I32x8, mo: I32x8, lo_: I32x8, ro: I32x8
+    let shift: I32x8
+    let scaled: Bool
+    let a1: I32x8, a2: I32x8, aRound: I32x8, aShift: I32x8
     let zero = I32x8()
 
     @inline(__always)
@@ -88,40 +124,45 @@ struct ElementwiseVector {
         mo = I32x8(repeating: p.outputMultiplier.multiplier)
         lo_ = I32x8(repeating: p.outputMultiplier.leftShift)
         ro = I32x8(repeating: p.outputMultiplier.rightShift)
+        shift = I32x8(repeating: p.leftShift)
+        scaled = p.scaledAdd
+        a1 = I32x8(repeating: p.scale1); a2 = I32x8(repeating: p.scale2)
+        aRound = I32x8(repeating: p.scaleShift > 0 ? 1 &<< (p.scaleShift &- 1) : 0)
+        aShift = I32x8(repeating: p.scaleShift)
         // ADD input multipliers are below one: no left shift (asserted here).
         precondition(p.multiplier1.leftShift == 0 && p.multiplier2.leftShift == 0)
     }
 
     @_transparent
-    func apply(_ a: SIMD8<Int8>, _ b: SIMD8<Int8>) -> SIMD8<Int8> {
-        let x1 = widen8to32(a) &- zp1, x2 = widen8to32(b) &- zp2
+    func apply<E: QuantizedActivation>(_ a: SIMD8<E>, _ b: SIMD8<E>) -> SIMD8<E> {
+        let x1 = widen32(a) &- zp1, x2 = widen32(b) &- zp2
         let raw: I32x8
         switch op {
+        case .add where scaled:
+            raw = (x1 &* a1 &+ x2 &* a2 &+ aRound) &>> aShift
         case .add:
-            let s1 = multiplyByQuantizedMultiplier(
-                x1 &<< ElementwiseParams.addLeftShift, m1, zero, r1)
-            let s2 = multiplyByQuantizedMultiplier(
-                x2 &<< ElementwiseParams.addLeftShift, m2, zero, r2)
+            let s1 = multiplyByQuantizedMultiplier(x1 &<< shift, m1, zero, r1)
+            let s2 = multiplyByQuantizedMultiplier(x2 &<< shift, m2, zero, r2)
             raw = multiplyByQuantizedMultiplier(s1 &+ s2, mo, lo_, ro)
         case .mul:
             raw = multiplyByQuantizedMultiplier(x1 &* x2, mo, lo_, ro)
         }
-        return narrow8(vmin(vmax(raw &+ zpOut, lo), hi))
+        return narrow(vmin(vmax(raw &+ zpOut, lo), hi))
     }
 }
 
-public func elementwiseSIMD(
-    _ a: UnsafePointer<Int8>, _ b: UnsafePointer<Int8>, _ count: Int, _ period: Int,
-    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<Int8>
+public func elementwiseSIMD<E: QuantizedActivation>(
+    _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
 ) {
     precondition(period > 0 && count % period == 0)
     let v = ElementwiseVector(params)
     if period == 1 {
-        let bv = SIMD8<Int8>(repeating: b[0])
+        let bv = SIMD8<E>(repeating: b[0])
         var i = 0
         while i + 8 <= count {
-            let av = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<Int8>.self)
-            UnsafeMutableRawPointer(output + i).storeBytes(of: v.apply(av, bv), as: SIMD8<Int8>.self)
+            let av = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<E>.self)
+            UnsafeMutableRawPointer(output + i).storeBytes(of: v.apply(av, bv), as: SIMD8<E>.self)
             i += 8
         }
         while i < count { output[i] = params.scalar(a[i], b[0]); i += 1 }
@@ -131,10 +172,10 @@ public func elementwiseSIMD(
     while base < count {
         var i = 0
         while i + 8 <= period {
-            let av = UnsafeRawPointer(a + base + i).loadUnaligned(as: SIMD8<Int8>.self)
-            let bv = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<Int8>.self)
+            let av = UnsafeRawPointer(a + base + i).loadUnaligned(as: SIMD8<E>.self)
+            let bv = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<E>.self)
             UnsafeMutableRawPointer(output + base + i).storeBytes(of: v.apply(av, bv),
-                                                                  as: SIMD8<Int8>.self)
+                                                                  as: SIMD8<E>.self)
             i += 8
         }
         while i < period { output[base + i] = params.scalar(a[base + i], b[i]); i += 1 }
@@ -158,28 +199,28 @@ public struct RequantizeParams: Sendable, Equatable {
     }
 
     @inline(__always)
-    func scalar(_ x: Int8) -> Int8 {
-        let v = multiplyByQuantizedMultiplier(Int32(x) &- inputZeroPoint, multiplier)
-        return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, -128, 127))
+    func scalar<E: QuantizedActivation>(_ x: E) -> E {
+        let v = multiplyByQuantizedMultiplier(Int32(truncatingIfNeeded: x) &- inputZeroPoint, multiplier)
+        return E(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, Int32(E.min), Int32(E.max)))
     }
 }
 
-public typealias RequantizeKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
-    _ output: UnsafeMutablePointer<Int8>
+public typealias RequantizeKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<E>
 ) -> Void
 
-public func requantizeScalar(
-    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func requantizeScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     if params.isIdentity { output.update(from: input, count: count); return }
     for i in 0..<count { output[i] = params.scalar(input[i]) }
 }
 
-public func requantizeSIMD(
-    _ input: UnsafePointer<Int8>, _ count: Int, _ params: RequantizeParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func requantizeSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     if params.isIdentity { output.update(from: input, count: count); return }
     let zpIn = I32x8(repeating: params.inputZeroPoint)
@@ -187,13 +228,12 @@ public func requantizeSIMD(
     let m = I32x8(repeating: params.multiplier.multiplier)
     let l = I32x8(repeating: params.multiplier.leftShift)
     let r = I32x8(repeating: params.multiplier.rightShift)
-    let lo = I32x8(repeating: -128), hi = I32x8(repeating: 127)
+    let lo = I32x8(repeating: Int32(E.min)), hi = I32x8(repeating: Int32(E.max))
     var i = 0
     while i + 8 <= count {
-        let x = widen8to32(UnsafeRawPointer(input + i).loadUnaligned(as: SIMD8<Int8>.self)) &- zpIn
+        let x = load8(input + i) &- zpIn
         let v = multiplyByQuantizedMultiplier(x, m, l, r) &+ zpOut
-        UnsafeMutableRawPointer(output + i).storeBytes(of: narrow8(vmin(vmax(v, lo), hi)),
-                                                       as: SIMD8<Int8>.self)
+        store8(vmin(vmax(v, lo), hi), output + i)
         i += 8
     }
     while i < count { output[i] = params.scalar(input[i]); i += 1 }
@@ -201,10 +241,10 @@ public func requantizeSIMD(
 
 /// CONCATENATION: `inputs[j]` holds `outer × inner[j]` values; the output `outer × Σ inner`.
 /// Each input is requantised into the output's parameters (a copy when they match).
-public func concatenate(
-    _ inputs: UnsafeBufferPointer<UnsafePointer<Int8>>, inner: UnsafeBufferPointer<Int>,
+public func concatenate<E: QuantizedActivation>(
+    _ inputs: UnsafeBufferPointer<UnsafePointer<E>>, inner: UnsafeBufferPointer<Int>,
     params: UnsafeBufferPointer<RequantizeParams>, outer: Int,
-    output: UnsafeMutablePointer<Int8>, kernel: RequantizeKernel
+    output: UnsafeMutablePointer<E>, kernel: RequantizeKernel<E>
 ) {
     var total = 0
     for j in 0..<inner.count { total += inner[j] }

@@ -1,10 +1,10 @@
-/// Packed int8×int8→int32 GEMM: the core of CONV_2D (1×1 directly, K×K through im2col) and of
+/// Packed int16×int8→int32 GEMM: the core of CONV_2D (1×1 directly, K×K through im2col) and of
 /// the transpose convolution.
 ///
 /// `C[r][n] = Σ_k A[r][k] · W[n][k]` where
 /// - `A` is int16, rows of `depthStride` values, holding activations with the input zero point
-///   already subtracted (so −255...255; padding taps are 0), the last column zero when the depth
-///   is odd;
+///   already subtracted (−255...255 from int8 activations, −32768...32767 from the symmetric int16
+///   ones; padding taps are 0), the last column zero when the depth is odd;
 /// - `W` is the per-channel int8 filter (−127...127) packed once at load into blocks of 16 output
 ///   channels: `[block][k/2][16 channels][2]` int16, so one k-pair of one block is two 16-lane
 ///   int16 vectors, and one `(k, k+1)` pair of `A` is one broadcast int32. Each step is then a
@@ -65,8 +65,20 @@ public final class PackedGEMMWeights {
 public enum GEMMOutput {
     /// Requantised int8, `rowStride` elements between rows (channels contiguous).
     case int8(UnsafeMutablePointer<Int8>, rowStride: Int, stage: OutputStage)
+    /// Requantised int16 (the int16-activation path), laid out as `int8`.
+    case int16(UnsafeMutablePointer<Int16>, rowStride: Int, stage: OutputStage)
     /// Raw int32 accumulators (transpose convolution scatters these).
     case int32(UnsafeMutablePointer<Int32>, rowStride: Int)
+
+    /// `.int8` or `.int16`, whichever `E` is.
+    @inline(__always)
+    static func quantized<E: QuantizedActivation>(_ p: UnsafeMutablePointer<E>, rowStride: Int,
+                                                  stage: OutputStage) -> GEMMOutput {
+        let raw = UnsafeMutableRawPointer(p)
+        return E.bitWidth == 8
+            ? .int8(raw.assumingMemoryBound(to: Int8.self), rowStride: rowStride, stage: stage)
+            : .int16(raw.assumingMemoryBound(to: Int16.self), rowStride: rowStride, stage: stage)
+    }
 }
 
 /// Signature shared by the GEMM variants: `rows` rows of `A` (row length
@@ -91,6 +103,8 @@ public func gemmScalar(
             }
             switch output {
             case .int8(let out, let stride, let stage):
+                out[r * stride + n] = stage.apply(acc, channel: n)
+            case .int16(let out, let stride, let stage):
                 out[r * stride + n] = stage.apply(acc, channel: n)
             case .int32(let out, let stride):
                 out[r * stride + n] = acc
@@ -117,12 +131,22 @@ func storeTile(
     let valid = min(16, weights.outputChannels - n0)
     switch output {
     case .int8(let out, let stride, let stage):
-        let lo = applyStage(stage, acc0, channel: n0)
-        let hi = applyStage(stage, acc1, channel: n0 + 8)
+        let lo: SIMD8<Int8> = applyStage(stage, acc0, channel: n0)
+        let hi: SIMD8<Int8> = applyStage(stage, acc1, channel: n0 + 8)
         let dst = out + r * stride + n0
         if valid == 16 {
             UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<Int8>(lowHalf: lo, highHalf: hi),
                                                     as: SIMD16<Int8>.self)
+        } else {
+            for i in 0..<valid { dst[i] = i < 8 ? lo[i] : hi[i - 8] }
+        }
+    case .int16(let out, let stride, let stage):
+        let lo: SIMD8<Int16> = applyStage(stage, acc0, channel: n0)
+        let hi: SIMD8<Int16> = applyStage(stage, acc1, channel: n0 + 8)
+        let dst = out + r * stride + n0
+        if valid == 16 {
+            UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<Int16>(lowHalf: lo, highHalf: hi),
+                                                    as: SIMD16<Int16>.self)
         } else {
             for i in 0..<valid { dst[i] = i < 8 ? lo[i] : hi[i - 8] }
         }

@@ -15,7 +15,15 @@ extension Interpreter {
     /// Runs both paths on `input` and reports, for every int8 tensor of the integer program, how
     /// far its dequantised values are from the float path's. Empty on the float path.
     public func integerDiagnostics(input: [Float]) -> [IntegerTensorReport] {
-        guard case .integer(let program) = engine, input.count == graph.tensors[graph.inputs[0]].elementCount,
+        switch engine {
+        case .float: return []
+        case .integer(let program): return diagnostics(program, input: input)
+        case .integer16(let program): return diagnostics(program, input: input)
+        }
+    }
+
+    func diagnostics<E: QuantizedActivation>(_ program: IntegerProgram<E>, input: [Float]) -> [IntegerTensorReport] {
+        guard input.count == graph.tensors[graph.inputs[0]].elementCount,
               var plan = try? MemoryPlan(graph: graph) else { return [] }
         var offset = 0
         for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
@@ -41,7 +49,7 @@ extension Interpreter {
             guard t >= 0, i + 1 == steps.count || program.stepTensors[i + 1] != t,
                   !program.isFloat[t], let q = program.parameters[t], let o = plan.offsets[t] else { continue }
             let f = (floats + o).assumingMemoryBound(to: Float.self)
-            let x = (program.arena + program.plan.offsets[t]!).assumingMemoryBound(to: Int8.self)
+            let x = (program.arena + program.plan.offsets[t]!).assumingMemoryBound(to: E.self)
             var maxError: Float = 0, sum: Float = 0, lo = Float.infinity, hi = -Float.infinity
             let count = graph.tensors[t].elementCount
             for k in 0..<count {

@@ -1,17 +1,22 @@
 /// The integer kernels, one entry per variant, in one table that the interpreter, the tests and
 /// the benchmarks all iterate. Variants share a signature and must produce identical bytes.
-public struct IntegerKernelSet: Sendable {
+/// `E` is the activation type: `Int8`, or `Int16` for the int16-activation path (PRELU has an
+/// int8 form only; the int16 path refuses models that use it).
+public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public let name: StaticString
     public let gemm: GEMMKernel
-    public let depthwise: DepthwiseKernel
-    public let elementwise: ElementwiseKernel
-    public let requantize: RequantizeKernel
-    public let pool: PoolKernel
-    public let mean: MeanKernel
-    public let lookup: LookupKernel
+    public let depthwise: DepthwiseKernel<E>
+    public let elementwise: ElementwiseKernel<E>
+    public let requantize: RequantizeKernel<E>
+    public let pool: PoolKernel<E>
+    public let mean: MeanKernel<E>
+    public let lookup: LookupKernel<E>
     public let prelu: PReLUKernel
-    public let resize: ResizeKernel
+    public let resize: ResizeKernel<E>
 }
+
+/// The int8 kernel table.
+public typealias IntegerKernelSet = IntegerKernelSetOf<Int8>
 
 public enum IntegerKernels {
     /// Plain scalar loops: the reference.
@@ -29,9 +34,26 @@ public enum IntegerKernels {
     /// Every variant; the first is the reference.
     public static let all: [IntegerKernelSet] = [scalar, simd]
 
+    /// The same kernels specialised for int16 activations.
+    public static let scalar16 = IntegerKernelSetOf<Int16>(
+        name: "scalar16", gemm: gemmScalar, depthwise: depthwiseScalar,
+        elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
+        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar)
+
+    public static let simd16 = IntegerKernelSetOf<Int16>(
+        name: "simd16", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        prelu: preluSIMD, resize: resizeBilinearSIMD)
+
+    /// Every int16 variant; the first is the reference.
+    public static let all16: [IntegerKernelSetOf<Int16>] = [scalar16, simd16]
+
     /// Set before building an interpreter to force the scalar path (debugging, bisecting).
     nonisolated(unsafe) public static var forceScalar = false
 
     /// The set an interpreter uses.
     public static var active: IntegerKernelSet { forceScalar ? scalar : simd }
+
+    /// The int16 set an interpreter uses.
+    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : simd16 }
 }

@@ -1,43 +1,60 @@
-/// The production integer path: the graph resolved at load into int8 kernel calls.
+/// The production integer path: the graph resolved at load into integer kernel calls, with
+/// activations of type `E` — `Int8` (asymmetric, TFLite's int8 scheme) or `Int16` (symmetric, zero
+/// point 0, TFLite's 16x8 scheme); weights are int8 per channel either way and accumulators int32.
+///
+/// Which width a model gets is `IntegerCalibration.activationWidth(for:)`: int16 for the models
+/// with a per-pixel output (the two segmentation models), int8 for the face models — chosen by
+/// measurement against LiteRT (the table is on `activationWidth(for:)`). One width per model keeps
+/// every op a single kernel call with no conversions between widths; the face models meet their
+/// goals in int8, where the segmentation masks miss theirs even when calibrated on the test image.
+///
+/// int16 activations with int32 accumulators: the GEMM's `A` operand is already int16 (activations
+/// minus the zero point), so the same packed GEMM serves both widths; a convolution output channel
+/// cannot overflow while `32768 · Σ|w| + |bias| < 2^31`, which `checkAccumulator` verifies at load
+/// (the deepest reduction of the segmentation models is 128 channels: ≈ 2^29). ADD shifts its
+/// inputs left by 15 instead of 20; MUL needs a multiplier below one (checked at load);
+/// RESIZE_BILINEAR uses Q7 instead of Q10 coordinates; unary functions are 65,536-entry tables.
 ///
 /// At load:
-/// 1. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
-/// 2. every tensor gets per-tensor asymmetric int8 parameters from its range, except where the
-///    int8 kernel needs its output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE,
-///    RESIZE_BILINEAR) and LOGISTIC, whose output is fixed to TFLite's 1/256, −128;
-/// 3. filters are quantised per output channel (symmetric, ±127) and packed; biases become
+/// 1. standalone RELUs are folded into the op before them (`ActivationFusion`), so that op's
+///    output is quantised over `[0, max]` only;
+/// 2. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
+/// 3. every tensor gets per-tensor parameters from its range, except where the kernel needs its
+///    output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE, RESIZE_BILINEAR) and LOGISTIC,
+///    whose output is fixed to TFLite's 1/256, −128 (int8) or 1/32768, 0 (int16);
+/// 4. filters are quantised per output channel (symmetric, ±127) and packed; biases become
 ///    int32 at `inputScale · weightScale[c]`; multipliers and lookup tables are built;
-/// 4. int8 activations are placed in one arena by the same lifetime planner as the float path.
+/// 5. activations are placed in one arena by the same lifetime planner as the float path.
 ///
 /// At the model boundary inputs are quantised from, and outputs dequantised into, the
 /// interpreter's float32 tensors. Outputs produced by a CONV_2D (directly or through RESHAPE /
 /// CONCATENATION, as BlazeFace's and the landmark models' regressors are) are computed in float
 /// from the int32 accumulators, so the output itself adds no int8 rounding (1 LSB of a 0...192 px
 /// landmark range would be 0.75 px).
-final class IntegerProgram {
+final class IntegerProgram<E: QuantizedActivation> {
     enum Step {
-        case quantize(UnsafePointer<Float>, Int, QuantParams, UnsafeMutablePointer<Int8>)
-        case dequantize(UnsafePointer<Int8>, Int, QuantParams, UnsafeMutablePointer<Float>)
-        case conv(UnsafePointer<Int8>, WindowGeometry, Int32, PackedGEMMWeights, OutputStage, UnsafeMutablePointer<Int8>)
-        case convFloat(UnsafePointer<Int8>, WindowGeometry, Int32, PackedGEMMWeights, FloatOutputStage, UnsafeMutablePointer<Float>)
-        case depthwise(UnsafePointer<Int8>, WindowGeometry, Int32, PackedDepthwiseWeights, OutputStage, UnsafeMutablePointer<Int8>)
-        case transpose(TransposeConvPlan, UnsafePointer<Int8>, Int32, OutputStage, UnsafeMutablePointer<Int8>)
-        case transposeFloat(TransposeConvPlan, UnsafePointer<Int8>, Int32, FloatOutputStage, UnsafeMutablePointer<Float>)
+        case quantize(UnsafePointer<Float>, Int, QuantParams, UnsafeMutablePointer<E>)
+        case dequantize(UnsafePointer<E>, Int, QuantParams, UnsafeMutablePointer<Float>)
+        case conv(UnsafePointer<E>, WindowGeometry, Int32, PackedGEMMWeights, OutputStage, UnsafeMutablePointer<E>)
+        case convFloat(UnsafePointer<E>, WindowGeometry, Int32, PackedGEMMWeights, FloatOutputStage, UnsafeMutablePointer<Float>)
+        case depthwise(UnsafePointer<E>, WindowGeometry, Int32, PackedDepthwiseWeights, OutputStage, UnsafeMutablePointer<E>)
+        case transpose(TransposeConvPlan, UnsafePointer<E>, Int32, OutputStage, UnsafeMutablePointer<E>)
+        case transposeFloat(TransposeConvPlan, UnsafePointer<E>, Int32, FloatOutputStage, UnsafeMutablePointer<Float>)
         case logisticFloat(UnsafePointer<Float>, Int, UnsafeMutablePointer<Float>)
-        case elementwise(UnsafePointer<Int8>, UnsafePointer<Int8>, Int, Int, ElementwiseParams, UnsafeMutablePointer<Int8>)
-        case pool(UnsafePointer<Int8>, WindowGeometry, PoolParams, UnsafeMutablePointer<Int8>)
-        case mean(UnsafePointer<Int8>, Int, Int, MeanParams, UnsafeMutablePointer<Int8>)
-        case lookup(UnsafePointer<Int8>, Int, LookupTable, UnsafeMutablePointer<Int8>)
+        case elementwise(UnsafePointer<E>, UnsafePointer<E>, Int, Int, ElementwiseParams, UnsafeMutablePointer<E>)
+        case pool(UnsafePointer<E>, WindowGeometry, PoolParams, UnsafeMutablePointer<E>)
+        case mean(UnsafePointer<E>, Int, Int, MeanParams, UnsafeMutablePointer<E>)
+        case lookup(UnsafePointer<E>, Int, LookupTable, UnsafeMutablePointer<E>)
         case prelu(UnsafePointer<Int8>, Int, PReLUParams, UnsafeMutablePointer<Int8>)
-        case resize(UnsafePointer<Int8>, ResizeParams, UnsafeMutablePointer<Int8>)
-        case pad(UnsafePointer<Int8>, PadSpec, UnsafeMutablePointer<Int8>)
+        case resize(UnsafePointer<E>, ResizeParams, UnsafeMutablePointer<E>)
+        case pad(UnsafePointer<E>, PadSpec, UnsafeMutablePointer<E>)
         /// `outer` rows of `inner` values to rows of `stride` (concatenation part), requantised.
-        case part(UnsafePointer<Int8>, outer: Int, inner: Int, stride: Int, RequantizeParams, UnsafeMutablePointer<Int8>)
+        case part(UnsafePointer<E>, outer: Int, inner: Int, stride: Int, RequantizeParams, UnsafeMutablePointer<E>)
         case partFloat(UnsafePointer<Float>, outer: Int, inner: Int, stride: Int, UnsafeMutablePointer<Float>)
-        case partDequantize(UnsafePointer<Int8>, outer: Int, inner: Int, stride: Int, QuantParams, UnsafeMutablePointer<Float>)
+        case partDequantize(UnsafePointer<E>, outer: Int, inner: Int, stride: Int, QuantParams, UnsafeMutablePointer<Float>)
     }
 
-    let kernels: IntegerKernelSet
+    let kernels: IntegerKernelSetOf<E>
     private(set) var steps: [Step] = []
     /// The tensor each step writes (for diagnostics).
     private(set) var stepTensors: [Int] = []
@@ -51,15 +68,16 @@ final class IntegerProgram {
     private var owned: [UnsafeMutableRawPointer] = []
     let scratch16: UnsafeMutablePointer<Int16>
     let scratch32: UnsafeMutablePointer<Int32>
-    static let tileRows = 64
+    static var tileRows: Int { 64 }
 
     /// Bytes of integer memory: the int8 arena plus scratch.
     let byteCount: Int
 
     init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
-         calibration: IntegerCalibration, scalarOnly: Bool) throws(ModelError) {
-        kernels = scalarOnly ? IntegerKernels.scalar : IntegerKernels.active
+         calibration: IntegerCalibration, kernels: IntegerKernelSetOf<E>) throws(ModelError) {
+        self.kernels = kernels
         var graph = graph
+        if calibration.fuseActivations { ActivationFusion.apply(&graph) }
         if calibration.equalize {
             let candidates = CrossLayerEqualization.candidates(graph)
             let channels = calibration.activationAwareEqualization
@@ -109,11 +127,11 @@ final class IntegerProgram {
         var q = [QuantParams?](repeating: nil, count: n)
         func fromRange(_ t: Int) -> QuantParams {
             let (lo, hi) = ranges[t]
-            return lo <= hi ? QuantParams(min: lo, max: hi) : QuantParams(min: -1, max: 1)
+            return lo <= hi ? .covering(min: lo, max: hi, as: E.self) : .covering(min: -1, max: 1, as: E.self)
         }
         for i in graph.inputs {
             let (lo, hi) = ranges[i]
-            q[i] = QuantParams(min: min(lo, calibration.inputLower), max: max(hi, calibration.inputUpper))
+            q[i] = .covering(min: min(lo, calibration.inputLower), max: max(hi, calibration.inputUpper), as: E.self)
         }
         for op in graph.operations where !isFloat[op.output] {
             let x = op.inputs[0]
@@ -121,15 +139,16 @@ final class IntegerProgram {
             case .maxPool2D, .averagePool2D, .pad, .reshape, .resizeBilinear:
                 q[op.output] = q[x]
             case .logistic:
-                q[op.output] = QuantParams(scale: 1.0 / 256, zeroPoint: -128)
+                q[op.output] = E.bitWidth == 8 ? QuantParams(scale: 1.0 / 256, zeroPoint: -128)
+                                               : QuantParams(scale: 1.0 / 32768, zeroPoint: 0)
             default:
                 q[op.output] = fromRange(op.output)
             }
         }
         parameters = q
 
-        // The int8 arena.
-        plan = try MemoryPlan(graph: graph, elementSize: 1, tailPadding: 64)
+        // The activation arena.
+        plan = try MemoryPlan(graph: graph, elementSize: MemoryLayout<E>.stride, tailPadding: 64)
         arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment),
                                                  alignment: MemoryPlan.alignment)
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
@@ -160,8 +179,8 @@ final class IntegerProgram {
         // Pointers.
         let arena = self.arena
         let plan = self.plan
-        func int8(_ t: Int) -> UnsafeMutablePointer<Int8> {
-            (arena + plan.offsets[t]!).assumingMemoryBound(to: Int8.self)
+        func quant(_ t: Int) -> UnsafeMutablePointer<E> {
+            (arena + plan.offsets[t]!).assumingMemoryBound(to: E.self)
         }
         var floatBuffers = [UnsafeMutablePointer<Float>?](repeating: nil, count: n)
         func float(_ t: Int) -> UnsafeMutablePointer<Float> {
@@ -178,17 +197,17 @@ final class IntegerProgram {
         func constant(_ t: Int) -> [Float] { Array(graph.constant(t)) }
         func activationBounds(_ a: Activation, _ p: QuantParams) -> (Int32, Int32) {
             switch a {
-            case .none: return FusedActivation.none.bounds(p)
-            case .relu: return FusedActivation.relu.bounds(p)
-            case .relu6: return FusedActivation.relu6.bounds(p)
-            case .reluN1To1: return FusedActivation.reluN1To1.bounds(p)
+            case .none: return FusedActivation.none.bounds(p, as: E.self)
+            case .relu: return FusedActivation.relu.bounds(p, as: E.self)
+            case .relu6: return FusedActivation.relu6.bounds(p, as: E.self)
+            case .reluN1To1: return FusedActivation.reluN1To1.bounds(p, as: E.self)
             }
         }
 
         var steps: [Step] = []
         var stepTensors: [Int] = []
         for i in graph.inputs {
-            steps.append(.quantize(UnsafePointer(float(i)), graph.tensors[i].elementCount, q[i]!, int8(i)))
+            steps.append(.quantize(UnsafePointer(float(i)), graph.tensors[i].elementCount, q[i]!, quant(i)))
         }
         for i in graph.inputs { stepTensors.append(i) }
         for (k, op) in graph.operations.enumerated() {
@@ -215,17 +234,18 @@ final class IntegerProgram {
                                              strideX: g.strideW, padTop: g.padTop, padLeft: g.padLeft,
                                              outputHeight: os[1], outputWidth: os[2])
                     let cw = ChannelWeights(quantizing: wf, channels: oc, axis: .outermost)
+                    try Self.checkAccumulator(cw, bias: cw.quantizedBias(bias, inputScale: qx.scale), label)
                     let packed = PackedGEMMWeights(weights: cw.values, outputChannels: oc, depth: ws[1] * ws[2] * ws[3])
                     if isFloat[out] {
                         let stage = FloatOutputStage(weights: cw, inputScale: qx.scale, bias: bias, activation: g.activation)
-                        steps.append(.convFloat(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, float(out)))
+                        steps.append(.convFloat(UnsafePointer(quant(x)), geo, qx.zeroPoint, packed, stage, float(out)))
                     } else {
                         let qo = q[out]!
                         let (lo, hi) = activationBounds(g.activation, qo)
                         let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
                                                 multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
                                                 outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
-                        steps.append(.conv(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, int8(out)))
+                        steps.append(.conv(UnsafePointer(quant(x)), geo, qx.zeroPoint, packed, stage, quant(out)))
                     }
                 case .depthwiseConv2D:
                     guard g.depthMultiplier == 1 else { throw .unsupported(label + " with a depth multiplier") }
@@ -235,17 +255,19 @@ final class IntegerProgram {
                                              strideX: g.strideW, padTop: g.padTop, padLeft: g.padLeft,
                                              outputHeight: os[1], outputWidth: os[2])
                     let cw = ChannelWeights(quantizing: wf, channels: c, axis: .innermost)
+                    try Self.checkAccumulator(cw, bias: cw.quantizedBias(bias, inputScale: qx.scale), label)
                     let packed = PackedDepthwiseWeights(weights: cw.values, kernelHeight: ws[1], kernelWidth: ws[2], channels: c)
                     let qo = q[out]!
                     let (lo, hi) = activationBounds(g.activation, qo)
                     let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
                                             multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
                                             outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
-                    steps.append(.depthwise(UnsafePointer(int8(x)), geo, qx.zeroPoint, packed, stage, int8(out)))
+                    steps.append(.depthwise(UnsafePointer(quant(x)), geo, qx.zeroPoint, packed, stage, quant(out)))
                 default:
                     guard g.strideH == g.strideW else { throw .unsupported(label + " with unequal strides") }
                     let oc = ws[0]
                     let cw = ChannelWeights(quantizing: wf, channels: oc, axis: .outermost)
+                    try Self.checkAccumulator(cw, bias: cw.quantizedBias(bias, inputScale: qx.scale), label)
                     let tplan = TransposeConvPlan(filter: cw.values, outputChannels: oc, kernelHeight: ws[1],
                                                   kernelWidth: ws[2], inputHeight: xs[1], inputWidth: xs[2],
                                                   inputChannels: xs[3], outputHeight: os[1], outputWidth: os[2],
@@ -253,14 +275,14 @@ final class IntegerProgram {
                     guard tplan.scratchCount <= need16 else { throw .unsupported(label + " needs more scratch") }
                     if isFloat[out] {
                         let stage = FloatOutputStage(weights: cw, inputScale: qx.scale, bias: bias, activation: g.activation)
-                        steps.append(.transposeFloat(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, float(out)))
+                        steps.append(.transposeFloat(tplan, UnsafePointer(quant(x)), qx.zeroPoint, stage, float(out)))
                     } else {
                         let qo = q[out]!
                         let (lo, hi) = activationBounds(g.activation, qo)
                         let stage = OutputStage(bias: cw.quantizedBias(bias, inputScale: qx.scale),
                                                 multipliers: cw.multipliers(inputScale: qx.scale, output: qo),
                                                 outputZeroPoint: qo.zeroPoint, minimum: lo, maximum: hi)
-                        steps.append(.transpose(tplan, UnsafePointer(int8(x)), qx.zeroPoint, stage, int8(out)))
+                        steps.append(.transpose(tplan, UnsafePointer(quant(x)), qx.zeroPoint, stage, quant(out)))
                     }
                 }
 
@@ -276,12 +298,17 @@ final class IntegerProgram {
                 let qo = q[out]!
                 var operation = ElementwiseParams.Operation.add
                 if case .mul = op.kind { operation = .mul }
-                var p = ElementwiseParams(operation, qa, qb, output: qo)
+                var p = ElementwiseParams(operation, qa, qb, output: qo, as: E.self)
                 (p.minimum, p.maximum) = activationBounds(act, qo)
-                steps.append(.elementwise(UnsafePointer(int8(a)), UnsafePointer(int8(b)), count, bc, p, int8(out)))
+                if E.bitWidth == 16 && operation == .mul && p.outputMultiplier.leftShift > 0 {
+                    // (x1·x2) reaches 2^30 with int16 operands: no room for a left shift.
+                    throw .unsupported(label + ": an int16 MUL needs a multiplier below one")
+                }
+                steps.append(.elementwise(UnsafePointer(quant(a)), UnsafePointer(quant(b)), count, bc, p, quant(out)))
 
             case .prelu:
                 guard let qx else { throw .unsupported(label + " reads a float tensor") }
+                guard E.bitWidth == 8 else { throw .unsupported(label + ": PRELU has no int16-activation kernel") }
                 let alphaTensor = op.inputs[1]
                 guard graph.tensors[alphaTensor].constantOffset != nil else { throw .unsupported(label + " needs a constant alpha") }
                 let alpha = constant(alphaTensor)
@@ -296,14 +323,15 @@ final class IntegerProgram {
                     }
                 }
                 let p = PReLUParams(input: qx, output: q[out]!, alpha: perChannel)
-                steps.append(.prelu(UnsafePointer(int8(x)), xs[1] * xs[2], p, int8(out)))
+                steps.append(.prelu(UnsafePointer(UnsafeMutableRawPointer(quant(x)).assumingMemoryBound(to: Int8.self)),
+                                    xs[1] * xs[2], p, UnsafeMutableRawPointer(quant(out)).assumingMemoryBound(to: Int8.self)))
 
             case .pad(let before, let after):
                 guard before[0] == 0 && after[0] == 0 else { throw .unsupported(label + " pads the batch") }
                 let spec = PadSpec(height: xs[1], width: xs[2], channels: xs[3], top: before[1], left: before[2],
                                    front: before[3], outputHeight: os[1], outputWidth: os[2], outputChannels: os[3],
                                    zeroPoint: try Self.activation(qx, graph, x, label).zeroPoint)
-                steps.append(.pad(UnsafePointer(int8(x)), spec, int8(out)))
+                steps.append(.pad(UnsafePointer(quant(x)), spec, quant(out)))
 
             case .maxPool2D(let g), .averagePool2D(let g):
                 let qo = try Self.activation(q[out], graph, out, label)
@@ -314,20 +342,20 @@ final class IntegerProgram {
                 var kind = PoolParams.Kind.max
                 if case .averagePool2D = op.kind { kind = .average }
                 let (lo, hi) = activationBounds(g.activation, qo)
-                steps.append(.pool(UnsafePointer(int8(x)), geo, PoolParams(kind, minimum: lo, maximum: hi), int8(out)))
+                steps.append(.pool(UnsafePointer(quant(x)), geo, PoolParams(kind, minimum: lo, maximum: hi), quant(out)))
 
             case .mean(let reduced):
                 guard reduced == [false, true, true, false] else { throw .unsupported(label + " reduces other axes than H and W") }
                 let qin = try Self.activation(qx, graph, x, label)
                 let p = MeanParams(input: qin, output: q[out]!, pixels: xs[1] * xs[2])
-                steps.append(.mean(UnsafePointer(int8(x)), xs[1] * xs[2], xs[3], p, int8(out)))
+                steps.append(.mean(UnsafePointer(quant(x)), xs[1] * xs[2], xs[3], p, quant(out)))
 
             case .logistic where isFloat[out]:
                 let count = graph.tensors[x].elementCount
                 if isFloat[x] {
                     steps.append(.logisticFloat(UnsafePointer(float(x)), count, float(out)))
                 } else {
-                    steps.append(.partDequantize(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
+                    steps.append(.partDequantize(UnsafePointer(quant(x)), outer: 1, inner: count, stride: count,
                                                  try Self.activation(qx, graph, x, label), float(out)))
                     steps.append(.logisticFloat(UnsafePointer(float(out)), count, float(out)))
                 }
@@ -340,8 +368,8 @@ final class IntegerProgram {
                 case .hardSwish: f = LookupTable.hardSwish
                 default: f = LookupTable.logistic
                 }
-                let table = LookupTable(input: qin, output: q[out]!, f)
-                steps.append(.lookup(UnsafePointer(int8(x)), graph.tensors[x].elementCount, table, int8(out)))
+                let table = LookupTable(input: qin, output: q[out]!, as: E.self, f)
+                steps.append(.lookup(UnsafePointer(quant(x)), graph.tensors[x].elementCount, table, quant(out)))
 
             case .reshape:
                 let count = graph.tensors[x].elementCount
@@ -349,13 +377,13 @@ final class IntegerProgram {
                     if isFloat[x] {
                         steps.append(.partFloat(UnsafePointer(float(x)), outer: 1, inner: count, stride: count, float(out)))
                     } else {
-                        steps.append(.partDequantize(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
+                        steps.append(.partDequantize(UnsafePointer(quant(x)), outer: 1, inner: count, stride: count,
                                                      try Self.activation(qx, graph, x, label), float(out)))
                     }
                 } else {
                     let qin = try Self.activation(qx, graph, x, label)
-                    steps.append(.part(UnsafePointer(int8(x)), outer: 1, inner: count, stride: count,
-                                       RequantizeParams(input: qin, output: q[out]!), int8(out)))
+                    steps.append(.part(UnsafePointer(quant(x)), outer: 1, inner: count, stride: count,
+                                       RequantizeParams(input: qin, output: q[out]!), quant(out)))
                 }
 
             case .concatenation(let axis, let act):
@@ -372,31 +400,31 @@ final class IntegerProgram {
                             steps.append(.partFloat(UnsafePointer(float(t)), outer: outer, inner: inner, stride: total,
                                                     float(out) + offset))
                         } else {
-                            steps.append(.partDequantize(UnsafePointer(int8(t)), outer: outer, inner: inner, stride: total,
+                            steps.append(.partDequantize(UnsafePointer(quant(t)), outer: outer, inner: inner, stride: total,
                                                          try Self.activation(q[t], graph, t, label), float(out) + offset))
                         }
                     } else {
                         let qt = try Self.activation(q[t], graph, t, label)
-                        steps.append(.part(UnsafePointer(int8(t)), outer: outer, inner: inner, stride: total,
-                                           RequantizeParams(input: qt, output: qo!), int8(out) + offset))
+                        steps.append(.part(UnsafePointer(quant(t)), outer: outer, inner: inner, stride: total,
+                                           RequantizeParams(input: qt, output: qo!), quant(out) + offset))
                     }
                     offset += inner
                 }
                 if act != .none, let qo {
                     let bounds = act.bounds
-                    let table = LookupTable(input: qo, output: qo) { min(max($0, bounds.lower), bounds.upper) }
-                    steps.append(.lookup(UnsafePointer(int8(out)), graph.tensors[out].elementCount, table, int8(out)))
+                    let table = LookupTable(input: qo, output: qo, as: E.self) { min(max($0, bounds.lower), bounds.upper) }
+                    steps.append(.lookup(UnsafePointer(quant(out)), graph.tensors[out].elementCount, table, quant(out)))
                 }
 
             case .resizeBilinear(let ac, let hp):
                 _ = try Self.activation(qx, graph, x, label)
                 let p = ResizeParams(inputHeight: xs[1], inputWidth: xs[2], channels: xs[3], outputHeight: os[1],
                                      outputWidth: os[2], alignCorners: ac, halfPixelCenters: hp)
-                steps.append(.resize(UnsafePointer(int8(x)), p, int8(out)))
+                steps.append(.resize(UnsafePointer(quant(x)), p, quant(out)))
             }
         }
         for o in graph.outputs where !isFloat[o] {
-            steps.append(.dequantize(UnsafePointer(int8(o)), graph.tensors[o].elementCount, q[o]!, float(o)))
+            steps.append(.dequantize(UnsafePointer(quant(o)), graph.tensors[o].elementCount, q[o]!, float(o)))
         }
         for p in floatBuffers { if let p { owned.append(UnsafeMutableRawPointer(p)) } }
         while stepTensors.count < steps.count { stepTensors.append(-1) }
@@ -404,6 +432,23 @@ final class IntegerProgram {
         self.stepTensors = stepTensors
         self.isFloat = isFloat
         byteCount = plan.byteCount + need16 * 2 + need32 * 4 + floatBytes
+    }
+
+    /// With int16 activations (|x| ≤ 32768) an int32 accumulator holds any input when, for every
+    /// output channel, `32768 · Σ|w| + |bias| < 2^31`; checked at load, so that the kernels can keep
+    /// int32 accumulators (the largest `Σ|w|` of the segmentation models is far inside this bound:
+    /// their deepest reduction is 128 channels, 127 · 128 · 32768 ≈ 2^29).
+    static func checkAccumulator(_ cw: ChannelWeights, bias: [Int32], _ label: String) throws(ModelError) {
+        guard E.bitWidth == 16 else { return }
+        let c = cw.channels, inner = cw.values.count / c
+        var sums = [Int64](repeating: 0, count: c)
+        for i in 0..<cw.values.count {
+            let ch = cw.channelAxis == .outermost ? i / inner : i % c
+            sums[ch] += Int64(cw.values[i] < 0 ? -Int32(cw.values[i]) : Int32(cw.values[i]))
+        }
+        for ch in 0..<c where sums[ch] * 32768 + (bias[ch] < 0 ? -Int64(bias[ch]) : Int64(bias[ch])) >= Int64(Int32.max) {
+            throw .unsupported(label + ": int16 activations could overflow its int32 accumulator")
+        }
     }
 
     static func activation(_ p: QuantParams?, _ graph: Graph, _ t: Int, _ label: String) throws(ModelError) -> QuantParams {
@@ -431,12 +476,13 @@ final class IntegerProgram {
             switch step {
             case .quantize(let src, let count, let p, let dst):
                 let inv = 1 / p.scale, zp = Float(p.zeroPoint)
+                let lo = Float(E.min), hi = Float(E.max)
                 for i in 0..<count {
                     let v = (src[i] * inv).rounded() + zp
-                    dst[i] = Int8(v < -128 ? -128 : (v > 127 ? 127 : v))
+                    dst[i] = E(truncatingIfNeeded: Int32(v < lo ? lo : (v > hi ? hi : v)))
                 }
             case .dequantize(let src, let count, let p, let dst):
-                for i in 0..<count { dst[i] = p.scale * Float(Int32(src[i]) - p.zeroPoint) }
+                for i in 0..<count { dst[i] = p.scale * Float(Int32(truncatingIfNeeded: src[i]) - p.zeroPoint) }
             case .conv(let input, let g, let zp, let w, let stage, let output):
                 conv2D(input, g, inputZeroPoint: zp, weights: w, stage: stage, output: output,
                        scratch: scratch16, scratchRows: Self.tileRows, kernel: k.gemm)
@@ -454,12 +500,12 @@ final class IntegerProgram {
             case .depthwise(let input, let g, let zp, let w, let stage, let output):
                 k.depthwise(input, g, zp, w, stage, output)
             case .transpose(let plan, let input, let zp, let stage, let output):
-                plan.run(input, inputZeroPoint: zp, output: .int8(stage, output), scratch: scratch16, kernel: k.gemm)
+                plan.run(input, inputZeroPoint: zp, output: .quantized(stage, output), scratch: scratch16, kernel: k.gemm)
             case .transposeFloat(let plan, let input, let zp, let stage, let output):
                 plan.run(input, inputZeroPoint: zp, output: .float(stage, output, scratch32), scratch: scratch16,
                          kernel: k.gemm)
             case .logisticFloat(let input, let count, let output):
-                for i in 0..<count { output[i] = LookupTable.logistic(input[i]) }
+                for i in 0..<count { output[i] = FloatMath.logistic(input[i]) }
             case .elementwise(let a, let b, let count, let period, let p, let output):
                 k.elementwise(a, b, count, period, p, output)
             case .pool(let input, let g, let p, let output):
@@ -522,8 +568,8 @@ struct PadSpec {
     var outputHeight: Int, outputWidth: Int, outputChannels: Int
     var zeroPoint: Int32
 
-    func run(_ input: UnsafePointer<Int8>, _ output: UnsafeMutablePointer<Int8>) {
-        let z = Int8(truncatingIfNeeded: zeroPoint)
+    func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, _ output: UnsafeMutablePointer<E>) {
+        let z = E(truncatingIfNeeded: zeroPoint)
         if front == 0 && outputChannels == channels {
             padSpatial(input, height: height, width: width, channels: channels, top: top,
                        bottom: outputHeight - height - top, left: left, right: outputWidth - width - left,

@@ -16,9 +16,9 @@ public struct PoolParams: Sendable, Equatable {
     }
 }
 
-public typealias PoolKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ geometry: WindowGeometry, _ params: PoolParams,
-    _ output: UnsafeMutablePointer<Int8>
+public typealias PoolKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ geometry: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<E>
 ) -> Void
 
 @inline(__always)
@@ -26,9 +26,9 @@ func roundedAverage(_ sum: Int32, _ count: Int32) -> Int32 {
     sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count
 }
 
-public func poolScalar(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ params: PoolParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func poolScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     let c = g.channels
     for oy in 0..<g.outputHeight {
@@ -39,27 +39,27 @@ public func poolScalar(
                                       kernel: g.kernelWidth, size: g.inputWidth)
             let taps = Int32(max(0, ky1 - ky0) * max(0, kx1 - kx0))
             for ch in 0..<c {
-                var m: Int32 = -128, s: Int32 = 0
+                var m = Int32(E.min), s: Int32 = 0
                 for ky in ky0..<max(ky0, ky1) {
                     for kx in kx0..<max(kx0, kx1) {
                         let iy = oy * g.strideY - g.padTop + ky
                         let ix = ox * g.strideX - g.padLeft + kx
-                        let x = Int32(input[(iy * g.inputWidth + ix) * c + ch])
+                        let x = Int32(truncatingIfNeeded: input[(iy * g.inputWidth + ix) * c + ch])
                         m = max(m, x)
                         s += x
                     }
                 }
                 let v = params.kind == .max ? m : (taps > 0 ? roundedAverage(s, taps) : 0)
                 output[(oy * g.outputWidth + ox) * c + ch] =
-                    Int8(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
+                    E(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
             }
         }
     }
 }
 
-public func poolSIMD(
-    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, _ params: PoolParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func poolSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     let c = g.channels
     let full = c / 8 * 8
@@ -76,12 +76,10 @@ public func poolSIMD(
             let dst = output + (oy * g.outputWidth + ox) * c
             var ch = 0
             while ch < full {
-                var m = I32x8(repeating: -128), s = I32x8()
+                var m = I32x8(repeating: Int32(E.min)), s = I32x8()
                 for ky in ky0..<max(ky0, ky1) {
                     for kx in kx0..<max(kx0, kx1) {
-                        let x = widen8to32(UnsafeRawPointer(
-                            input + ((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch)
-                            .loadUnaligned(as: SIMD8<Int8>.self))
+                        let x = load8(input + ((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch)
                         m = vmax(m, x)
                         s &+= x
                     }
@@ -96,12 +94,11 @@ public func poolSIMD(
                 } else {
                     v = I32x8()
                 }
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: narrow8(vmin(vmax(v, lo), hi)),
-                                                             as: SIMD8<Int8>.self)
+                store8(vmin(vmax(v, lo), hi), dst + ch)
                 ch += 8
             }
             while ch < c {
-                var m: Int32 = -128, s: Int32 = 0
+                var m = Int32(E.min), s: Int32 = 0
                 for ky in ky0..<max(ky0, ky1) {
                     for kx in kx0..<max(kx0, kx1) {
                         let x = Int32(input[((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch])
@@ -110,7 +107,7 @@ public func poolSIMD(
                     }
                 }
                 let v = params.kind == .max ? m : (taps > 0 ? roundedAverage(s, taps) : 0)
-                dst[ch] = Int8(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
+                dst[ch] = E(truncatingIfNeeded: clamp32(v, params.minimum, params.maximum))
                 ch += 1
             }
         }
@@ -132,31 +129,31 @@ public struct MeanParams: Sendable, Equatable {
     }
 
     @inline(__always)
-    func finish(_ sum: Int32) -> Int8 {
+    func finish<E: QuantizedActivation>(_ sum: Int32) -> E {
         let v = multiplyByQuantizedMultiplier(sum, multiplier) &+ outputZeroPoint
-        return Int8(truncatingIfNeeded: clamp32(v, -128, 127))
+        return E(truncatingIfNeeded: clamp32(v, Int32(E.min), Int32(E.max)))
     }
 }
 
-public typealias MeanKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
-    _ output: UnsafeMutablePointer<Int8>
+public typealias MeanKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<E>
 ) -> Void
 
-public func meanScalar(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func meanScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     for ch in 0..<channels {
         var s: Int32 = 0
-        for p in 0..<pixels { s &+= Int32(input[p * channels + ch]) &- params.inputZeroPoint }
+        for p in 0..<pixels { s &+= Int32(truncatingIfNeeded: input[p * channels + ch]) &- params.inputZeroPoint }
         output[ch] = params.finish(s)
     }
 }
 
-public func meanSIMD(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
-    _ output: UnsafeMutablePointer<Int8>
+public func meanSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<E>
 ) {
     let zp = I32x8(repeating: params.inputZeroPoint)
     let m = I32x8(repeating: params.multiplier.multiplier)
@@ -167,18 +164,15 @@ public func meanSIMD(
     while ch + 8 <= channels {
         var s = I32x8()
         for p in 0..<pixels {
-            s &+= widen8to32(UnsafeRawPointer(input + p * channels + ch)
-                .loadUnaligned(as: SIMD8<Int8>.self)) &- zp
+            s &+= load8(input + p * channels + ch) &- zp
         }
         let v = multiplyByQuantizedMultiplier(s, m, l, r) &+ zpOut
-        UnsafeMutableRawPointer(output + ch).storeBytes(
-            of: narrow8(vmin(vmax(v, I32x8(repeating: -128)), I32x8(repeating: 127))),
-            as: SIMD8<Int8>.self)
+        store8(vmin(vmax(v, I32x8(repeating: Int32(E.min))), I32x8(repeating: Int32(E.max))), output + ch)
         ch += 8
     }
     while ch < channels {
         var s: Int32 = 0
-        for p in 0..<pixels { s &+= Int32(input[p * channels + ch]) &- params.inputZeroPoint }
+        for p in 0..<pixels { s &+= Int32(truncatingIfNeeded: input[p * channels + ch]) &- params.inputZeroPoint }
         output[ch] = params.finish(s)
         ch += 1
     }

@@ -9,13 +9,20 @@
 ///   a saturating rounding doubling high multiply, then a rounding (half away from zero)
 ///   right shift by a power of two.
 
-/// Per-tensor asymmetric int8 quantisation of an activation tensor.
+/// The storage of quantised activations: `Int8` (asymmetric, the TFLite int8 scheme) or `Int16`
+/// (symmetric, zero point 0: TFLite's "16x8" scheme). Every integer kernel is generic over it and
+/// specialised for both; the accumulators stay int32 (see `IntegerProgram` for why that is safe).
+public protocol QuantizedActivation: FixedWidthInteger, SignedInteger, SIMDScalar, Sendable {}
+extension Int8: QuantizedActivation {}
+extension Int16: QuantizedActivation {}
+
+/// Per-tensor quantisation of an activation tensor: asymmetric int8, or symmetric int16.
 public struct QuantParams: Sendable, Equatable {
     public var scale: Float
     public var zeroPoint: Int32
 
     public init(scale: Float, zeroPoint: Int32) {
-        precondition(scale > 0 && zeroPoint >= -128 && zeroPoint <= 127)
+        precondition(scale > 0 && zeroPoint >= -32768 && zeroPoint <= 32767)
         self.scale = scale
         self.zeroPoint = zeroPoint
     }
@@ -30,6 +37,33 @@ public struct QuantParams: Sendable, Equatable {
         let zp = (-128 - lo / scale).rounded()
         self.scale = scale
         self.zeroPoint = Int32(zp < -128 ? -128 : (zp > 127 ? 127 : zp))
+    }
+
+    /// Symmetric int16 parameters covering `[min, max]`: zero point 0, `scale = max|x| / 32767`.
+    public init(symmetric16 lo: Float, max hi: Float) {
+        var m = -lo > hi ? -lo : hi
+        if !(m > 1e-6) { m = 1e-3 }
+        self.scale = m / 32767
+        self.zeroPoint = 0
+    }
+
+    /// Parameters for `E` covering `[min, max]`: asymmetric for int8, symmetric for int16.
+    public static func covering<E: QuantizedActivation>(min lo: Float, max hi: Float, as _: E.Type) -> QuantParams {
+        E.bitWidth == 8 ? QuantParams(min: lo, max: hi) : QuantParams(symmetric16: lo, max: hi)
+    }
+
+    /// Real value → `E` (round half away from zero, saturating).
+    @inline(__always)
+    public func quantize<E: QuantizedActivation>(_ x: Float, as _: E.Type) -> E {
+        let q = (x / scale).rounded() + Float(zeroPoint)
+        let lo = Float(E.min), hi = Float(E.max)
+        // Through Int32: the generic Float → E conversion is a slow library call.
+        return E(truncatingIfNeeded: Int32(q < lo ? lo : (q > hi ? hi : q)))
+    }
+
+    @inline(__always)
+    public func dequantize<E: QuantizedActivation>(_ q: E) -> Float {
+        scale * Float(Int32(truncatingIfNeeded: q) - zeroPoint)
     }
 
     /// Real value → int8 (round half away from zero, saturating).
@@ -144,42 +178,42 @@ public typealias I32x8 = SIMD8<Int32>
 /// Sign-extends lane by lane. Written as a loop on purpose: the generic
 /// `SIMD(truncatingIfNeeded:)` initialisers are not always inlined, the loop is, and LLVM turns it
 /// into one `vpmovsx*` / `sxtl`.
-@inline(__always)
+@inline(always)
 func widen64(_ v: SIMD8<Int32>) -> SIMD8<Int64> {
     var r = SIMD8<Int64>()
     for i in 0..<8 { r[i] = Int64(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func narrow32(_ v: SIMD8<Int64>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(truncatingIfNeeded: v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen16to32(_ v: SIMD8<Int16>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen16to32(_ v: SIMD16<Int16>) -> SIMD16<Int32> {
     var r = SIMD16<Int32>()
     for i in 0..<16 { r[i] = Int32(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen8to16(_ v: SIMD16<Int8>) -> SIMD16<Int16> {
     var r = SIMD16<Int16>()
     for i in 0..<16 { r[i] = Int16(v[i]) }
     return r
 }
 
-@inline(__always)
+@inline(always)
 func widen8to32(_ v: SIMD8<Int8>) -> SIMD8<Int32> {
     var r = SIMD8<Int32>()
     for i in 0..<8 { r[i] = Int32(v[i]) }
@@ -188,29 +222,57 @@ func widen8to32(_ v: SIMD8<Int8>) -> SIMD8<Int32> {
 
 /// Saturate int32 lanes to int8 (inputs are already clamped to the activation range, so this
 /// is a plain truncation in practice).
-@inline(__always)
+@inline(always)
 func narrow8(_ v: SIMD8<Int32>) -> SIMD8<Int8> {
     var r = SIMD8<Int8>()
     for i in 0..<8 { r[i] = Int8(truncatingIfNeeded: v[i]) }
     return r
 }
 
-@inline(__always)
+/// Sign-extends eight activations of either width (a loop, for the reason given at `widen64`).
+@inline(always)
+func widen32<E: QuantizedActivation>(_ v: SIMD8<E>) -> I32x8 {
+    var r = I32x8()
+    for i in 0..<8 { r[i] = Int32(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+/// Truncates int32 lanes to `E` (callers have clamped them to `E`'s range).
+@inline(always)
+func narrow<E: QuantizedActivation>(_ v: I32x8) -> SIMD8<E> {
+    var r = SIMD8<E>()
+    for i in 0..<8 { r[i] = E(truncatingIfNeeded: v[i]) }
+    return r
+}
+
+/// Eight activations at `p`, sign-extended.
+@inline(always)
+func load8<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> I32x8 {
+    widen32(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<E>.self))
+}
+
+/// Stores eight clamped int32 lanes as `E` at `p`.
+@inline(always)
+func store8<E: QuantizedActivation>(_ v: I32x8, _ p: UnsafeMutablePointer<E>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: narrow(v) as SIMD8<E>, as: SIMD8<E>.self)
+}
+
+@inline(always)
 func vmin(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .< a) }
-@inline(__always)
+@inline(always)
 func vmax(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .> a) }
 
 /// SaturatingRoundingDoublingHighMul for multipliers `b != Int32.min` (always true for a
 /// `FixedMultiplier`): then `(a*b + 2^30) >> 31` equals gemmlowp's nudged truncating division
 /// (for negative products, truncation toward zero of `ab + 1 - 2^30` is the floor of
 /// `ab + 2^30`), and no saturation case exists.
-@inline(__always)
+@inline(always)
 func srdhm(_ a: I32x8, _ b: I32x8) -> I32x8 {
     let p = widen64(a) &* widen64(b) &+ Int64(1 << 30)
     return narrow32(p &>> 31)
 }
 
-@inline(__always)
+@inline(always)
 func roundingDivideByPOT(_ x: I32x8, _ exponent: I32x8) -> I32x8 {
     let mask = (I32x8(repeating: 1) &<< exponent) &- 1
     let remainder = x & mask
@@ -220,7 +282,7 @@ func roundingDivideByPOT(_ x: I32x8, _ exponent: I32x8) -> I32x8 {
 }
 
 /// Vector `MultiplyByQuantizedMultiplier` with per-lane multipliers and shifts.
-@inline(__always)
+@inline(always)
 func multiplyByQuantizedMultiplier(_ x: I32x8, _ m: I32x8, _ left: I32x8, _ right: I32x8) -> I32x8 {
     roundingDivideByPOT(srdhm(x &<< left, m), right)
 }
@@ -284,11 +346,11 @@ public final class OutputStage {
         rightShift.deallocate()
     }
 
-    /// Scalar output stage for channel `c`.
+    /// Scalar output stage for channel `c` (`minimum...maximum` lie in `E`'s range).
     @inline(__always)
-    func apply(_ acc: Int32, channel c: Int) -> Int8 {
+    func apply<E: QuantizedActivation>(_ acc: Int32, channel c: Int) -> E {
         let v = multiplyByQuantizedMultiplier(acc &+ bias[c], multiplier[c], leftShift[c], rightShift[c])
-        return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, minimum, maximum))
+        return E(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, minimum, maximum))
     }
 
 }
@@ -296,25 +358,32 @@ public final class OutputStage {
 /// SIMD output stage for channels `c ..< c+8` of `stage` (c + 8 <= paddedChannels). A free
 /// transparent function so that it is always inlined into the kernels' loops.
 @_transparent
-func applyStage(_ stage: OutputStage, _ acc: I32x8, channel c: Int) -> SIMD8<Int8> {
+func applyStage<E: QuantizedActivation>(_ stage: OutputStage, _ acc: I32x8, channel c: Int) -> SIMD8<E> {
     let v8 = stage.vectors + (c >> 3) * 4
     var v = multiplyByQuantizedMultiplier(acc &+ v8[0], v8[1], v8[2], v8[3]) &+ stage.outputZeroPoint
     v = vmax(v, I32x8(repeating: stage.minimum))
     v = vmin(v, I32x8(repeating: stage.maximum))
-    return narrow8(v)
+    return narrow(v)
 }
 
 /// Fused activation of a TFLite op, mapped into the quantised output domain.
 public enum FusedActivation: Sendable, Equatable {
     case none, relu, relu6, reluN1To1
 
-    /// `(min, max)` in quantised output units.
+    /// `(min, max)` in quantised int8 output units.
     public func bounds(_ q: QuantParams) -> (Int32, Int32) {
+        bounds(q, as: Int8.self)
+    }
+
+    /// `(min, max)` in quantised output units of `E`.
+    public func bounds<E: QuantizedActivation>(_ q: QuantParams, as e: E.Type) -> (Int32, Int32) {
+        let lo = Int32(E.min), hi = Int32(E.max)
+        func bound(_ x: Float) -> Int32 { Int32(q.quantize(x, as: e)) }
         switch self {
-        case .none: return (-128, 127)
-        case .relu: return (max(-128, q.zeroPoint), 127)
-        case .relu6: return (max(-128, q.zeroPoint), q.quantizedBound(6))
-        case .reluN1To1: return (q.quantizedBound(-1), q.quantizedBound(1))
+        case .none: return (lo, hi)
+        case .relu: return (max(lo, q.zeroPoint), hi)
+        case .relu6: return (max(lo, q.zeroPoint), bound(6))
+        case .reluN1To1: return (bound(-1), bound(1))
         }
     }
 }

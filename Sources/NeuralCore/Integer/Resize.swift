@@ -1,6 +1,8 @@
-/// RESIZE_BILINEAR on int8 NHWC in fixed point (input and output share quantisation).
+/// RESIZE_BILINEAR on int8 (or int16) NHWC in fixed point (input and output share quantisation).
 ///
-/// Source coordinates are Q10 (1/1024 pixel), computed with integers only:
+/// Source coordinates are Q10 (1/1024 pixel) for int8, computed with integers only (for int16 the
+/// same with Q7, 1/128 pixel, so that `value · 2^14` stays within int32; every factor-2 resize
+/// of the models has fractions of 1/4, exact in both):
 /// - `alignCorners`: `src = y · (in − 1) · 1024 / (out − 1)`;
 /// - `halfPixelCenters`: `src = ((2y + 1) · in · 1024) / (2 · out) − 512`, clamped at 0;
 /// - otherwise: `src = y · in · 1024 / out`.
@@ -20,77 +22,88 @@ public struct ResizeParams: Sendable, Equatable {
         self.alignCorners = alignCorners; self.halfPixelCenters = halfPixelCenters
     }
 
-    /// `(i0, i1, frac)` for output coordinate `o` along an axis.
+    /// `(i0, i1, frac)` for output coordinate `o` along an axis, `frac` in units of 2^-bits.
     @inline(__always)
-    func source(_ o: Int, input n: Int, output m: Int) -> (Int, Int, Int32) {
+    func source(_ o: Int, input n: Int, output m: Int, bits: Int = 10) -> (Int, Int, Int32) {
+        let one = 1 << bits
         var s: Int
         if alignCorners && m > 1 {
-            s = o * (n - 1) * 1024 / (m - 1)
+            s = o * (n - 1) * one / (m - 1)
         } else if halfPixelCenters {
-            s = (2 * o + 1) * n * 1024 / (2 * m) - 512
+            s = (2 * o + 1) * n * one / (2 * m) - one / 2
         } else {
-            s = o * n * 1024 / m
+            s = o * n * one / m
         }
         if s < 0 { s = 0 }
-        var i0 = s >> 10
-        var f = Int32(s & 1023)
+        var i0 = s >> bits
+        var f = Int32(s & (one - 1))
         if i0 >= n - 1 { i0 = n - 1; f = 0 }
         return (i0, min(i0 + 1, n - 1), f)
     }
+
+    /// Fraction bits for activations of type `E`: 10 for int8, 7 for int16.
+    @inline(__always)
+    static func fractionBits<E: QuantizedActivation>(_: E.Type) -> Int { E.bitWidth == 8 ? 10 : 7 }
 }
 
-public typealias ResizeKernel = @Sendable (
-    _ input: UnsafePointer<Int8>, _ params: ResizeParams, _ output: UnsafeMutablePointer<Int8>
+public typealias ResizeKernel<E: QuantizedActivation> = @Sendable (
+    _ input: UnsafePointer<E>, _ params: ResizeParams, _ output: UnsafeMutablePointer<E>
 ) -> Void
 
-public func resizeBilinearScalar(
-    _ input: UnsafePointer<Int8>, _ p: ResizeParams, _ output: UnsafeMutablePointer<Int8>
+public func resizeBilinearScalar<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ p: ResizeParams, _ output: UnsafeMutablePointer<E>
 ) {
     let c = p.channels
+    let bits = ResizeParams.fractionBits(E.self)
+    let one = Int32(1 << bits), shift = Int32(2 * bits), half = Int32(1) << (2 * bits - 1)
     for oy in 0..<p.outputHeight {
-        let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight)
+        let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight, bits: bits)
         for ox in 0..<p.outputWidth {
-            let (x0, x1, fx) = p.source(ox, input: p.inputWidth, output: p.outputWidth)
+            let (x0, x1, fx) = p.source(ox, input: p.inputWidth, output: p.outputWidth, bits: bits)
             let r0 = input + y0 * p.inputWidth * c, r1 = input + y1 * p.inputWidth * c
             let dst = output + (oy * p.outputWidth + ox) * c
             for ch in 0..<c {
-                let top = Int32(r0[x0 * c + ch]) * (1024 - fx) + Int32(r0[x1 * c + ch]) * fx
-                let bottom = Int32(r1[x0 * c + ch]) * (1024 - fx) + Int32(r1[x1 * c + ch]) * fx
-                let v = (top * (1024 - fy) + bottom * fy + (1 << 19)) >> 20
-                dst[ch] = Int8(truncatingIfNeeded: v)
+                let top = Int32(truncatingIfNeeded: r0[x0 * c + ch]) * (one - fx)
+                    + Int32(truncatingIfNeeded: r0[x1 * c + ch]) * fx
+                let bottom = Int32(truncatingIfNeeded: r1[x0 * c + ch]) * (one - fx)
+                    + Int32(truncatingIfNeeded: r1[x1 * c + ch]) * fx
+                let v = (top * (one - fy) + bottom * fy + half) >> shift
+                dst[ch] = E(truncatingIfNeeded: v)
             }
         }
     }
 }
 
-public func resizeBilinearSIMD(
-    _ input: UnsafePointer<Int8>, _ p: ResizeParams, _ output: UnsafeMutablePointer<Int8>
+public func resizeBilinearSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ p: ResizeParams, _ output: UnsafeMutablePointer<E>
 ) {
     let c = p.channels
     let full = c / 8 * 8
-    @inline(__always) func load(_ ptr: UnsafePointer<Int8>) -> I32x8 {
-        widen8to32(UnsafeRawPointer(ptr).loadUnaligned(as: SIMD8<Int8>.self))
-    }
+    let bits = ResizeParams.fractionBits(E.self)
+    let one = Int32(1 << bits), shift = Int32(2 * bits), half = Int32(1) << (2 * bits - 1)
+    let vshift = I32x8(repeating: shift), vhalf = I32x8(repeating: half)
     for oy in 0..<p.outputHeight {
-        let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight)
-        let vfy = I32x8(repeating: fy), vgy = I32x8(repeating: 1024 - fy)
+        let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight, bits: bits)
+        let vfy = I32x8(repeating: fy), vgy = I32x8(repeating: one - fy)
         for ox in 0..<p.outputWidth {
-            let (x0, x1, fx) = p.source(ox, input: p.inputWidth, output: p.outputWidth)
-            let vfx = I32x8(repeating: fx), vgx = I32x8(repeating: 1024 - fx)
+            let (x0, x1, fx) = p.source(ox, input: p.inputWidth, output: p.outputWidth, bits: bits)
+            let vfx = I32x8(repeating: fx), vgx = I32x8(repeating: one - fx)
             let r0 = input + y0 * p.inputWidth * c, r1 = input + y1 * p.inputWidth * c
             let dst = output + (oy * p.outputWidth + ox) * c
             var ch = 0
             while ch < full {
-                let top = load(r0 + x0 * c + ch) &* vgx &+ load(r0 + x1 * c + ch) &* vfx
-                let bottom = load(r1 + x0 * c + ch) &* vgx &+ load(r1 + x1 * c + ch) &* vfx
-                let v = (top &* vgy &+ bottom &* vfy &+ (1 << 19)) &>> 20
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: narrow8(v), as: SIMD8<Int8>.self)
+                let top = load8(r0 + x0 * c + ch) &* vgx &+ load8(r0 + x1 * c + ch) &* vfx
+                let bottom = load8(r1 + x0 * c + ch) &* vgx &+ load8(r1 + x1 * c + ch) &* vfx
+                let v = (top &* vgy &+ bottom &* vfy &+ vhalf) &>> vshift
+                store8(v, dst + ch)
                 ch += 8
             }
             while ch < c {
-                let top = Int32(r0[x0 * c + ch]) * (1024 - fx) + Int32(r0[x1 * c + ch]) * fx
-                let bottom = Int32(r1[x0 * c + ch]) * (1024 - fx) + Int32(r1[x1 * c + ch]) * fx
-                dst[ch] = Int8(truncatingIfNeeded: (top * (1024 - fy) + bottom * fy + (1 << 19)) >> 20)
+                let top = Int32(truncatingIfNeeded: r0[x0 * c + ch]) * (one - fx)
+                    + Int32(truncatingIfNeeded: r0[x1 * c + ch]) * fx
+                let bottom = Int32(truncatingIfNeeded: r1[x0 * c + ch]) * (one - fx)
+                    + Int32(truncatingIfNeeded: r1[x1 * c + ch]) * fx
+                dst[ch] = E(truncatingIfNeeded: (top * (one - fy) + bottom * fy + half) >> shift)
                 ch += 1
             }
         }
@@ -99,14 +112,14 @@ public func resizeBilinearSIMD(
 
 /// PAD (constant): spatial padding of an NHWC tensor with the zero point (real 0).
 /// Channel padding is not used by the models and not supported.
-public func padSpatial(
-    _ input: UnsafePointer<Int8>, height: Int, width: Int, channels c: Int,
+public func padSpatial<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, height: Int, width: Int, channels c: Int,
     top: Int, bottom: Int, left: Int, right: Int, zeroPoint: Int32,
-    output: UnsafeMutablePointer<Int8>
+    output: UnsafeMutablePointer<E>
 ) {
     let ow = width + left + right
     let oh = height + top + bottom
-    let z = Int8(truncatingIfNeeded: zeroPoint)
+    let z = E(truncatingIfNeeded: zeroPoint)
     output.update(repeating: z, count: top * ow * c)
     for y in 0..<height {
         let dst = output + ((y + top) * ow) * c

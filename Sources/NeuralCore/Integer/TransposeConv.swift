@@ -62,21 +62,21 @@ public final class TransposeConvPlan {
     /// Where the result goes: requantised int8, or float from the int32 accumulators (the
     /// `Int32` scratch holds one output row of a parity class: `ceil(outputWidth / stride) ·
     /// outputChannels` values).
-    enum Output {
-        case int8(OutputStage, UnsafeMutablePointer<Int8>)
+    enum Output<E: QuantizedActivation> {
+        case quantized(OutputStage, UnsafeMutablePointer<E>)
         case float(FloatOutputStage, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Int32>)
     }
 
-    /// Runs the op with an int8 output.
-    public func run(_ input: UnsafePointer<Int8>, inputZeroPoint: Int32, stage: OutputStage,
-                    output: UnsafeMutablePointer<Int8>, scratch: UnsafeMutablePointer<Int16>,
-                    kernel: GEMMKernel) {
-        run(input, inputZeroPoint: inputZeroPoint, output: .int8(stage, output), scratch: scratch, kernel: kernel)
+    /// Runs the op with a quantised output of the input's type.
+    public func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, stage: OutputStage,
+                                            output: UnsafeMutablePointer<E>, scratch: UnsafeMutablePointer<Int16>,
+                                            kernel: GEMMKernel) {
+        run(input, inputZeroPoint: inputZeroPoint, output: .quantized(stage, output), scratch: scratch, kernel: kernel)
     }
 
     /// Runs the op. Output pixels whose class has no taps get the bias alone.
-    func run(_ input: UnsafePointer<Int8>, inputZeroPoint: Int32, output target: Output,
-             scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
+    func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, output target: Output<E>,
+                                     scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
         let s = stride, ic = inputChannels, oc = outputChannels
         let zp = Int16(truncatingIfNeeded: inputZeroPoint)
         for py in 0..<s {
@@ -89,7 +89,7 @@ public final class TransposeConvPlan {
                     let at = (oy * outputWidth + px) * oc
                     guard let w = weights[py * s + px] else {
                         switch target {
-                        case .int8(let stage, let output):
+                        case .quantized(let stage, let output):
                             for j in 0..<cols {
                                 for o in 0..<oc { output[at + j * s * oc + o] = stage.apply(0, channel: o) }
                             }
@@ -112,15 +112,15 @@ public final class TransposeConvPlan {
                                 dst.update(repeating: 0, count: ic)
                             } else {
                                 let src = input + (iy * inputWidth + ix) * ic
-                                for i in 0..<ic { dst[i] = Int16(src[i]) &- zp }
+                                for i in 0..<ic { dst[i] = Int16(truncatingIfNeeded: src[i]) &- zp }
                             }
                             dst += ic
                         }
                         if w.depthStride > w.depth { dst.pointee = 0 }
                     }
                     switch target {
-                    case .int8(let stage, let output):
-                        kernel(scratch, cols, w, .int8(output + at, rowStride: s * oc, stage: stage))
+                    case .quantized(let stage, let output):
+                        kernel(scratch, cols, w, .quantized(output + at, rowStride: s * oc, stage: stage))
                     case .float(let stage, let output, let acc):
                         kernel(scratch, cols, w, .int32(acc, rowStride: oc))
                         stage.apply(acc, rows: cols, channels: oc, output: output + at, rowStride: s * oc)

@@ -1,0 +1,355 @@
+import NeuralCore
+import Testing
+import TestSupport
+
+/// The int16-activation kernels (`IntegerKernels.all16`): every SIMD variant equals the scalar
+/// reference bit for bit (seeded data over the whole int16 range, sizes below/at/above the vector
+/// widths, odd channel counts), and the scalar reference matches a float computation of the same
+/// quantised operands within 1 LSB.
+@Suite struct IntegerKernel16Tests {
+    static let channelCounts = [1, 3, 7, 8, 9, 15, 16, 17, 24, 33]
+
+    static func int16s(_ n: Int, _ g: inout SeededGenerator, range: ClosedRange<Int16> = -32768...32767) -> [Int16] {
+        (0..<n).map { _ in Int16.random(in: range, using: &g) }
+    }
+
+    /// Symmetric int16 parameters of a random scale.
+    static func random(_ g: inout SeededGenerator) -> QuantParams {
+        QuantParams(symmetric16: 0, max: Float.random(in: 0.5...20, using: &g))
+    }
+
+    static func expected(_ real: Double, _ q: QuantParams, lo: Int32 = -32768, hi: Int32 = 32767) -> Int32 {
+        let v = (real / Double(q.scale)).rounded() + Double(q.zeroPoint)
+        return Int32(max(Double(lo), min(Double(hi), v)))
+    }
+
+    static func maxDiff(_ a: [Int16], _ b: [Int32]) -> Int32 {
+        var m: Int32 = 0
+        for i in 0..<a.count { m = max(m, abs(Int32(a[i]) - b[i])) }
+        return m
+    }
+
+    static func eachVariant(_ count: Int, _ body: (IntegerKernelSetOf<Int16>, UnsafeMutablePointer<Int16>) -> Void) -> [[Int16]] {
+        IntegerKernels.all16.map { set in
+            var out = [Int16](repeating: 0x5555, count: count)
+            out.withUnsafeMutableBufferPointer { body(set, $0.baseAddress!) }
+            return out
+        }
+    }
+
+    @Test func quantisationIsSymmetric() {
+        let q = QuantParams(symmetric16: -3, max: 1.5)
+        #expect(q.zeroPoint == 0)
+        #expect(q.quantize(3, as: Int16.self) == 32767)
+        #expect(q.quantize(-3, as: Int16.self) == -32767)
+        #expect(q.quantize(100, as: Int16.self) == 32767)
+        #expect(abs(q.dequantize(Int16(16384)) - 1.5) < 1e-3)
+        let (lo, hi) = FusedActivation.relu6.bounds(q, as: Int16.self)
+        #expect(lo == 0 && hi == 32767)
+    }
+
+    @Test func requantizeVariantsAgree() {
+        var g = SeededGenerator(seed: 1003)
+        for count in [0, 1, 7, 8, 9, 16, 31, 100] {
+            let pin = Self.random(&g), pout = Self.random(&g)
+            let input = Self.int16s(count, &g)
+            let p = RequantizeParams(input: pin, output: pout)
+            let outs = Self.eachVariant(count) { set, out in set.requantize(input, count, p, out) }
+            #expect(outs[0] == outs[1])
+            #expect(Self.maxDiff(outs[0], input.map { Self.expected(Double(pin.dequantize($0)), pout) }) <= 1)
+        }
+    }
+
+    @Test(arguments: [(1, 1, true), (3, 2, true), (3, 1, false)])
+    func conv2DMatchesFloatAndVariantsAgree(kernel: Int, stride: Int, same: Bool) {
+        var g = SeededGenerator(seed: 1020 + UInt64(kernel * 10 + stride))
+        for (h, w, c, oc) in [(7, 9, 3, 8), (8, 8, 16, 17), (5, 11, 9, 33)] {
+            let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: kernel,
+                                     kernelWidth: kernel, strideY: stride, strideX: stride, same: same)
+            let pin = Self.random(&g)
+            let input = Self.int16s(h * w * c, &g)
+            let cw = ChannelWeights(quantizing: IntTest.floats(oc * kernel * kernel * c, &g, -0.5...0.5),
+                                    channels: oc, axis: .outermost)
+            let bias = cw.quantizedBias(IntTest.floats(oc, &g, -1...1), inputScale: pin.scale)
+            var real = [Double](repeating: 0, count: geo.outputPixels * oc)
+            for oy in 0..<geo.outputHeight {
+                for ox in 0..<geo.outputWidth {
+                    for o in 0..<oc {
+                        var s = Double(bias[o]) * Double(pin.scale) * Double(cw.scales[o])
+                        for ky in 0..<kernel {
+                            for kx in 0..<kernel {
+                                let iy = oy * stride - geo.padTop + ky, ix = ox * stride - geo.padLeft + kx
+                                if iy < 0 || ix < 0 || iy >= h || ix >= w { continue }
+                                for i in 0..<c {
+                                    s += Double(pin.dequantize(input[(iy * w + ix) * c + i]))
+                                        * Double(cw.values[((o * kernel + ky) * kernel + kx) * c + i]) * Double(cw.scales[o])
+                                }
+                            }
+                        }
+                        real[(oy * geo.outputWidth + ox) * oc + o] = s
+                    }
+                }
+            }
+            var maxAbs = 1e-3
+            for v in real { maxAbs = max(maxAbs, abs(v)) }
+            let pout = QuantParams(symmetric16: 0, max: Float(maxAbs) * 0.8)
+            let (lo, hi) = FusedActivation.relu.bounds(pout, as: Int16.self)
+            let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                    outputZeroPoint: 0, minimum: lo, maximum: hi)
+            let packed = PackedGEMMWeights(weights: cw.values, outputChannels: oc, depth: kernel * kernel * c)
+            let rows = 5
+            var scratch = [Int16](repeating: 0, count: conv2DScratchCount(weights: packed, rows: rows))
+            let outs = Self.eachVariant(geo.outputPixels * oc) { set, out in
+                input.withUnsafeBufferPointer { ip in
+                    scratch.withUnsafeMutableBufferPointer { sp in
+                        conv2D(ip.baseAddress!, geo, inputZeroPoint: 0, weights: packed, stage: stage,
+                               output: out, scratch: sp.baseAddress!, scratchRows: rows, kernel: set.gemm)
+                    }
+                }
+            }
+            #expect(outs[0] == outs[1])
+            #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout, lo: lo, hi: hi) }) <= 1,
+                    "conv \(kernel)x\(kernel)/\(stride) \(h)x\(w)x\(c)→\(oc)")
+        }
+    }
+
+    @Test(arguments: [(3, 1, true), (3, 2, true), (5, 1, true), (5, 2, false)])
+    func depthwiseMatchesFloatAndVariantsAgree(kernel: Int, stride: Int, same: Bool) {
+        var g = SeededGenerator(seed: 1040 + UInt64(kernel * 10 + stride))
+        for c in Self.channelCounts {
+            let (h, w) = (6, 7)
+            let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: kernel,
+                                     kernelWidth: kernel, strideY: stride, strideX: stride, same: same)
+            let pin = Self.random(&g)
+            let input = Self.int16s(h * w * c, &g)
+            let cw = ChannelWeights(quantizing: IntTest.floats(kernel * kernel * c, &g, -1...1), channels: c, axis: .innermost)
+            let bias = cw.quantizedBias(IntTest.floats(c, &g, -0.5...0.5), inputScale: pin.scale)
+            var real = [Double](repeating: 0, count: geo.outputPixels * c)
+            for oy in 0..<geo.outputHeight {
+                for ox in 0..<geo.outputWidth {
+                    for ch in 0..<c {
+                        var s = Double(bias[ch]) * Double(pin.scale) * Double(cw.scales[ch])
+                        for ky in 0..<kernel {
+                            for kx in 0..<kernel {
+                                let iy = oy * stride - geo.padTop + ky, ix = ox * stride - geo.padLeft + kx
+                                if iy < 0 || ix < 0 || iy >= h || ix >= w { continue }
+                                s += Double(pin.dequantize(input[(iy * w + ix) * c + ch]))
+                                    * Double(cw.values[(ky * kernel + kx) * c + ch]) * Double(cw.scales[ch])
+                            }
+                        }
+                        real[(oy * geo.outputWidth + ox) * c + ch] = s
+                    }
+                }
+            }
+            var maxAbs = 1e-3
+            for v in real { maxAbs = max(maxAbs, abs(v)) }
+            let pout = QuantParams(symmetric16: 0, max: Float(maxAbs))
+            let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                    outputZeroPoint: 0, minimum: -32768, maximum: 32767)
+            let packed = PackedDepthwiseWeights(weights: cw.values, kernelHeight: kernel, kernelWidth: kernel, channels: c)
+            let outs = Self.eachVariant(geo.outputPixels * c) { set, out in
+                input.withUnsafeBufferPointer { set.depthwise($0.baseAddress!, geo, 0, packed, stage, out) }
+            }
+            #expect(outs[0] == outs[1], "dw \(kernel)/\(stride) c \(c)")
+            #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= 1)
+        }
+    }
+
+    @Test(arguments: [ElementwiseParams.Operation.add, .mul])
+    func elementwiseMatchesFloatAndVariantsAgree(op: ElementwiseParams.Operation) {
+        var g = SeededGenerator(seed: op == .add ? 1050 : 1051)
+        for c in Self.channelCounts {
+            for pixels in [1, 3] {
+                let count = pixels * c
+                for period in [count, c, 1] {
+                    let p1 = Self.random(&g), p2 = Self.random(&g)
+                    let a = Self.int16s(count, &g), b = Self.int16s(period, &g)
+                    var real = [Double](repeating: 0, count: count)
+                    for i in 0..<count {
+                        let x = Double(p1.dequantize(a[i])), y = Double(p2.dequantize(b[i % period]))
+                        real[i] = op == .add ? x + y : x * y
+                    }
+                    var lo = 0.0, hi = 0.0
+                    for v in real { lo = min(lo, v); hi = max(hi, v) }
+                    let pout = QuantParams(symmetric16: Float(lo), max: Float(hi) * 0.9)
+                    let params = ElementwiseParams(op, p1, p2, output: pout, as: Int16.self)
+                    let outs = Self.eachVariant(count) { set, out in set.elementwise(a, b, count, period, params, out) }
+                    #expect(outs[0] == outs[1])
+                    // int16 ADD rescales with 15-bit multipliers (see ElementwiseParams): ≤ 3 steps.
+                    #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= (op == .add ? 3 : 1))
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [PoolParams.Kind.max, .average])
+    func poolingVariantsAgree(kind: PoolParams.Kind) {
+        var g = SeededGenerator(seed: kind == .max ? 1060 : 1061)
+        for c in Self.channelCounts {
+            for (k, s, same) in [(2, 2, false), (3, 2, true), (7, 1, false)] {
+                let geo = WindowGeometry(inputHeight: 7, inputWidth: 7, channels: c, kernelHeight: k, kernelWidth: k,
+                                         strideY: s, strideX: s, same: same)
+                let input = Self.int16s(7 * 7 * c, &g)
+                let params = PoolParams(kind, minimum: -30000, maximum: 32767)
+                let outs = Self.eachVariant(geo.outputPixels * c) { set, out in set.pool(input, geo, params, out) }
+                #expect(outs[0] == outs[1])
+                var want = [Int32]()
+                for oy in 0..<geo.outputHeight {
+                    for ox in 0..<geo.outputWidth {
+                        for ch in 0..<c {
+                            var m = -1e9, sum = 0.0, n = 0.0
+                            for ky in 0..<k {
+                                for kx in 0..<k {
+                                    let iy = oy * geo.strideY - geo.padTop + ky, ix = ox * geo.strideX - geo.padLeft + kx
+                                    if iy < 0 || ix < 0 || iy >= 7 || ix >= 7 { continue }
+                                    let x = Double(input[(iy * 7 + ix) * c + ch])
+                                    m = max(m, x); sum += x; n += 1
+                                }
+                            }
+                            let v = kind == .max ? m : (sum / n).rounded()
+                            want.append(Int32(max(-30000, min(32767, v))))
+                        }
+                    }
+                }
+                #expect(Self.maxDiff(outs[0], want) == 0)
+            }
+        }
+    }
+
+    @Test func meanMatchesFloatAndVariantsAgree() {
+        var g = SeededGenerator(seed: 1070)
+        for c in Self.channelCounts {
+            for pixels in [1, 4, 49, 4096] {
+                let pin = Self.random(&g)
+                let input = Self.int16s(pixels * c, &g)
+                var real = [Double](repeating: 0, count: c)
+                for p in 0..<pixels { for ch in 0..<c { real[ch] += Double(pin.dequantize(input[p * c + ch])) / Double(pixels) } }
+                let pout = QuantParams(scale: pin.scale * 0.7, zeroPoint: 0)
+                let params = MeanParams(input: pin, output: pout, pixels: pixels)
+                let outs = Self.eachVariant(c) { set, out in set.mean(input, pixels, c, params, out) }
+                #expect(outs[0] == outs[1])
+                #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= 1)
+            }
+        }
+    }
+
+    @Test func lookupTablesMatchTheirFunctionsAndVariantsAgree() {
+        var g = SeededGenerator(seed: 1080)
+        let functions: [(Float) -> Float] = [LookupTable.relu, LookupTable.hardSwish, LookupTable.logistic]
+        for f in functions {
+            let pin = QuantParams(symmetric16: -8, max: 7)
+            let pout = QuantParams(symmetric16: -0.5, max: 7)
+            let table = LookupTable(input: pin, output: pout, as: Int16.self, f)
+            for count in [1, 8, 13, 64] {
+                let input = Self.int16s(count, &g)
+                let outs = Self.eachVariant(count) { set, out in set.lookup(input, count, table, out) }
+                #expect(outs[0] == outs[1])
+                // ≤ 1: the table rounds in Float, the expectation in Double.
+                #expect(Self.maxDiff(outs[0], input.map { Self.expected(Double(f(pin.dequantize($0))), pout) }) <= 1)
+            }
+        }
+    }
+
+    @Test(arguments: [(false, false), (true, false), (false, true)])
+    func resizeBilinearMatchesFloatAndVariantsAgree(alignCorners: Bool, halfPixel: Bool) {
+        var g = SeededGenerator(seed: 1100)
+        for c in Self.channelCounts {
+            for (ih, iw, oh, ow) in [(4, 5, 8, 10), (3, 3, 7, 5), (6, 8, 3, 4)] {
+                let input = Self.int16s(ih * iw * c, &g)
+                let p = ResizeParams(inputHeight: ih, inputWidth: iw, channels: c, outputHeight: oh, outputWidth: ow,
+                                     alignCorners: alignCorners, halfPixelCenters: halfPixel)
+                let outs = Self.eachVariant(oh * ow * c) { set, out in set.resize(input, p, out) }
+                #expect(outs[0] == outs[1])
+                // TFLite's source coordinates, truncated to Q7 as the int16 kernels document.
+                func src(_ o: Int, _ n: Int, _ m: Int) -> (Int, Int, Double) {
+                    var q: Int
+                    if alignCorners && m > 1 { q = o * (n - 1) * 128 / (m - 1) }
+                    else if halfPixel { q = (2 * o + 1) * n * 128 / (2 * m) - 64 }
+                    else { q = o * n * 128 / m }
+                    let s = Double(max(0, q)) / 128
+                    let i0 = min(Int(s), n - 1)
+                    return (i0, min(i0 + 1, n - 1), i0 == n - 1 ? 0 : s - Double(i0))
+                }
+                var want = [Int32]()
+                for oy in 0..<oh {
+                    let (y0, y1, fy) = src(oy, ih, oh)
+                    for ox in 0..<ow {
+                        let (x0, x1, fx) = src(ox, iw, ow)
+                        for ch in 0..<c {
+                            func at(_ y: Int, _ x: Int) -> Double { Double(input[(y * iw + x) * c + ch]) }
+                            let v = (at(y0, x0) * (1 - fx) + at(y0, x1) * fx) * (1 - fy) + (at(y1, x0) * (1 - fx) + at(y1, x1) * fx) * fy
+                            want.append(Int32(v.rounded()))
+                        }
+                    }
+                }
+                #expect(Self.maxDiff(outs[0], want) <= 1)
+            }
+        }
+    }
+
+    @Test func transposeConvVariantsAgree() {
+        var g = SeededGenerator(seed: 1130)
+        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2)] {
+            let (kernel, stride) = (2, 2)
+            let pin = Self.random(&g)
+            let input = Self.int16s(h * w * ic, &g)
+            let cw = ChannelWeights(quantizing: IntTest.floats(oc * kernel * kernel * ic, &g, -1...1), channels: oc,
+                                    axis: .outermost)
+            let bias = cw.quantizedBias(IntTest.floats(oc, &g, -1...1), inputScale: pin.scale)
+            let pout = QuantParams(symmetric16: 0, max: pin.scale * 32767 * Float(ic) * 0.5)
+            let stage = OutputStage(bias: bias, multipliers: cw.multipliers(inputScale: pin.scale, output: pout),
+                                    outputZeroPoint: 0, minimum: -32768, maximum: 32767)
+            let plan = TransposeConvPlan(filter: cw.values, outputChannels: oc, kernelHeight: kernel, kernelWidth: kernel,
+                                         inputHeight: h, inputWidth: w, inputChannels: ic, outputHeight: h * stride,
+                                         outputWidth: w * stride, stride: stride, padTop: 0, padLeft: 0)
+            var scratch = [Int16](repeating: 0, count: plan.scratchCount)
+            var real = [Double](repeating: 0, count: h * stride * w * stride * oc)
+            for iy in 0..<h {
+                for ix in 0..<w {
+                    for ky in 0..<kernel {
+                        for kx in 0..<kernel {
+                            let oy = iy * stride + ky, ox = ix * stride + kx
+                            for o in 0..<oc {
+                                var s = Double(bias[o]) * Double(pin.scale) * Double(cw.scales[o])
+                                for i in 0..<ic {
+                                    s += Double(pin.dequantize(input[(iy * w + ix) * ic + i]))
+                                        * Double(cw.values[((o * kernel + ky) * kernel + kx) * ic + i]) * Double(cw.scales[o])
+                                }
+                                real[(oy * w * stride + ox) * oc + o] = s
+                            }
+                        }
+                    }
+                }
+            }
+            let outs = Self.eachVariant(h * stride * w * stride * oc) { set, out in
+                scratch.withUnsafeMutableBufferPointer { sp in
+                    input.withUnsafeBufferPointer {
+                        plan.run($0.baseAddress!, inputZeroPoint: 0, stage: stage, output: out,
+                                 scratch: sp.baseAddress!, kernel: set.gemm)
+                    }
+                }
+            }
+            #expect(outs[0] == outs[1])
+            #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= 1)
+        }
+    }
+
+    @Test func padFillsWithZero() {
+        var g = SeededGenerator(seed: 1110)
+        let (h, w, c) = (3, 4, 5)
+        let input = Self.int16s(h * w * c, &g)
+        var out = [Int16](repeating: 7, count: (h + 3) * (w + 3) * c)
+        out.withUnsafeMutableBufferPointer {
+            padSpatial(input, height: h, width: w, channels: c, top: 1, bottom: 2, left: 2, right: 1, zeroPoint: 0,
+                       output: $0.baseAddress!)
+        }
+        for y in 0..<(h + 3) {
+            for x in 0..<(w + 3) {
+                for ch in 0..<c {
+                    let inside = y >= 1 && y < 1 + h && x >= 2 && x < 2 + w
+                    #expect(out[(y * (w + 3) + x) * c + ch] == (inside ? input[((y - 1) * w + x - 2) * c + ch] : 0))
+                }
+            }
+        }
+    }
+}
