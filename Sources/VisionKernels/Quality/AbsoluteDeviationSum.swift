@@ -40,6 +40,7 @@ public enum AbsoluteDeviationSum {
     }
 
     /// 16 pixels per step: absolute differences as `max − min` in UInt8 lanes, summed in UInt32 lanes.
+    @inline(never)
     public static func simd(_ a: Plane, _ b: Plane, _ rect: PixelRect, reference: (UInt8, UInt8)) -> UInt32 {
         check(a, b, rect)
         guard !rect.isEmpty else { return 0 }
@@ -55,7 +56,7 @@ public enum AbsoluteDeviationSum {
                 let vb = UnsafeRawPointer(rb + x).loadUnaligned(as: SIMD16<UInt8>.self)
                 let da = va.replacing(with: a0, where: va .< a0) &- a0.replacing(with: va, where: va .< a0)
                 let db = vb.replacing(with: b0, where: vb .< b0) &- b0.replacing(with: vb, where: vb .< b0)
-                lanes &+= SIMD16<UInt32>(truncatingIfNeeded: da) &+ SIMD16<UInt32>(truncatingIfNeeded: db)
+                lanes &+= QualityLanes.widen(da) &+ QualityLanes.widen(db)
                 x += 16
             }
             while x < rect.x1 {

@@ -1,10 +1,5 @@
 import ImageCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 /// How 8-bit samples become model input values: `value = sample · scale + offset`.
 public struct TensorRange: Sendable, Equatable {
     public var scale: Float
@@ -35,64 +30,73 @@ struct YCbCrFloat {
     }
 }
 
-/// Fills a model's NHWC float input from a rotated region of an image: an affine warp with
-/// bilinear sampling, box-averaged over up to 4×4 taps when the region is shrunk by more than
-/// 1.5× per axis (so a 12 MP photo does not alias into the 128×128 detector input), reading
-/// RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr converted per sample read with
-/// ImageCore's `YUVMatrix` coefficients; the camera's stream says which matrix applies).
+/// The sampling grid of a tensor in image pixels: where the centre of tensor pixel (0, 0) lies
+/// (`originX`, `originY`, pixel-centre coordinates: pixel k covers k...k+1), the image step per
+/// tensor column (`ux`, `uy`) and per tensor row (`vx`, `vy`), and how many box-filter taps
+/// each tensor pixel averages along each axis. `TensorSampler` (Vision) builds it from a
+/// rotated region; the trigonometry stays there, out of the per-pixel kernel.
+public struct TensorGrid: Sendable, Equatable {
+    public var originX: Float, originY: Float
+    public var ux: Float, uy: Float
+    public var vx: Float, vy: Float
+    public var tapsU: Int, tapsV: Int
+
+    public init(originX: Float, originY: Float, ux: Float, uy: Float, vx: Float, vy: Float, tapsU: Int, tapsV: Int) {
+        self.originX = originX; self.originY = originY
+        self.ux = ux; self.uy = uy; self.vx = vx; self.vy = vy
+        self.tapsU = tapsU; self.tapsV = tapsV
+    }
+}
+
+/// Fills a model's NHWC float input from an affine grid over an image (`TensorGrid`): bilinear
+/// sampling, box-averaged over `tapsU`×`tapsV` taps (so a 12 MP photo does not alias into the
+/// 128×128 detector input), reading RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr
+/// converted per sample read with ImageCore's `YUVMatrix` coefficients; the camera's stream
+/// says which matrix applies).
 ///
-/// This is MediaPipe's ImageToTensor step. Foundation-free; allocates nothing.
-public enum TensorSampler {
+/// The per-pixel half of MediaPipe's ImageToTensor step (`TensorSampler` in Vision is the
+/// whole step). Float arithmetic without library calls (the same result on x86-64 and aarch64);
+/// Foundation-free; allocates nothing.
+public enum TensorWarp {
     /// - Parameters:
-    ///   - region: the image area that becomes the whole tensor (see `RotatedRect`).
     ///   - tensor: `width × height × 3` floats, row-major, RGB.
-    ///   - flipHorizontally: mirror the tensor (MediaPipe flips right eyes for the iris model).
+    @inline(never)
     public static func sample(
-        _ image: Image, region: RotatedRect, into tensor: UnsafeMutableBufferPointer<Float>,
-        width: Int, height: Int, range: TensorRange, border: TensorBorder,
-        flipHorizontally: Bool = false, matrix: YUVMatrix = .bt601Full
+        _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full
     ) {
         precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
+        precondition(grid.tapsU >= 1 && grid.tapsV >= 1, "tensor grid without taps")
         switch image.format {
         case .rgb888:
-            warp(PackedSource(plane: image.luma, r: 0, g: 1, b: 2), image, region, tensor, width, height, range, border, flipHorizontally)
+            warp(PackedSource(plane: image.luma, r: 0, g: 1, b: 2), image, grid, tensor, width, height, range, border)
         case .xrgb8888:
-            warp(PackedSource(plane: image.luma, r: 2, g: 1, b: 0), image, region, tensor, width, height, range, border, flipHorizontally)
+            warp(PackedSource(plane: image.luma, r: 2, g: 1, b: 0), image, grid, tensor, width, height, range, border)
         case .gray8:
-            warp(GraySource(plane: image.luma), image, region, tensor, width, height, range, border, flipHorizontally)
+            warp(GraySource(plane: image.luma), image, grid, tensor, width, height, range, border)
         case .i420:
             warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0, matrix: YCbCrFloat(matrix)),
-                 image, region, tensor, width, height, range, border, flipHorizontally)
+                 image, grid, tensor, width, height, range, border)
         case .nv12:
             warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1, matrix: YCbCrFloat(matrix)),
-                 image, region, tensor, width, height, range, border, flipHorizontally)
+                 image, grid, tensor, width, height, range, border)
         }
     }
 
     @inline(__always)
     static func warp<S: PixelSource>(
-        _ source: S, _ image: Image, _ region: RotatedRect, _ tensor: UnsafeMutableBufferPointer<Float>,
-        _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder, _ flip: Bool
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ tensor: UnsafeMutableBufferPointer<Float>,
+        _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder
     ) {
-        let c = cosf(region.rotation), s = sinf(region.rotation)
-        // Source step per destination pixel along the tensor's x and y.
-        let sxu = region.width / Float(width), syv = region.height / Float(height)
-        var ux = c * sxu, uy = s * sxu
-        let vx = -s * syv, vy = c * syv
-        // Source position (pixel-centre coordinates: pixel k covers k...k+1, centre k + 0.5)
-        // of the tensor's pixel (0, 0) centre.
-        let u0: Float = flip ? (Float(width) - 0.5) / Float(width) : 0.5 / Float(width)
-        let v0: Float = 0.5 / Float(height)
-        let p0 = region.imagePoint(u: u0, v: v0)
-        if flip { ux = -ux; uy = -uy }
-        let tapsU = taps(sxu), tapsV = taps(syv)
+        let ux = grid.ux, uy = grid.uy, vx = grid.vx, vy = grid.vy
+        let tapsU = grid.tapsU, tapsV = grid.tapsV
         let inv = 1 / Float(tapsU * tapsV)
         let maxX = image.width - 1, maxY = image.height - 1
         let zero = border == .zero
         let base = tensor.baseAddress!
         for i in 0..<height {
-            var px = p0.x + Float(i) * vx - 0.5
-            var py = p0.y + Float(i) * vy - 0.5
+            var px = grid.originX + Float(i) * vx - 0.5
+            var py = grid.originY + Float(i) * vy - 0.5
             var out = base + i * width * 3
             for _ in 0..<width {
                 var acc = SIMD3<Float>(repeating: 0)
@@ -116,7 +120,9 @@ public enum TensorSampler {
         }
     }
 
-    @inline(__always) static func taps(_ step: Float) -> Int {
+    /// Box-filter taps along an axis whose image step per tensor pixel is `step`: 1 up to 1.5×
+    /// shrink, then ⌈step⌉, at most 4.
+    @inline(__always) public static func taps(_ step: Float) -> Int {
         step <= 1.5 ? 1 : min(4, Int(step.rounded(.up)))
     }
 
