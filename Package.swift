@@ -65,10 +65,13 @@ let package = Package(
         .target(name: "ImageCore", swiftSettings: coreSettings),
         .target(name: "NeuralCore", dependencies: ["ImageCore"], swiftSettings: coreSettings),
         // Kernel test vectors and checks shared by the x86 tests and the aarch64 runner (CMakeLists.txt).
-        .target(name: "Conformance", dependencies: ["ImageCore", "NeuralCore"], swiftSettings: coreSettings),
+        .target(name: "Conformance", dependencies: ["ImageCore", "NeuralCore", "VisionKernels"], swiftSettings: coreSettings),
 
         // MARK: Vision and rules
-        .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore"], swiftSettings: coreSettings),
+        // Vision's per-frame kernels (quality measurements, segmentation sampling/warp/filters,
+        // the tensor warp): Foundation-free and Embedded-clean like the cores; Vision re-exports them.
+        .target(name: "VisionKernels", dependencies: ["ImageCore"], swiftSettings: coreSettings),
+        .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore", "VisionKernels"], swiftSettings: coreSettings),
         .target(name: "Config"),
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 

@@ -1,11 +1,12 @@
 /// Every kernel the conformance runner checks, on x86 (`ConformanceTests`) and on aarch64
 /// (`scripts/arm/test`). Extension point: append adapters here as the cores grow
-/// (ImageCore's kernel table, NeuralCore's integer kernels and networks).
+/// (ImageCore's kernel table, NeuralCore's integer kernels and networks, Vision's kernels).
 public enum ConformanceSuite {
     public static var kernels: [ConformanceKernel] {
         var all: [ConformanceKernel] = [InvertKernel.conformance]
         all += ImageCoreKernels.conformance
         all += NeuralCoreKernels.conformance
+        all += VisionKernelsConformance.conformance
         return all
     }
 

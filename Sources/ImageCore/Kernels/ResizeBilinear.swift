@@ -73,6 +73,31 @@ public enum ResizeBilinear {
                 raw.loadUnaligned(fromByteOffset: 4 * offset, as: SIMD16<Int32>.self)
             }
             var dx = 0
+            if channels == 1 {
+                // Gray8 and the planes of I420: each lane's four source bytes are loaded as soon as
+                // its taps are known (no index round trip through the scratch), 16 lanes written
+                // out so the group has no inner loop.
+                @inline(__always) func gather(_ i: Int) {
+                    let t = axis.next()
+                    lanes[32 + i] = Int32(truncatingIfNeeded: t.weight)
+                    lanes[48 + i] = Int32(row0[t.i0])
+                    lanes[64 + i] = Int32(row0[t.i1])
+                    lanes[80 + i] = Int32(row1[t.i0])
+                    lanes[96 + i] = Int32(row1[t.i1])
+                }
+                while dx + 16 <= width {
+                    gather(0); gather(1); gather(2); gather(3); gather(4); gather(5); gather(6); gather(7)
+                    gather(8); gather(9); gather(10); gather(11); gather(12); gather(13); gather(14); gather(15)
+                    let wx = vector(32)
+                    let wx0 = 256 &- wx
+                    let top = vector(48) &* wx0 &+ vector(64) &* wx
+                    let bottom = vector(80) &* wx0 &+ vector(96) &* wx
+                    let v = (top &* (256 &- wy) &+ bottom &* wy &+ 32768) &>> 16
+                    SIMDLanes.store(SIMDLanes.bytes(v), out + dx)
+                    dx += 16
+                }
+                return dx
+            }
             while dx + 16 <= width {
                 for i in 0..<16 {
                     let t = axis.next()

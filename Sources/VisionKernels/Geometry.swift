@@ -1,12 +1,14 @@
+// Points and rectangles in image pixels (Codable in Vision: `Geometry+Codable.swift`).
+
 /// A point in image pixels, origin top-left, x right, y down.
-public struct Point2: Sendable, Equatable, Hashable, Codable {
+public struct Point2: Sendable, Equatable, Hashable {
     public var x: Float
     public var y: Float
     public init(_ x: Float, _ y: Float) { self.x = x; self.y = y }
 }
 
 /// An axis-aligned rectangle in image pixels, origin top-left.
-public struct Rect: Sendable, Equatable, Hashable, Codable {
+public struct Rect: Sendable, Equatable, Hashable {
     public var x: Float
     public var y: Float
     public var width: Float

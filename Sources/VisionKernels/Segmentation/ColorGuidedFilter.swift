@@ -8,10 +8,10 @@ import ImageCore
 /// 3×3 colour covariance), `b = mean(p) − a·mean(I)`; a and b are box-averaged, upsampled bilinearly
 /// and `q = a·I + b` is evaluated for every full-resolution pixel. Float arithmetic (a still, not
 /// the per-frame path); the planes are allocated per call and freed on return.
-enum ColorGuidedFilter {
+package enum ColorGuidedFilter {
     /// `mask` is the coarse mask at working size (Gray8); the output (`destination`, Gray8) and
     /// `frame` have the full size. `radius` is in working pixels, `epsilon` in [0,1]² units.
-    static func run(frame: Image, mask: Plane, destination: Plane, radius: Int, epsilon: Float) {
+    package static func run(frame: Image, mask: Plane, destination: Plane, radius: Int, epsilon: Float) {
         let w = mask.width, h = mask.height, n = w * h
         precondition(destination.width == frame.width && destination.height == frame.height, "matting: destination size")
         let store = ScratchBuffer<Float>(count: n * 18)

@@ -6,20 +6,20 @@ import ImageCore
 /// warp stays separable: one tap table per frame column and one per frame row (Q8 weights),
 /// rebuilt per call in storage allocated once. This is the fast level's cheap upsample and the
 /// starting point of the others.
-final class MaskWarp {
+package final class MaskWarp {
     private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
     private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
 
-    init(maxSide: Int) {
+    package init(maxSide: Int) {
         colIndex0 = ScratchBuffer(count: maxSide); colIndex1 = ScratchBuffer(count: maxSide); colWeight = ScratchBuffer(count: maxSide)
         rowIndex0 = ScratchBuffer(count: maxSide); rowIndex1 = ScratchBuffer(count: maxSide); rowWeight = ScratchBuffer(count: maxSide)
     }
 
-    var byteCount: Int { 6 * colIndex0.byteCount }
+    package var byteCount: Int { 6 * colIndex0.byteCount }
 
     /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
     /// for frame pixels x in `xr`, y in `yr`.
-    func warp(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
+    package func warp(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
               xRange xr: Range<Int>, yRange yr: Range<Int>) {
         precondition(destination.width == m.frameWidth && destination.height == m.frameHeight && destination.bytesPerPixel == 1,
                      "warp: destination is not a frame-size Gray8 plane")

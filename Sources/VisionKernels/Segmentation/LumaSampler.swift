@@ -4,8 +4,8 @@ import ImageCore
 /// BT.601 weights in Q16 for RGB, the Y plane for YUV, each destination pixel the mean of the
 /// source pixels it covers. (At equal size the segmenter uses the Y plane itself or ImageCore's
 /// `RGBToGray`.) Allocates nothing.
-enum LumaSampler {
-    static func fill(_ destination: Plane, from frame: Image) {
+package enum LumaSampler {
+    package static func fill(_ destination: Plane, from frame: Image) {
         let dw = destination.width, dh = destination.height
         precondition(dw <= frame.width && dh <= frame.height && destination.bytesPerPixel == 1, "luma: destination larger than the frame")
         let src = frame.planes.0

@@ -84,6 +84,7 @@ public enum RegionStatistics {
     }
 
     /// 16 pixels per step: sums in `SIMD16<UInt32>` lanes, clip counts from lane masks.
+    @inline(never)
     public static func simd(_ plane: Plane, _ rect: PixelRect, low: UInt8, high: UInt8) -> RegionSums {
         check(plane, rect)
         var r = RegionSums()
@@ -97,11 +98,11 @@ public enum RegionStatistics {
             var x = rect.x0
             while x + 16 <= rect.x1 {
                 let p8 = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self)
-                let p = SIMD16<UInt32>(truncatingIfNeeded: p8)
+                let p = QualityLanes.widen(p8)
                 sum &+= p
                 squares &+= p &* p
-                lows &+= SIMD16<UInt32>(truncatingIfNeeded: zero8.replacing(with: 1, where: p8 .<= lowV))
-                highs &+= SIMD16<UInt32>(truncatingIfNeeded: zero8.replacing(with: 1, where: p8 .>= highV))
+                lows &+= QualityLanes.widen(zero8.replacing(with: 1, where: p8 .<= lowV))
+                highs &+= QualityLanes.widen(zero8.replacing(with: 1, where: p8 .>= highV))
                 x += 16
             }
             while x < rect.x1 {

@@ -39,7 +39,10 @@ public enum AbsoluteDeviationSum {
         return sum
     }
 
-    /// 16 pixels per step: absolute differences as `max − min` in UInt8 lanes, summed in UInt32 lanes.
+    /// 16 pixels per step: absolute differences as `max − min` in UInt8 lanes, summed in UInt16
+    /// lanes (at most 2·255 per step, so 128 steps fit) that go into UInt32 lanes every 128 steps
+    /// and at the end of each row.
+    @inline(never)
     public static func simd(_ a: Plane, _ b: Plane, _ rect: PixelRect, reference: (UInt8, UInt8)) -> UInt32 {
         check(a, b, rect)
         guard !rect.isEmpty else { return 0 }
@@ -51,12 +54,18 @@ public enum AbsoluteDeviationSum {
             let ra = a.row(y), rb = b.row(y)
             var x = rect.x0
             while x + 16 <= rect.x1 {
-                let va = UnsafeRawPointer(ra + x).loadUnaligned(as: SIMD16<UInt8>.self)
-                let vb = UnsafeRawPointer(rb + x).loadUnaligned(as: SIMD16<UInt8>.self)
-                let da = va.replacing(with: a0, where: va .< a0) &- a0.replacing(with: va, where: va .< a0)
-                let db = vb.replacing(with: b0, where: vb .< b0) &- b0.replacing(with: vb, where: vb .< b0)
-                lanes &+= SIMD16<UInt32>(truncatingIfNeeded: da) &+ SIMD16<UInt32>(truncatingIfNeeded: db)
-                x += 16
+                // A run of at most 128 steps into UInt16 lanes, then one widening add.
+                let steps = min((rect.x1 - x) / 16, 128)
+                var partial = SIMD16<UInt16>()
+                for _ in 0..<steps {
+                    let va = UnsafeRawPointer(ra + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                    let vb = UnsafeRawPointer(rb + x).loadUnaligned(as: SIMD16<UInt8>.self)
+                    let da = va.replacing(with: a0, where: va .< a0) &- a0.replacing(with: va, where: va .< a0)
+                    let db = vb.replacing(with: b0, where: vb .< b0) &- b0.replacing(with: vb, where: vb .< b0)
+                    partial &+= QualityLanes.widen16(da) &+ QualityLanes.widen16(db)
+                    x &+= 16
+                }
+                lanes &+= QualityLanes.widen(partial)
             }
             while x < rect.x1 {
                 sum &+= UInt32(abs(Int(ra[x]) - ia0) + abs(Int(rb[x]) - ib0))

@@ -1,10 +1,10 @@
 /// A fixed-size buffer of trivial values allocated once (64-byte aligned, zeroed) and freed on
 /// deinit: the working memory of the segmentation stages, sized when the frame size changes.
-final class ScratchBuffer<Element: BitwiseCopyable> {
-    let count: Int
-    let pointer: UnsafeMutablePointer<Element>
+package final class ScratchBuffer<Element: BitwiseCopyable> {
+    package let count: Int
+    package let pointer: UnsafeMutablePointer<Element>
 
-    init(count: Int) {
+    package init(count: Int) {
         self.count = max(count, 1)
         let raw = UnsafeMutableRawPointer.allocate(byteCount: self.count * MemoryLayout<Element>.stride, alignment: 64)
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: self.count * MemoryLayout<Element>.stride)
@@ -13,9 +13,9 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
     deinit { UnsafeMutableRawPointer(pointer).deallocate() }
 
-    var byteCount: Int { count * MemoryLayout<Element>.stride }
+    package var byteCount: Int { count * MemoryLayout<Element>.stride }
 
-    @inline(__always) subscript(i: Int) -> Element {
+    @inline(__always) package subscript(i: Int) -> Element {
         get { pointer[i] }
         set { pointer[i] = newValue }
     }

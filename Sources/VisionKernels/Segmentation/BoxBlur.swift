@@ -3,8 +3,8 @@ import ImageCore
 /// Separable box blur of a 1…4-channel byte plane in place, radius r, borders clamped; three
 /// passes approximate a Gaussian. Running sums in integers; `scratch` holds one row or column
 /// of pixels (max(width, height) × bytesPerPixel bytes). Allocates nothing.
-enum BoxBlur {
-    static func run(_ p: Plane, radius r: Int, passes: Int, scratch: UnsafeMutablePointer<UInt8>) {
+package enum BoxBlur {
+    package static func run(_ p: Plane, radius r: Int, passes: Int, scratch: UnsafeMutablePointer<UInt8>) {
         let c = p.bytesPerPixel, w = p.width, h = p.height
         let n = 2 * r + 1
         for _ in 0..<passes {

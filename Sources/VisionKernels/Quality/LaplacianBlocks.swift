@@ -46,6 +46,7 @@ public enum LaplacianBlocks {
 
     /// One block row segment (8 pixels) per step in `SIMD8<Int16>` lanes (squares in Int32);
     /// the first and last block of each row, which touch the border, take the scalar loop.
+    @inline(never)
     public static func simd(_ plane: Plane, _ blocks: UnsafeMutableBufferPointer<UInt32>) {
         let columns = check(plane, blocks)
         for y in 1..<(plane.height - 1) {
