@@ -95,11 +95,21 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
     /// skin reference (forehead and the bridge between the eyes): `(|ΔY| + 2(|ΔU| + |ΔV|)) / Y_ref`.
     public var noseDistance: Float = 0
     public var mouthDistance: Float = 0
-    /// The same distance between the mean colours of the two eye regions (one eye covered reads high).
-    public var eyeAsymmetry: Float = 0
     /// Eye aspect ratios (lid gap / eye width, 3D), person's right and left.
     public var rightEyeAspect: Float = 0
     public var leftEyeAspect: Float = 0
+    /// Share (0...1) of flat, unclipped pixels (`FlatPixelCount`) in the box around each eye,
+    /// person's right and left, and in the nose-mouth-chin region; the flatness threshold
+    /// follows the face's own texture (`faceGradient`).
+    public var rightEyeFlat: Float = 0
+    public var leftEyeFlat: Float = 0
+    public var mouthFlat: Float = 0
+    public var lowerFaceFlat: Float = 0
+    /// Mean central-difference gradient (8-bit units) over the face interior at the 128-px scale.
+    public var faceGradient: Float = 0
+    /// The pose the score used (radians).
+    public var yaw: Float = 0
+    public var pitch: Float = 0
     /// Inner-lip gap / mouth width (3D).
     public var mouthAspect: Float = 0
     /// Mouth-corner lift above the lip centre / mouth width (positive: corners up).
@@ -148,21 +158,24 @@ public struct CaptureQuality: Sendable, Equatable, Codable {
         self.score = CaptureQuality.combine(components)
     }
 
-    /// The components' weights in the geometric mean (they sum to 1).
+    /// The components' weights (they sum to `totalWeight`, 1.85).
     public static func weight(_ c: QualityComponent) -> Float {
         switch c {
-        case .sharpness: return 0.25
-        case .exposure: return 0.15
-        case .noise: return 0.1
-        case .pose: return 0.15
-        case .eyesOpen: return 0.1
-        case .mouthNeutral: return 0.05
-        case .occlusion: return 0.15
-        case .resolution: return 0.05
+        case .sharpness: return 0.35
+        case .exposure: return 0.3
+        case .noise: return 0.15
+        case .pose: return 0.35
+        case .eyesOpen: return 0.15
+        case .mouthNeutral: return 0.1
+        case .occlusion: return 0.35
+        case .resolution: return 0.1
         }
     }
 
-    /// The weighted geometric mean of `components` (each floored at 1e-4 so a zero stays finite).
+    /// Σ weights: the weighted geometric mean is raised to this power (see the type's notes).
+    public static let totalWeight: Float = 1.85
+
+    /// `Π cᵢ^wᵢ` over the components (each floored at 1e-4 so a zero stays finite).
     public static func combine(_ components: QualityComponents) -> Float {
         var log: Float = 0
         for c in QualityComponent.allCases {
