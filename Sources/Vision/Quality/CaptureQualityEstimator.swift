@@ -98,8 +98,15 @@ public final class CaptureQualityEstimator {
         // Eyes: the mesh places eyelids even under a patch or a bar, so each eye counts as open
         // only as far as its region still shows an eye's edges (lids, iris, lashes) rather than
         // a flat cover. An eye that cannot be seen cannot be confirmed open.
-        let rightOpen = FaceExpression.openness(eyeAspect: m.rightEyeAspect) * Self.visibility(eyeFlat: m.rightEyeFlat)
-        let leftOpen = FaceExpression.openness(eyeAspect: m.leftEyeAspect) * Self.visibility(eyeFlat: m.leftEyeFlat)
+        // Flatness tells a cover from an eye only where the image has the dynamic range to show
+        // an eye's edges: on a nearly black or washed-out face every region is flat. `evidence`
+        // (the face's mean gradient over 6, at most 1) scales how much a flat region counts.
+        let evidence = min(1, m.faceGradient / 6)
+        func seen(_ v: Float) -> Float { 1 - (1 - v) * evidence }
+        let rightSeen = seen(Self.visibility(eyeFlat: m.rightEyeFlat)), leftSeen = seen(Self.visibility(eyeFlat: m.leftEyeFlat))
+        let lowerSeen = seen(Self.visibility(lowerFlat: m.lowerFaceFlat)), mouthSeen = seen(Self.visibility(lowerFlat: m.mouthFlat))
+        let rightOpen = FaceExpression.openness(eyeAspect: m.rightEyeAspect) * rightSeen
+        let leftOpen = FaceExpression.openness(eyeAspect: m.leftEyeAspect) * leftSeen
         let eyeOpen = min(rightOpen, leftOpen)
         c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
         c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
@@ -112,7 +119,10 @@ public final class CaptureQualityEstimator {
         // Image components. Measurements on clipped pixels carry no information, so sharpness,
         // noise and occlusion are credited only for the unclipped share of the skin.
         let usable = max(0, 1 - m.clipped)
-        c.sharpness = usable * m.detail / (m.detail + 8)
+        // Focus: a steep sigmoid in the detail (0.5 at 10, 0.94 at 17, 0.03 at 5): a face only
+        // slightly soft is still a usable capture; one plainly out of focus is not.
+        let focus = powf(m.detail / 10, 5)
+        c.sharpness = usable * focus / (1 + focus)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
         c.noise = usable / (1 + (relativeNoise / 2) * (relativeNoise / 2))
         // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
@@ -126,7 +136,7 @@ public final class CaptureQualityEstimator {
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
         // A covered mouth's lip landmarks are the mesh's guess: the mouth is credited as neutral
         // only as far as the mouth region is seen.
-        c.mouthNeutral = min(c.mouthNeutral, Self.visibility(lowerFlat: m.mouthFlat))
+        c.mouthNeutral = min(c.mouthNeutral, mouthSeen)
         // Occlusion: presence gates rather than grades (above MediaPipe's tracking threshold, 0.5,
         // the mesh is trusted; its value there is too noisy under occlusion to order captures).
         // Then how flat each region that should be full of edges has become — each eye's box and
@@ -134,8 +144,7 @@ public final class CaptureQualityEstimator {
         // the nose's and mouth's colours lie from the forehead's skin.
         let p = max(0, min(1, presence / 0.5))
         c.occlusion = usable * p * p
-            * Self.visibility(eyeFlat: m.rightEyeFlat) * Self.visibility(eyeFlat: m.leftEyeFlat)
-            * Self.visibility(lowerFlat: m.lowerFaceFlat)
+            * rightSeen * leftSeen * lowerSeen
             / (1 + (m.noseDistance / 1.2) * (m.noseDistance / 1.2))
             / (1 + (m.mouthDistance / 1.2) * (m.mouthDistance / 1.2))
         return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
