@@ -13,14 +13,20 @@ import Darwin
 /// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
 /// `RegionStatistics`, `AbsoluteDeviationSum`; scalar + SIMD, `QualityKernelTable`):
 /// - sharpness from the Laplacian energy of the luma's 8×8 blocks inside the face ellipse: the
-///   busiest quarter minus the flattest (so noise does not read as focus);
+///   62.5th–87.5th percentile band minus the flattest quarter (so noise does not read as focus,
+///   nor the hard rim of glasses or of a patch);
 /// - noise from the flattest quarter of the chroma planes' blocks (white noise of σ adds 20σ²
 ///   to the 4-neighbour Laplacian's energy; chroma carries noise but little facial texture);
 /// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
 ///   shading) and the luma spread of the face interior (contrast);
-/// - occlusion from how far the nose's and the mouth-and-chin region's pixels lie from the
-///   colour of the forehead's skin (mean per-pixel distance), the two eye regions against each other, and the mesh's presence score;
-/// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
+/// - occlusion from flat covers (`FlatPixelCount`: the share of pixels without edges around each
+///   eye and over nose, mouth and chin — a mask, a patch or a card has none of the edges of
+///   lids, irises, nostrils and lips), from how far the nose's and the mouth-and-chin region's
+///   pixels lie from the colour of the forehead's skin (covers that are not flat: hair, a hand),
+///   and from the mesh's presence score;
+/// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution. The
+/// mesh places lids and lips even under a cover, so an eye counts as open, and a mouth as
+/// neutral, only as far as its region is seen (not flat).
 ///
 /// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
 public final class CaptureQualityEstimator {
@@ -279,12 +285,14 @@ public final class CaptureQualityEstimator {
         let eyeBoxR = box(eyeR, 0.3 * d, 0.2 * d), eyeBoxL = box(eyeL, 0.3 * d, 0.2 * d)
         let aroundR = box(eyeR, 0.5 * d, 0.36 * d), aroundL = box(eyeL, 0.5 * d, 0.36 * d)
         var face = RegionStatistics.run(yPlane, interior, low: low, high: high)
-        for e in [aroundR, aroundL] {
+        func remove(_ e: PixelRect) {
             let i = PixelRect(x0: max(e.x0, interior.x0), y0: max(e.y0, interior.y0), x1: min(e.x1, interior.x1), y1: min(e.y1, interior.y1))
-            guard !i.isEmpty else { continue }
+            guard !i.isEmpty else { return }
             let s = RegionStatistics.run(yPlane, i, low: low, high: high)
             face.count -= s.count; face.sum -= s.sum; face.sumOfSquares -= s.sumOfSquares
         }
+        remove(aroundR)
+        remove(aroundL)
         m.faceContrast = face.deviation
 
         // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
