@@ -125,12 +125,12 @@ public final class CaptureQualityEstimator {
         // Image components. Measurements on clipped pixels carry no information, so sharpness,
         // noise and occlusion are credited only for the unclipped share of the skin.
         let usable = max(0, 1 - m.clipped)
-        // Focus: graded by detail / (detail + 8) over the whole range (no plateau for sharp
-        // faces), times a steep gate x⁶ / (1 + x⁶), x = detail / 8: a face only slightly soft is
-        // still a usable capture (detail 10: 0.44, 18: 0.68, 57: 0.88), one plainly out of focus
-        // is not (detail 4.5, a 9-px box blur on a 200-px face: 0.01).
-        let gate = powf(m.detail / 8, 6)
-        c.sharpness = usable * m.detail / (m.detail + 8) * gate / (1 + gate)
+        // Focus: x^3.5 / (1 + x^3.5), x = detail / 13 — a power law at the soft end, so it never
+        // flattens out before the face is lost (detail 1: 1.3e-4), and half at 13: a face only
+        // slightly soft is still a usable capture (detail 9: 0.22, 18: 0.76, 57: 0.99), one plainly
+        // out of focus is not (detail 4.5, a 9-px box blur on a 200-px face: 0.024).
+        let focus = powf(m.detail / 13, 3.5)
+        c.sharpness = usable * focus / (1 + focus)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
         c.noise = usable / (1 + (relativeNoise / 2) * (relativeNoise / 2))
         // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
