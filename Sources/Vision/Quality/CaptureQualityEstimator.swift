@@ -165,8 +165,9 @@ public final class CaptureQualityEstimator {
     static func visibility(eyeFlat f: Float) -> Float { expf(-(f / 0.45) * (f / 0.45)) }
 
     /// The same for the nose-mouth-chin region (smoother than an eye's: lips, nostrils and the
-    /// chin's shading are its edges).
-    static func visibility(lowerFlat f: Float) -> Float { 1 / (1 + powf(f / 0.6, 4)) }
+    /// chin's shading are its edges): about 0.75–0.9 uncovered (0.15–0.27 flat; 0.6 with a
+    /// beard's shadow at 0.35), 0.5 at 0.42, 0.018 when flat throughout.
+    static func visibility(lowerFlat f: Float) -> Float { expf(-(f / 0.5) * (f / 0.5)) }
 
     // MARK: Patch
 
@@ -280,8 +281,9 @@ public final class CaptureQualityEstimator {
         let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
         let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
         let interior = bounds(Self.interiorVertices, margin: 0)
-        // Contrast away from the eyes: they are the face's most variable part (glasses, glare,
-        // make-up, a patch), and an edge there says nothing about the lighting.
+        // Contrast away from the eyes (the interior box without the boxes around the eyes, plus
+        // the forehead): the eyes are the face's most variable part (glasses, glare, make-up, a
+        // patch), and an edge there says nothing about the lighting.
         let eyeBoxR = box(eyeR, 0.3 * d, 0.2 * d), eyeBoxL = box(eyeL, 0.3 * d, 0.2 * d)
         let aroundR = box(eyeR, 0.5 * d, 0.36 * d), aroundL = box(eyeL, 0.5 * d, 0.36 * d)
         var face = RegionStatistics.run(yPlane, interior, low: low, high: high)
@@ -293,6 +295,9 @@ public final class CaptureQualityEstimator {
         }
         remove(aroundR)
         remove(aroundL)
+        // The forehead too (above the interior box): the lighting's range shows there even when
+        // a mask covers most of the lower face.
+        face = face + RegionStatistics.run(yPlane, forehead, low: low, high: high)
         m.faceContrast = face.deviation
 
         // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
