@@ -9,7 +9,7 @@ import Vision
         var c = QualityComponents()
         #expect(abs(CaptureQuality.combine(c) - 1) < 1e-6)
         let total = QualityComponent.allCases.map(CaptureQuality.weight).reduce(0, +)
-        #expect(abs(total - 1) < 1e-6)
+        #expect(abs(total - CaptureQuality.totalWeight) < 1e-5)
         // Any one component at zero pulls the score far down; halving one scales by 0.5^w.
         for k in QualityComponent.allCases {
             var d = QualityComponents()

@@ -18,8 +18,8 @@ public enum QualityComponent: String, Sendable, CaseIterable, Codable {
     case eyesOpen
     /// Mouth closed and expression neutral (no open mouth, no broad smile), from the lip landmarks.
     case mouthNeutral
-    /// Nothing over the face: mesh presence, nose and mouth regions coloured like the skin of
-    /// the forehead, and the two eye regions alike.
+    /// Nothing over the face: mesh presence, no flat cover around the eyes or over nose, mouth
+    /// and chin, and nose and mouth regions coloured like the skin of the forehead.
     case occlusion
     /// Face size in source pixels (the distance between the eyes).
     case resolution
@@ -95,11 +95,21 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
     /// skin reference (forehead and the bridge between the eyes): `(|ΔY| + 2(|ΔU| + |ΔV|)) / Y_ref`.
     public var noseDistance: Float = 0
     public var mouthDistance: Float = 0
-    /// The same distance between the mean colours of the two eye regions (one eye covered reads high).
-    public var eyeAsymmetry: Float = 0
     /// Eye aspect ratios (lid gap / eye width, 3D), person's right and left.
     public var rightEyeAspect: Float = 0
     public var leftEyeAspect: Float = 0
+    /// Share (0...1) of flat, unclipped pixels (`FlatPixelCount`) in the box around each eye,
+    /// person's right and left, and in the nose-mouth-chin region; the flatness threshold
+    /// follows the face's own texture (`faceGradient`).
+    public var rightEyeFlat: Float = 0
+    public var leftEyeFlat: Float = 0
+    public var mouthFlat: Float = 0
+    public var lowerFaceFlat: Float = 0
+    /// Mean central-difference gradient (8-bit units) over the face interior at the 128-px scale.
+    public var faceGradient: Float = 0
+    /// The pose the score used (radians).
+    public var yaw: Float = 0
+    public var pitch: Float = 0
     /// Inner-lip gap / mouth width (3D).
     public var mouthAspect: Float = 0
     /// Mouth-corner lift above the lip centre / mouth width (positive: corners up).
@@ -115,18 +125,26 @@ public struct QualityMeasurements: Sendable, Equatable, Codable {
 /// rules read.
 ///
 /// ## How the components combine
-/// `score = Π cᵢ^wᵢ` with `Σ wᵢ = 1` — a weighted geometric mean. Unlike an arithmetic mean, a
-/// component near 0 pulls the whole score towards 0 (a face with closed eyes or a covered mouth
-/// is a poor capture however sharp it is), and every component's relative change moves the
-/// score by the same relative amount whatever the others are, so one degradation orders captures
-/// of the same subject the same way in any conditions. Each component is a smooth, strictly
-/// monotone function of its measurement (no plateaus), so a stronger degradation always lowers
-/// its component. Weights (`CaptureQuality.weight(_:)`): sharpness 0.25, exposure 0.15, pose
-/// 0.15, occlusion 0.15, noise 0.1, eyes open 0.1, mouth neutral 0.05, resolution 0.05 — focus,
-/// lighting, pose and occlusion are what most often spoil a photo of a person (noise less, as
-/// it is partly confounded with fine texture);
-/// expression and size matter less to a capture's technical quality (and size is already
-/// normalised away by measuring at a fixed face scale).
+/// `score = Π cᵢ^wᵢ` — a weighted geometric mean of the components raised to `Σ wᵢ = 1.85`
+/// (`totalWeight`), i.e. a product of powers.
+/// - A product, not a sum: a component near 0 pulls the whole score towards 0 (a face with
+///   covered eyes or plainly out of focus is a poor capture however good the rest is), and each
+///   component's relative change moves the score by the same relative amount whatever the others
+///   are, so a degradation orders captures of the same subject the same way in any conditions.
+/// - Each component is a smooth, strictly monotone function of its measurement (no plateaus, no
+///   thresholds), so a stronger degradation always lowers its component.
+/// - Weights (`weight(_:)`): sharpness 0.35, pose 0.35, occlusion 0.35, exposure 0.3, noise
+///   0.15, eyes open 0.15, mouth neutral 0.1, resolution 0.1. Focus, pose, covers and lighting
+///   are what spoil a photo of a person; noise is partly confounded with fine texture;
+///   expression and size matter less to a capture's technical quality (size is already
+///   normalised away by measuring at a fixed face scale).
+/// - Why they sum to 1.85 rather than 1: the score is also read against absolute limits (the
+///   UK rule, quality ≥ 0.2). For one deal-breaking component at about 0.01 (a face plainly out
+///   of focus, covered, far off frontal or badly lit) to take a good capture (≈ 0.65) under 0.2
+///   on its own, its weight must be at least ln(0.2 / 0.65) / ln(0.01) ≈ 0.26. Four such
+///   components at 0.3–0.35 already sum past 1, so normalising to 1 would leave noise, eyes,
+///   mouth and size almost no say. A power of the weighted mean keeps the order of any two
+///   captures (a monotone transform), which is what the degradation tests check.
 public struct CaptureQuality: Sendable, Equatable, Codable {
     public var score: Float
     public var components: QualityComponents
@@ -148,21 +166,24 @@ public struct CaptureQuality: Sendable, Equatable, Codable {
         self.score = CaptureQuality.combine(components)
     }
 
-    /// The components' weights in the geometric mean (they sum to 1).
+    /// The components' weights (they sum to `totalWeight`, 1.85).
     public static func weight(_ c: QualityComponent) -> Float {
         switch c {
-        case .sharpness: return 0.25
-        case .exposure: return 0.15
-        case .noise: return 0.1
-        case .pose: return 0.15
-        case .eyesOpen: return 0.1
-        case .mouthNeutral: return 0.05
-        case .occlusion: return 0.15
-        case .resolution: return 0.05
+        case .sharpness: return 0.35
+        case .exposure: return 0.3
+        case .noise: return 0.15
+        case .pose: return 0.35
+        case .eyesOpen: return 0.15
+        case .mouthNeutral: return 0.1
+        case .occlusion: return 0.35
+        case .resolution: return 0.1
         }
     }
 
-    /// The weighted geometric mean of `components` (each floored at 1e-4 so a zero stays finite).
+    /// Σ weights: the weighted geometric mean is raised to this power (see the type's notes).
+    public static let totalWeight: Float = 1.85
+
+    /// `Π cᵢ^wᵢ` over the components (each floored at 1e-4 so a zero stays finite).
     public static func combine(_ components: QualityComponents) -> Float {
         var log: Float = 0
         for c in QualityComponent.allCases {

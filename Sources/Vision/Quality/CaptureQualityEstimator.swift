@@ -13,14 +13,20 @@ import Darwin
 /// made at the same face scale. Then, with integer kernels (`LaplacianBlocks`,
 /// `RegionStatistics`, `AbsoluteDeviationSum`; scalar + SIMD, `QualityKernelTable`):
 /// - sharpness from the Laplacian energy of the luma's 8×8 blocks inside the face ellipse: the
-///   busiest quarter minus the flattest (so noise does not read as focus);
+///   62.5th–87.5th percentile band minus the flattest quarter (so noise does not read as focus,
+///   nor the hard rim of glasses or of a patch);
 /// - noise from the flattest quarter of the chroma planes' blocks (white noise of σ adds 20σ²
 ///   to the 4-neighbour Laplacian's energy; chroma carries noise but little facial texture);
 /// - exposure from the luma of forehead and cheeks (level, clipping, left/right balance,
 ///   shading) and the luma spread of the face interior (contrast);
-/// - occlusion from how far the nose's and the mouth-and-chin region's pixels lie from the
-///   colour of the forehead's skin (mean per-pixel distance), the two eye regions against each other, and the mesh's presence score;
-/// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution.
+/// - occlusion from flat covers (`FlatPixelCount`: the share of pixels without edges around each
+///   eye and over nose, mouth and chin — a mask, a patch or a card has none of the edges of
+///   lids, irises, nostrils and lips), from how far the nose's and the mouth-and-chin region's
+///   pixels lie from the colour of the forehead's skin (covers that are not flat: hair, a hand),
+///   and from the mesh's presence score;
+/// and, from the landmarks: pose, eyes open, mouth neutral (`FaceExpression`), resolution. The
+/// mesh places lids and lips even under a cover, so an eye counts as open, and a mouth as
+/// neutral, only as far as its region is seen (not flat).
 ///
 /// Everything is allocated in `init`; `evaluate` allocates nothing. Not thread-safe: one per thread.
 public final class CaptureQualityEstimator {
@@ -85,26 +91,46 @@ public final class CaptureQualityEstimator {
         m.leftEyeAspect = FaceExpression.eyeAspect(points, right: false)
         m.mouthAspect = FaceExpression.mouthAspect(points)
         m.cornerLift = FaceExpression.cornerLift(points)
-        let eyeOpen = FaceExpression.openness(eyeAspect: min(m.rightEyeAspect, m.leftEyeAspect))
         let mouthOpen = FaceExpression.openness(mouthAspect: m.mouthAspect)
         let smile = FaceExpression.smile(cornerLift: m.cornerLift, widthRatio: FaceExpression.mouthWidthRatio(points))
         let rightEye = FaceExpression.midpoint(points[33], points[133]), leftEye = FaceExpression.midpoint(points[263], points[362])
         m.interocular = FaceExpression.distance(rightEye, leftEye)
-
-        c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
-        c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
-        let angle2 = pose.yaw * pose.yaw + pose.pitch * pose.pitch
-        c.pose = 1 / (1 + angle2 / (0.5 * 0.5))
-        c.resolution = m.interocular * m.interocular / (m.interocular * m.interocular + 40 * 40)
+        m.yaw = pose.yaw; m.pitch = pose.pitch
 
         // The face patch.
         let map = resample(image, points: points)
         measure(points: points, map: map, into: &m)
 
+        // Eyes: the mesh places eyelids even under a patch or a bar, so each eye counts as open
+        // only as far as its region still shows an eye's edges (lids, iris, lashes) rather than
+        // a flat cover. An eye that cannot be seen cannot be confirmed open.
+        // Flatness tells a cover from an eye only where the image has the dynamic range to show
+        // an eye's edges: on a nearly black or washed-out face every region is flat. `evidence`
+        // (the face's mean gradient over 6, at most 1) scales how much a flat region counts.
+        let evidence = min(1, m.faceGradient / 6)
+        func seen(_ v: Float) -> Float { 1 - (1 - v) * evidence }
+        let rightSeen = seen(Self.visibility(eyeFlat: m.rightEyeFlat)), leftSeen = seen(Self.visibility(eyeFlat: m.leftEyeFlat))
+        let lowerSeen = seen(Self.visibility(lowerFlat: m.lowerFaceFlat)), mouthSeen = seen(Self.visibility(lowerFlat: m.mouthFlat))
+        let rightOpen = FaceExpression.openness(eyeAspect: m.rightEyeAspect) * rightSeen
+        let leftOpen = FaceExpression.openness(eyeAspect: m.leftEyeAspect) * leftSeen
+        let eyeOpen = min(rightOpen, leftOpen)
+        c.eyesOpen = 1 - (1 - eyeOpen) * (1 - eyeOpen)
+        c.mouthNeutral = (1 - 0.9 * mouthOpen) * (1 - 0.5 * smile)
+        // Pose: a Gaussian in yaw and pitch — continuous and strictly falling in each, 0.83 at
+        // the UK limit |yaw| = 0.15 rad, 0.44 at 0.3 rad. Pitch is judged more leniently (0.5 rad
+        // scale): the mesh's pitch varies more between people holding their head level.
+        c.pose = expf(-(pose.yaw / 0.35) * (pose.yaw / 0.35) - (pose.pitch / 0.5) * (pose.pitch / 0.5))
+        c.resolution = m.interocular * m.interocular / (m.interocular * m.interocular + 40 * 40)
+
         // Image components. Measurements on clipped pixels carry no information, so sharpness,
         // noise and occlusion are credited only for the unclipped share of the skin.
         let usable = max(0, 1 - m.clipped)
-        c.sharpness = usable * m.detail / (m.detail + 8)
+        // Focus: x^3.5 / (1 + x^3.5), x = detail / 13 — a power law at the soft end, so it never
+        // flattens out before the face is lost (detail 1: 1.3e-4), and half at 13: a face only
+        // slightly soft is still a usable capture (detail 9: 0.22, 18: 0.76, 57: 0.99), one plainly
+        // out of focus is not (detail 4.5, a 9-px box blur on a 200-px face: 0.024).
+        let focus = powf(m.detail / 13, 3.5)
+        c.sharpness = usable * focus / (1 + focus)
         let relativeNoise = m.noiseSigma * 128 / max(m.skinLuma, 32)
         c.noise = usable / (1 + (relativeNoise / 2) * (relativeNoise / 2))
         // Level: best at 175 (well-exposed skin), falling gently towards dark (skin tones differ)
@@ -116,19 +142,32 @@ public final class CaptureQualityEstimator {
         let shadingScore = 1 / (1 + (m.shading / 0.4) * (m.shading / 0.4))
         let contrastScore = 1 - expf(-(m.faceContrast / 14) * (m.faceContrast / 14))
         c.exposure = levelScore * clipScore * balanceScore * shadingScore * contrastScore
-        // Presence gates rather than grades: above MediaPipe's tracking threshold (0.5) the mesh
-        // is trusted, and its value there is too noisy under occlusion to order captures.
         // A covered mouth's lip landmarks are the mesh's guess: the mouth is credited as neutral
-        // only as far as the mouth region looks like skin and lips.
-        let mouthVisible = 1 / (1 + powf(m.mouthDistance / 1.2, 4))
-        c.mouthNeutral = min(c.mouthNeutral, mouthVisible)
+        // only as far as the mouth region is seen.
+        c.mouthNeutral = min(c.mouthNeutral, mouthSeen)
+        // Occlusion: presence gates rather than grades (above MediaPipe's tracking threshold, 0.5,
+        // the mesh is trusted; its value there is too noisy under occlusion to order captures).
+        // Then how flat each region that should be full of edges has become — each eye's box and
+        // the nose-mouth-chin region — and, for covers that are not flat (hair, a hand), how far
+        // the nose's and mouth's colours lie from the forehead's skin.
         let p = max(0, min(1, presence / 0.5))
         c.occlusion = usable * p * p
-            / (1 + (m.noseDistance / 0.9) * (m.noseDistance / 0.9))
-            / (1 + (m.mouthDistance / 0.9) * (m.mouthDistance / 0.9))
-            / (1 + (m.eyeAsymmetry / 0.45) * (m.eyeAsymmetry / 0.45))
+            * rightSeen * leftSeen * lowerSeen
+            / (1 + (m.noseDistance / 1.2) * (m.noseDistance / 1.2))
+            / (1 + (m.mouthDistance / 1.2) * (m.mouthDistance / 1.2))
         return CaptureQuality(components: c, eyeOpenness: eyeOpen, mouthOpenness: mouthOpen, smile: smile, measurements: m)
     }
+
+    /// How visible an eye is, from the flat share around it: strictly falling from the first
+    /// flat pixel (so a cover that has only begun to spread already counts), about 0.96 for an
+    /// uncovered eye (0.05–0.15 flat; 0.7 with a lens's glare at 0.25), 0.5 at 0.37, 0.007 when
+    /// flat throughout.
+    static func visibility(eyeFlat f: Float) -> Float { expf(-(f / 0.45) * (f / 0.45)) }
+
+    /// The same for the nose-mouth-chin region (smoother than an eye's: lips, nostrils and the
+    /// chin's shading are its edges): about 0.75–0.9 uncovered (0.15–0.27 flat; 0.6 with a
+    /// beard's shadow at 0.35), 0.5 at 0.42, 0.018 when flat throughout.
+    static func visibility(lowerFlat f: Float) -> Float { expf(-(f / 0.5) * (f / 0.5)) }
 
     // MARK: Patch
 
@@ -198,8 +237,6 @@ public final class CaptureQualityEstimator {
 
     /// Mesh vertices bounding each measured region (static: no allocation per call).
     static let interiorVertices = [33, 263, 105, 334, 17, 61, 291]
-    static let rightEyeVertices = FaceMeshTopology.vertices(of: .rightEye).indices
-    static let leftEyeVertices = FaceMeshTopology.vertices(of: .leftEye).indices
     static let noseVertices = [129, 358, 195, 2, 98, 327]
     static let mouthVertices = [61, 291, 0, 17]
 
@@ -244,7 +281,24 @@ public final class CaptureQualityEstimator {
         let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
         let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
         let interior = bounds(Self.interiorVertices, margin: 0)
-        m.faceContrast = RegionStatistics.run(yPlane, interior, low: low, high: high).deviation
+        // Contrast away from the eyes (the interior box without the boxes around the eyes, plus
+        // the forehead): the eyes are the face's most variable part (glasses, glare, make-up, a
+        // patch), and an edge there says nothing about the lighting.
+        let eyeBoxR = box(eyeR, 0.3 * d, 0.2 * d), eyeBoxL = box(eyeL, 0.3 * d, 0.2 * d)
+        let aroundR = box(eyeR, 0.5 * d, 0.36 * d), aroundL = box(eyeL, 0.5 * d, 0.36 * d)
+        var face = RegionStatistics.run(yPlane, interior, low: low, high: high)
+        func remove(_ e: PixelRect) {
+            let i = PixelRect(x0: max(e.x0, interior.x0), y0: max(e.y0, interior.y0), x1: min(e.x1, interior.x1), y1: min(e.y1, interior.y1))
+            guard !i.isEmpty else { return }
+            let s = RegionStatistics.run(yPlane, i, low: low, high: high)
+            face.count -= s.count; face.sum -= s.sum; face.sumOfSquares -= s.sumOfSquares
+        }
+        remove(aroundR)
+        remove(aroundL)
+        // The forehead too (above the interior box): the lighting's range shows there even when
+        // a mask covers most of the lower face.
+        face = face + RegionStatistics.run(yPlane, forehead, low: low, high: high)
+        m.faceContrast = face.deviation
 
         // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
         // bridge between the eyes (rarely covered by a mask, a hand or a fringe), and of one eye
@@ -293,9 +347,6 @@ public final class CaptureQualityEstimator {
         mouth.y1 = min(size, max(mouth.y1, Int(chin.y.rounded(.up))))
         m.noseDistance = deviation(bounds(Self.noseVertices, margin: 0))
         m.mouthDistance = deviation(mouth)
-        let eyeMargin = 0.1 * d
-        m.eyeAsymmetry = distance(colour(bounds(Self.rightEyeVertices, margin: eyeMargin)),
-                                  colour(bounds(Self.leftEyeVertices, margin: eyeMargin)))
 
         // Sharpness and noise: Laplacian energy of the blocks inside the face ellipse.
         LaplacianBlocks.run(yPlane, blocks)
@@ -341,6 +392,31 @@ public final class CaptureQualityEstimator {
         for i in 0..<quarter { lowSum += UInt64(selected[i]) }
         // White noise of σ in U and V adds 20σ² per plane to the Laplacian's energy.
         m.noiseSigma = (Float(lowSum) / Float(quarter * 64) / 40).squareRoot()
+
+        // Flat covers: the share of flat, unclipped pixels around each eye and in the
+        // nose-mouth-chin region. "Flat" is relative to the face's own texture (a quarter of its
+        // mean gradient, at least 2), so a soft or blurred capture does not read as covered, and
+        // to the noise (a flat area under white luma noise of σ shows gradients of about 2.3σ;
+        // luma σ is taken as twice the chroma planes' σ, as for noise independent per RGB channel).
+        func inset(_ r: PixelRect) -> PixelRect { FlatPixelCount.inset(r, width: size, height: size) }
+        let interiorInset = inset(interior)
+        let g = FlatPixelCount.run(yPlane, interiorInset, threshold: 0, low: 0, high: 255)
+        m.faceGradient = Float(g.gradientSum) / Float(max(1, interiorInset.area))
+        let threshold = UInt8(max(2, min(96, max(0.25 * m.faceGradient, 6 * m.noiseSigma).rounded())))
+        func flatShare(_ r: PixelRect) -> Float {
+            let i = inset(r)
+            guard !i.isEmpty else { return 0 }
+            return Float(FlatPixelCount.run(yPlane, i, threshold: threshold, low: low, high: high).flat) / Float(i.area)
+        }
+        // Each eye: the mean of the eye's own box and of a wider one reaching the brow and the
+        // upper cheek, so a cover keeps counting as it grows past the eye.
+        m.rightEyeFlat = (flatShare(eyeBoxR) + flatShare(aroundR)) / 2
+        m.leftEyeFlat = (flatShare(eyeBoxL) + flatShare(aroundL)) / 2
+        let noseBox = bounds(Self.noseVertices, margin: 0.05 * d)
+        m.mouthFlat = flatShare(mouth)
+        let chinBottom = min(size, Int((at(152).y + 0.05 * d).rounded(.up)))
+        let lower = PixelRect(x0: min(noseBox.x0, mouth.x0), y0: noseBox.y0, x1: max(noseBox.x1, mouth.x1), y1: max(mouth.y1, chinBottom))
+        m.lowerFaceFlat = flatShare(lower)
     }
 
     /// Sorts the first `n` values (insertion sort; n ≤ 256, no allocation).
@@ -354,13 +430,15 @@ public final class CaptureQualityEstimator {
         }
     }
 
-    /// Per-pixel Laplacian energy of the busiest quarter of `n` 8×8 blocks above the flattest
-    /// quarter (sorts `v`).
+    /// Per-pixel Laplacian energy of the face's detailed blocks above its flattest quarter (sorts
+    /// `v`). "Detailed" is the band from the 62.5th to the 87.5th percentile of the `n` 8×8
+    /// blocks: the busiest eighth is left out, so a few blocks of hard edges that are not the
+    /// face's focus (the rim of glasses or of a patch, a hair strand) do not read as sharpness.
     static func spread(_ v: UnsafeMutableBufferPointer<UInt32>, _ n: Int) -> Float {
         sort(v, n)
-        let quarter = max(1, n / 4)
+        let quarter = max(1, n / 4), eighth = n / 8
         var lowSum: UInt64 = 0, highSum: UInt64 = 0
-        for i in 0..<quarter { lowSum += UInt64(v[i]); highSum += UInt64(v[n - 1 - i]) }
+        for i in 0..<quarter { lowSum += UInt64(v[i]); highSum += UInt64(v[n - 1 - eighth - i]) }
         let pixels = Float(quarter * 64)
         return max(0, Float(highSum) / pixels - Float(lowSum) / pixels)
     }

@@ -38,7 +38,19 @@ public enum QualityKernelTable {
         QualityKernelEntry(name: "quality.absoluteDeviationSum.luma",
                            scalar: { a, _, r, out in out[0] = AbsoluteDeviationSum.scalar(a, a, r, reference: (90, 90)) },
                            simd: { a, _, r, out in out[0] = AbsoluteDeviationSum.simd(a, a, r, reference: (90, 90)) }),
+        // `rect` shrunk by a pixel where it touches the plane's edge (the kernel reads around it).
+        QualityKernelEntry(name: "quality.flatPixelCount",
+                           scalar: { a, _, r, out in
+                               store(FlatPixelCount.scalar(a, FlatPixelCount.inset(r, width: a.width, height: a.height),
+                                                           threshold: 6, low: 12, high: 243), out) },
+                           simd: { a, _, r, out in
+                               store(FlatPixelCount.simd(a, FlatPixelCount.inset(r, width: a.width, height: a.height),
+                                                         threshold: 6, low: 12, high: 243), out) }),
     ]
+
+    static func store(_ f: FlatPixelCount.Result, _ out: UnsafeMutableBufferPointer<UInt32>) {
+        out[0] = f.flat; out[1] = f.gradientSum
+    }
 
     static func store(_ s: RegionSums, _ out: UnsafeMutableBufferPointer<UInt32>) {
         out[0] = s.count; out[1] = s.sum
