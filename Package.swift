@@ -105,13 +105,16 @@ let package = Package(
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
         .testTarget(
-            name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport"],
-            // Export the test's counting allocator (Tests/NeuralCoreTests/MallocCounter.swift) so the
-            // dynamic loader binds every malloc in the process to it: proves run() allocates nothing.
+            name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport", "CMallocCounter"],
+            // Export the test's counting allocator (Tests/CMallocCounter) so the dynamic loader
+            // binds every malloc in the process to it: proves run() allocates nothing.
             // `-z now` binds all symbols at load, so the allocator never triggers lazy binding.
             linkerSettings: [.unsafeFlags(["malloc", "calloc", "realloc", "memalign", "aligned_alloc", "posix_memalign"]
                 .flatMap { ["-Xlinker", "--export-dynamic-symbol=" + $0] } + ["-Xlinker", "-z", "-Xlinker", "now"],
                 .when(platforms: [.linux]))]),
+        // The C allocator interposer behind NeuralCoreTests' MallocCounter (C, because swiftc
+        // reserves the names `malloc` & co. for its runtime).
+        .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance"], exclude: ["golden.txt"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
