@@ -6,7 +6,7 @@ import Testing
 @Suite struct DoctorTests {
     func write(_ text: String, _ name: String, in dir: String) -> String {
         let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
 

@@ -50,7 +50,7 @@ func smallJPEG() throws -> [UInt8] {
 
     @Test func staleTemporariesAreRemovedAtStart() throws {
         let root = makeTemporaryDirectory()
-        FileManager.default.createFile(atPath: root + "/.booth-1.jpg.99.tmp", contents: Data([1, 2]))
+        _ = FileManager.default.createFile(atPath: root + "/.booth-1.jpg.99.tmp", contents: Data([1, 2]))
         _ = try PhotoStore(root: root, minimumFreeBytes: 0)
         #expect(!FileManager.default.fileExists(atPath: root + "/.booth-1.jpg.99.tmp"))
     }

@@ -22,7 +22,7 @@ import Testing
 
     static func run(_ model: String, _ c: LiteRTReferenceTests.ReferenceCase, _ interpreter: Interpreter) throws -> Run {
         let input = try LiteRTReferenceTests.readFloats(c.file("input"))
-        interpreter.withInput(0) { $0.update(fromContentsOf: input) }
+        _ = interpreter.withInput(0) { $0.update(fromContentsOf: input) }
         interpreter.run()
         var outs: [[Float]] = [], refs: [[Float]] = []
         for k in 0..<c.outputCount {
@@ -136,7 +136,7 @@ import Testing
         let count = simd.inputShape(0).reduce(1, *)
         let input = (0..<count).map { _ in Float.random(in: 0...1, using: &g) }
         for i in [simd, scalar] {
-            i.withInput(0) { $0.update(fromContentsOf: input) }
+            _ = i.withInput(0) { $0.update(fromContentsOf: input) }
             i.run()
         }
         for k in 0..<simd.outputCount {
@@ -275,7 +275,7 @@ enum BlazeFaceDecoder {
         var line = "timing \(model): integer load (with calibration) \(load)"
         let only = ProcessInfo.processInfo.environment["BOOTH_BENCH_ONLY"]
         for (name, i) in [("float", float), ("integer", integer)] where only == nil || only == name {
-            i.withInput(0) { $0.update(fromContentsOf: input) }
+            _ = i.withInput(0) { $0.update(fromContentsOf: input) }
             i.run()
             let start = clock.now
             for _ in 0..<runs { i.run() }

@@ -33,7 +33,7 @@ import Vision
         process.environment = env
         // stderr to a file, stdout through a pipe read to the end before waiting.
         let errPath = NSTemporaryDirectory() + "booth-analyze-stderr-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errPath) }
         let out = Pipe(), err = try #require(FileHandle(forWritingAtPath: errPath))
         process.standardOutput = out
