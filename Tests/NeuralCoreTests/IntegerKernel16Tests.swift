@@ -193,24 +193,8 @@ import TestSupport
                 let params = PoolParams(kind, minimum: -30000, maximum: 32767)
                 let outs = Self.eachVariant(geo.outputPixels * c) { set, out in set.pool(input, geo, params, out) }
                 #expect(outs[0] == outs[1])
-                var want = [Int32]()
-                for oy in 0..<geo.outputHeight {
-                    for ox in 0..<geo.outputWidth {
-                        for ch in 0..<c {
-                            var m = -1e9, sum = 0.0, n = 0.0
-                            for ky in 0..<k {
-                                for kx in 0..<k {
-                                    let iy = oy * geo.strideY - geo.padTop + ky, ix = ox * geo.strideX - geo.padLeft + kx
-                                    if iy < 0 || ix < 0 || iy >= 7 || ix >= 7 { continue }
-                                    let x = Double(input[(iy * 7 + ix) * c + ch])
-                                    m = max(m, x); sum += x; n += 1
-                                }
-                            }
-                            let v = kind == .max ? m : (sum / n).rounded()
-                            want.append(Int32(max(-30000, min(32767, v))))
-                        }
-                    }
-                }
+                let want = IntTest.referencePool(input.map(Double.init), height: 7, width: 7, channels: c, geo, kind,
+                                                 lo: -30000, hi: 32767)
                 #expect(Self.maxDiff(outs[0], want) == 0)
             }
         }

@@ -237,24 +237,8 @@ import TestSupport
                 let params = PoolParams(kind, minimum: -100, maximum: 127)
                 let outs = IntTest.eachVariant(geo.outputPixels * c) { set, out in set.pool(input, geo, params, out) }
                 #expect(outs[0] == outs[1])
-                var want = [Int32]()
-                for oy in 0..<geo.outputHeight {
-                    for ox in 0..<geo.outputWidth {
-                        for ch in 0..<c {
-                            var m = -1000.0, s = 0.0, n = 0.0
-                            for ky in 0..<k {
-                                for kx in 0..<k {
-                                    let iy = oy * geo.strideY - geo.padTop + ky, ix = ox * geo.strideX - geo.padLeft + kx
-                                    if iy < 0 || ix < 0 || iy >= 7 || ix >= 6 { continue }
-                                    let x = Double(input[(iy * 6 + ix) * c + ch])
-                                    m = max(m, x); s += x; n += 1
-                                }
-                            }
-                            let v = kind == .max ? m : (s / n).rounded()
-                            want.append(Int32(max(-100, min(127, v))))
-                        }
-                    }
-                }
+                let want = IntTest.referencePool(input.map(Double.init), height: 7, width: 6, channels: c, geo, kind,
+                                                 lo: -100, hi: 127)
                 #expect(IntTest.maxDiff(outs[0], want) == 0)
             }
         }

@@ -34,6 +34,32 @@ enum IntTest {
         }
     }
 
+    /// Max or average pooling of a height×width×c tensor in doubles (the window clipped to the
+    /// input, averages rounded half away from zero), clamped to `[lo, hi]`: the reference both
+    /// the int8 and the int16 pooling kernels are held to.
+    static func referencePool(_ input: [Double], height: Int, width: Int, channels c: Int, _ geo: WindowGeometry,
+                              _ kind: PoolParams.Kind, lo: Double, hi: Double) -> [Int32] {
+        var want = [Int32]()
+        for oy in 0..<geo.outputHeight {
+            for ox in 0..<geo.outputWidth {
+                for ch in 0..<c {
+                    var m = -Double.infinity, sum = 0.0, n = 0.0
+                    for ky in 0..<geo.kernelHeight {
+                        for kx in 0..<geo.kernelWidth {
+                            let iy = oy * geo.strideY - geo.padTop + ky, ix = ox * geo.strideX - geo.padLeft + kx
+                            if iy < 0 || ix < 0 || iy >= height || ix >= width { continue }
+                            let x = input[(iy * width + ix) * c + ch]
+                            m = max(m, x); sum += x; n += 1
+                        }
+                    }
+                    let v = kind == .max ? m : (sum / n).rounded()
+                    want.append(Int32(max(lo, min(hi, v))))
+                }
+            }
+        }
+        return want
+    }
+
     static func random(scale g: inout SeededGenerator) -> QuantParams {
         QuantParams(scale: Float.random(in: 0.005...0.1, using: &g),
                     zeroPoint: Int32.random(in: -100...100, using: &g))
