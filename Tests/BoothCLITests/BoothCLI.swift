@@ -29,8 +29,8 @@ enum BoothCLI {
         p.environment = env
         // Output goes to files, so a chatty process can never block on a full pipe.
         let dir = makeTemporaryDirectory()
-        FileManager.default.createFile(atPath: dir + "/out", contents: nil)
-        FileManager.default.createFile(atPath: dir + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/err", contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/out"))
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/err"))
         try p.run()

@@ -25,7 +25,7 @@ import Testing
         env["BOOTH_MODELS"] = Fixtures.models
         p.environment = env
         let log = dir + "/log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         p.standardOutput = FileHandle.nullDevice
         return (p, log)
