@@ -64,21 +64,55 @@ public func im2col<E: QuantizedActivation>(
         let p = first + i
         let oy = p / g.outputWidth, ox = p - (p / g.outputWidth) * g.outputWidth
         var dst = a + i * depthStride
+        let ix0 = ox * g.strideX - g.padLeft
+        let rowInside = ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
         for ky in 0..<g.kernelHeight {
             let iy = oy * g.strideY - g.padTop + ky
-            for kx in 0..<g.kernelWidth {
-                let ix = ox * g.strideX - g.padLeft + kx
-                if iy < 0 || iy >= g.inputHeight || ix < 0 || ix >= g.inputWidth {
-                    dst.update(repeating: 0, count: c)
-                } else {
-                    let src = input + (iy * g.inputWidth + ix) * c
-                    for ch in 0..<c { dst[ch] = Int16(truncatingIfNeeded: src[ch]) &- zp }
+            if iy < 0 || iy >= g.inputHeight {
+                dst.update(repeating: 0, count: g.kernelWidth * c)
+                dst += g.kernelWidth * c
+            } else if rowInside {
+                // The window's row is kernelWidth contiguous pixels: one span.
+                im2colSpan(input + (iy * g.inputWidth + ix0) * c, g.kernelWidth * c, zp, dst)
+                dst += g.kernelWidth * c
+            } else {
+                for kx in 0..<g.kernelWidth {
+                    let ix = ix0 + kx
+                    if ix < 0 || ix >= g.inputWidth {
+                        dst.update(repeating: 0, count: c)
+                    } else {
+                        im2colSpan(input + (iy * g.inputWidth + ix) * c, c, zp, dst)
+                    }
+                    dst += c
                 }
-                dst += c
             }
         }
         if depthStride > depth { dst.pointee = 0 }
     }
+}
+
+/// `dst[k] = src[k] - zp` for `n` values: 16, then 8 at a time (sign extension and a subtraction
+/// per vector), the rest one by one.
+@inline(__always)
+func im2colSpan<E: QuantizedActivation>(
+    _ src: UnsafePointer<E>, _ n: Int, _ zp: Int16, _ dst: UnsafeMutablePointer<Int16>
+) {
+    var k = 0
+    while k + 16 <= n {
+        let x = widen16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<E>.self))
+        let v = x &- SIMD16<Int16>(repeating: zp)
+        for j in 0..<16 { dst[k + j] = v[j] }
+        k += 16
+    }
+    if k + 8 <= n {
+        let x = UnsafeRawPointer(src + k).loadUnaligned(as: SIMD8<E>.self)
+        var v = SIMD8<Int16>()
+        for j in 0..<8 { v[j] = Int16(truncatingIfNeeded: x[j]) }
+        v &-= SIMD8<Int16>(repeating: zp)
+        for j in 0..<8 { dst[k + j] = v[j] }
+        k += 8
+    }
+    while k < n { dst[k] = Int16(truncatingIfNeeded: src[k]) &- zp; k += 1 }
 }
 
 /// Sixteen activations of either width as int16 (a loop, for the reason given at `widen64`).

@@ -122,21 +122,39 @@ func pairProducts(_ w: SIMD16<Int16>, _ pair: Int32) -> I32x8 {
     return p.evenHalf &+ p.oddHalf
 }
 
+/// Unaligned vector stores written lane by lane: `UnsafeMutableRawPointer.storeBytes(of:as:)` is
+/// left out of line in `gemmSIMD` (a call, a `vzeroupper` and accumulator spills per tile row);
+/// the lane loop becomes one `vmovdqu` / `str q`.
+@inline(__always)
+func storeLanes(_ v: SIMD16<Int8>, _ p: UnsafeMutablePointer<Int8>) {
+    for i in 0..<16 { p[i] = v[i] }
+}
+
+@inline(__always)
+func storeLanes(_ v: SIMD16<Int16>, _ p: UnsafeMutablePointer<Int16>) {
+    for i in 0..<16 { p[i] = v[i] }
+}
+
+@inline(__always)
+func storeLanes(_ v: I32x8, _ p: UnsafeMutablePointer<Int32>) {
+    for i in 0..<8 { p[i] = v[i] }
+}
+
 @_transparent
 func storeTile(
     _ acc0: I32x8, _ acc1: I32x8, row r: Int, block b: Int, weights: PackedGEMMWeights,
     output: GEMMOutput
 ) {
     let n0 = b * 16
-    let valid = min(16, weights.outputChannels - n0)
+    let left = weights.outputChannels - n0
+    let valid = left < 16 ? left : 16
     switch output {
     case .int8(let out, let stride, let stage):
         let lo: SIMD8<Int8> = applyStage(stage, acc0, channel: n0)
         let hi: SIMD8<Int8> = applyStage(stage, acc1, channel: n0 + 8)
         let dst = out + r * stride + n0
         if valid == 16 {
-            UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<Int8>(lowHalf: lo, highHalf: hi),
-                                                    as: SIMD16<Int8>.self)
+            storeLanes(SIMD16<Int8>(lowHalf: lo, highHalf: hi), dst)
         } else {
             for i in 0..<valid { dst[i] = i < 8 ? lo[i] : hi[i - 8] }
         }
@@ -145,16 +163,15 @@ func storeTile(
         let hi: SIMD8<Int16> = applyStage(stage, acc1, channel: n0 + 8)
         let dst = out + r * stride + n0
         if valid == 16 {
-            UnsafeMutableRawPointer(dst).storeBytes(of: SIMD16<Int16>(lowHalf: lo, highHalf: hi),
-                                                    as: SIMD16<Int16>.self)
+            storeLanes(SIMD16<Int16>(lowHalf: lo, highHalf: hi), dst)
         } else {
             for i in 0..<valid { dst[i] = i < 8 ? lo[i] : hi[i - 8] }
         }
     case .int32(let out, let stride):
         let dst = out + r * stride + n0
         if valid == 16 {
-            UnsafeMutableRawPointer(dst).storeBytes(of: acc0, as: I32x8.self)
-            UnsafeMutableRawPointer(dst + 8).storeBytes(of: acc1, as: I32x8.self)
+            storeLanes(acc0, dst)
+            storeLanes(acc1, dst + 8)
         } else {
             for i in 0..<valid { dst[i] = i < 8 ? acc0[i] : acc1[i - 8] }
         }

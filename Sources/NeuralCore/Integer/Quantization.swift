@@ -268,8 +268,21 @@ func vmax(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .> a)
 /// `ab + 2^30`), and no saturation case exists.
 @inline(always)
 func srdhm(_ a: I32x8, _ b: I32x8) -> I32x8 {
+#if arch(x86_64)
+    // Even and odd lanes as the sign-extended halves of 64-bit lanes: two `vpmuldq` with no
+    // widening shuffles. Even products land in the low dwords after `>> 31`, odd ones in the
+    // high dwords after `<< 1`; a `vpblendd` joins them. Same bits as the widening form below.
+    let a64 = unsafeBitCast(a, to: SIMD4<Int64>.self), b64 = unsafeBitCast(b, to: SIMD4<Int64>.self)
+    let pe = ((a64 &<< 32) &>> 32) &* ((b64 &<< 32) &>> 32) &+ Int64(1 << 30)
+    let po = (a64 &>> 32) &* (b64 &>> 32) &+ Int64(1 << 30)
+    let re = unsafeBitCast(unsafeBitCast(pe, to: SIMD4<UInt64>.self) &>> 31, to: SIMD4<Int64>.self)
+    let ro = po &<< 1
+    let low = SIMD4<Int64>(repeating: 0xFFFF_FFFF)
+    return unsafeBitCast((re & low) | (ro & ~low), to: I32x8.self)
+#else
     let p = widen64(a) &* widen64(b) &+ Int64(1 << 30)
     return narrow32(p &>> 31)
+#endif
 }
 
 @inline(always)
@@ -365,6 +378,7 @@ func applyStage<E: QuantizedActivation>(_ stage: OutputStage, _ acc: I32x8, chan
     v = vmin(v, I32x8(repeating: stage.maximum))
     return narrow(v)
 }
+
 
 /// Fused activation of a TFLite op, mapped into the quantised output domain.
 public enum FusedActivation: Sendable, Equatable {
