@@ -40,7 +40,7 @@ extension Interpreter {
             (floats + plan.offsets[inputTensor]!).assumingMemoryBound(to: Float.self).update(from: $0.baseAddress!, count: $0.count)
         }
         reference.run()
-        withInput(0) { $0.update(fromContentsOf: input) }
+        _ = withInput(0) { $0.update(fromContentsOf: input) }
         var reports: [IntegerTensorReport] = []
         let steps = program.steps
         for (i, step) in steps.enumerated() {
