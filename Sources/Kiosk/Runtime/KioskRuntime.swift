@@ -195,8 +195,7 @@ public final class KioskRuntime: @unchecked Sendable {
         spawn("booth-still", threadsDone) { [self] in stillLoop(stop) }
         notifier.ready(status: "running")
 
-        var ui = UIState(reviewSeconds: options.config.reviewSeconds, countdown: options.config.countdown,
-                         hideBackground: options.config.hideBackground, debug: options.config.debug)
+        var ui = UIState(config: options.config)
         var lastShown: UInt64? = nil
         var lastWatchdog = ContinuousClock.now
         var lastReport = ContinuousClock.now
@@ -437,9 +436,8 @@ public final class KioskRuntime: @unchecked Sendable {
 
         public init(_ kiosk: KioskRuntime) throws(KioskError) {
             self.kiosk = kiosk
-            let c = kiosk.options.config
-            ui = UIState(reviewSeconds: c.reviewSeconds, countdown: c.countdown, hideBackground: c.hideBackground, debug: c.debug)
-            kiosk.hideBackground.store(c.hideBackground, ordering: .relaxed)
+            ui = UIState(config: kiosk.options.config)
+            kiosk.hideBackground.store(ui.hideBackground, ordering: .relaxed)
             do { try kiosk.camera.start() } catch { throw .camera(error) }
         }
 

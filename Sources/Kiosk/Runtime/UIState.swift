@@ -30,6 +30,12 @@ struct UIState {
         self.debug = debug
     }
 
+    /// The screen state a kiosk starts with under `config`.
+    init(config: KioskConfig) {
+        self.init(reviewSeconds: config.reviewSeconds, countdown: config.countdown, hideBackground: config.hideBackground,
+                  debug: config.debug)
+    }
+
     var canShoot: Bool { phase == .preview }
 
     /// Seconds left in the countdown (3, 2, 1), or nil.
