@@ -7,20 +7,9 @@ import Testing
 /// `booth greet` and friends from the outside: the built executable, its files and exit codes.
 @Suite(.serialized) struct GreetCLITests {
     /// A board whose camera is the folder camera replaying `folder`.
-    func board(camera folder: String, source: String = "folder") throws -> String {
+    func board(camera folder: String) throws -> String {
         let path = makeTemporaryDirectory() + "/board.toml"
-        try """
-            name = "cli-test"
-            [camera]
-            source = "\(source)"
-            folder = "\(folder)"
-            preview = [640, 480]
-            fps = 30
-            [display]
-            sink = "null"
-            [gpio]
-            shutter = "script"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        try folderCameraBoard(name: "cli-test", folder: folder, fps: 30).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

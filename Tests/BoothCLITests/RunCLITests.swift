@@ -6,18 +6,7 @@ import Testing
 @Suite(.serialized) struct RunCLITests {
     func start(_ dir: String) throws -> (Process, String) {
         let board = dir + "/board.toml"
-        try """
-            name = "cli-run"
-            [camera]
-            source = "folder"
-            folder = "\(Fixtures.models)"
-            preview = [640, 480]
-            fps = 15
-            [display]
-            sink = "null"
-            [gpio]
-            shutter = "script"
-            """.write(toFile: board, atomically: true, encoding: .utf8)
+        try folderCameraBoard(name: "cli-run", folder: Fixtures.models).write(toFile: board, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try #require(BoothCLI.executable))
         p.arguments = ["run", "--board", board, "--photos", dir + "/photos", "--mode", "booth"]

@@ -34,19 +34,7 @@ final class FailingOnceSource: FrameSource {
 
 @Suite(.serialized) struct KioskEndToEndTests {
     func options(mode: KioskConfig.Mode, photos: String, camera: String) throws -> KioskOptions {
-        let board = try Board.parse("""
-            name = "test"
-            [camera]
-            source = "folder"
-            folder = "\(camera)"
-            preview = [640, 480]
-            fps = 15
-            [display]
-            sink = "null"
-            [gpio]
-            shutter = "script"
-            script = [1.5]
-            """, file: "test.toml")
+        let board = try Board.parse(folderCameraBoard(name: "test", folder: camera, script: [1.5]), file: "test.toml")
         var config = KioskConfig.defaults
         config.mode = mode
         config.profile = Fixtures.packageRoot + "/profiles/uk.toml"

@@ -41,3 +41,20 @@ public func makeTemporaryDirectory() -> String {
     }
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// A board file's text for the tests: the folder camera replaying `folder` at 640×480 and `fps`,
+/// a null screen, and a scripted shutter pressed `script` seconds after start.
+public func folderCameraBoard(name: String, folder: String, fps: Int = 15, script: [Double] = []) -> String {
+    """
+    name = "\(name)"
+    [camera]
+    source = "folder"
+    folder = "\(folder)"
+    preview = [640, 480]
+    fps = \(fps)
+    [display]
+    sink = "null"
+    [gpio]
+    shutter = "script"
+    """ + (script.isEmpty ? "" : "\nscript = \(script)") + "\n"
+}
