@@ -5,12 +5,14 @@ import PackageDescription
 
 import class Foundation.ProcessInfo
 
-/// On x86-64, code for AVX2 + FMA ("haswell", every x86 CPU of the last decade and every
-/// AVX2 EPYC): without it Swift's SIMD fused multiply-adds become per-lane `fmaf` library calls,
-/// 10–70× slower. `-Xcc -mavx2` does not reach Swift code; `-target-cpu` does. Set
-/// BOOTH_TARGET_CPU= (empty) for a baseline x86-64 build. aarch64 builds use NEON as is.
+/// On x86-64, code for the CPU that builds it ("native": AVX-512 and VNNI where the CPU has them,
+/// as LiteRT's XNNPACK picks at run time): without at least AVX2 + FMA Swift's SIMD fused
+/// multiply-adds become per-lane `fmaf` library calls, 10–70× slower. `-Xcc -mavx2` does not
+/// reach Swift code; `-target-cpu` does. Set BOOTH_TARGET_CPU=haswell for a binary that runs on
+/// any AVX2 x86 CPU, or BOOTH_TARGET_CPU= (empty) for a baseline x86-64 build. aarch64 builds use
+/// NEON as is.
 #if arch(x86_64)
-let cpu = ProcessInfo.processInfo.environment["BOOTH_TARGET_CPU"] ?? "haswell"
+let cpu = ProcessInfo.processInfo.environment["BOOTH_TARGET_CPU"] ?? "native"
 let cpuFlags = cpu.isEmpty ? [] : ["-target-cpu", cpu]
 #else
 let cpuFlags: [String] = []
