@@ -304,6 +304,28 @@ import TestSupport
         }
     }
 
+    /// Every int8 input in every channel, with slopes and scales that give left shifts from 0 to
+    /// 6 (the split int32 form) and above (the table fallback), negative, zero and tiny slopes.
+    @Test(arguments: [(0.02, 0.02, true), (0.05, 0.01, true), (0.25, 0.01, true), (0.9, 0.008, false),
+                      (0.003, 0.05, true)])
+    func preluVectorEqualsReferenceOnEveryInput(inputScale: Double, outputScale: Double, split: Bool) {
+        var g = SeededGenerator(seed: 91)
+        for c in [1, 5, 16, 19, 32, 48] {
+            let pin = QuantParams(scale: Float(inputScale), zeroPoint: Int32.random(in: -20...20, using: &g))
+            let pout = QuantParams(scale: Float(outputScale), zeroPoint: Int32.random(in: -20...20, using: &g))
+            var alpha = IntTest.floats(c, &g, -2...2)
+            alpha[0] = 0
+            if c > 2 { alpha[1] = 1e-6; alpha[2] = -0.25 }
+            let params = PReLUParams(input: pin, output: pout, alpha: alpha)
+            #expect(params.usesSplitMultipliers == split)
+            let pixels = 256 + 3
+            var input = [Int8](repeating: 0, count: pixels * c)
+            for p in 0..<pixels { for ch in 0..<c { input[p * c + ch] = Int8(truncatingIfNeeded: p + 7 * ch) } }
+            let outs = IntTest.eachVariant(pixels * c) { set, out in set.prelu(input, pixels, params, out) }
+            #expect(outs[0] == outs[1], "c \(c), scales \(inputScale) / \(outputScale)")
+        }
+    }
+
     // MARK: Resize, pad, concatenation, transpose convolution
 
     @Test(arguments: [(false, false), (true, false), (false, true)])

@@ -6,8 +6,9 @@
 ///
 /// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
 /// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative): `preluScalar` computes exactly that;
-/// the fast variant looks the same results up in a per-channel 256-entry table built from it at load
-/// (two 64-bit requantisations per value cost more than the whole convolution before them).
+/// the vector variant computes the same bits in int32 lanes with the multipliers split in two
+/// halves (no 64-bit products), 16 values per step; a per-channel 256-entry table built from the
+/// reference at load covers the multipliers the split form cannot take.
 
 public final class LookupTable {
     /// `entries` values of the element type the table was built for.
@@ -134,17 +135,43 @@ public final class PReLUParams {
             negLeft[c] = m.leftShift
             negRight[c] = m.rightShift
         }
+        // The split form of `preluSIMD` needs |x·2^left| < 2^14 for |x| ≤ 255: left ≤ 6.
+        let (nm, nl, nr) = (negMultiplier, negLeft, negRight)
+        var splittable = alpha.count > 0 && positive.leftShift <= 6
+        for c in 0..<alpha.count where nl[c] > 6 { splittable = false }
+        let wrapped = alpha.count + 16
+        let split: UnsafeMutablePointer<Int32>? = splittable ? .allocate(capacity: 4 * wrapped) : nil
+        if let split {
+            // Row k of each array holds channel k mod C, so 16 lanes read from any channel wrap.
+            for k in 0..<wrapped {
+                let c = k % alpha.count
+                split[k] = nm[c] >> 15
+                split[wrapped + k] = nm[c] & 0x7FFF
+                split[2 * wrapped + k] = nl[c]
+                split[3 * wrapped + k] = nr[c]
+            }
+        }
+        self.split = split
         table = .allocate(capacity: max(1, alpha.count) * 256)
         for c in 0..<alpha.count {
             for q in -128...127 { table[c * 256 + q + 128] = scalar(Int8(q), channel: c) }
         }
     }
 
+    /// The negative-side multipliers split as `m = high·2^15 + low` (`low` in 0..<2^15), left and
+    /// right shifts: four arrays of `channels + 16` rows (see `init`), or nil when some left shift
+    /// exceeds 6 and `preluSIMD` uses the table.
+    let split: UnsafeMutablePointer<Int32>?
+
+    /// True when `preluSIMD` computes (the split int32 form), false when it looks up the table.
+    public var usesSplitMultipliers: Bool { split != nil }
+
     /// `table[c * 256 + q + 128]`: the scalar result for every channel and input, built once
-    /// (a 256-entry lookup per channel is cheaper than two 64-bit requantisations per value).
+    /// (`preluLookup`, the fallback of `preluSIMD`).
     let table: UnsafeMutablePointer<Int8>
 
     deinit {
+        split?.deallocate()
         table.deallocate()
         negMultiplier.deallocate()
         negLeft.deallocate()
@@ -176,7 +203,62 @@ public func preluScalar(
     }
 }
 
+/// Sixteen values per step in int32 lanes, bit-identical to `preluScalar` without 64-bit
+/// products: with `x = q − zp` (|x| ≤ 255), `y = x·2^left` (|y| < 2^14) and the multiplier split
+/// as `m = h·2^15 + l`, gemmlowp's `(y·m + 2^30) >> 31` equals
+/// `(y·h + 2^15 + ((y·l) >> 15)) >> 16` (floor division nests), and every term fits int32. Each
+/// lane takes the positive or its channel's negative multiplier by the sign of `x`; then the
+/// rounding divide by 2^right, the zero point, the clamp. Falls back to the per-channel table
+/// (`preluLookup`) when a left shift exceeds 6.
+@inline(never)
 public func preluSIMD(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    guard let split = params.split else { preluLookup(input, pixels, params, output); return }
+    typealias V = SIMD16<Int32>
+    let c = params.channels, n = pixels * c
+    let rows = c + 16
+    let raw = UnsafeRawPointer(split)
+    let zpIn = V(repeating: params.inputZeroPoint), zpOut = V(repeating: params.outputZeroPoint)
+    let posHigh = V(repeating: params.positive.multiplier >> 15)
+    let posLow = V(repeating: params.positive.multiplier & 0x7FFF)
+    let posLeft = V(repeating: params.positive.leftShift)
+    let posRight = V(repeating: params.positive.rightShift)
+    let lo = V(repeating: -128), hi = V(repeating: 127), one = V(repeating: 1), zero = V()
+    var i = 0, ch = 0
+    while i + 16 <= n {
+        let q = UnsafeRawPointer(input + i).loadUnaligned(as: SIMD16<Int8>.self)
+        var x = V()
+        for j in 0..<16 { x[j] = Int32(q[j]) }
+        x &-= zpIn
+        let negative = x .< zero
+        let off = ch * 4
+        let h = posHigh.replacing(with: raw.loadUnaligned(fromByteOffset: off, as: V.self), where: negative)
+        let l = posLow.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 4 + off, as: V.self),
+                                 where: negative)
+        let left = posLeft.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 8 + off, as: V.self),
+                                     where: negative)
+        let right = posRight.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 12 + off, as: V.self),
+                                       where: negative)
+        let y = x &<< left
+        let s = (y &* h &+ 32768 &+ ((y &* l) &>> 15)) &>> 16
+        let mask = (one &<< right) &- one
+        let threshold = (mask &>> 1) &- (s &>> 31)
+        var v = (s &>> right) &+ zero.replacing(with: one, where: (s & mask) .> threshold) &+ zpOut
+        v = v.replacing(with: lo, where: v .< lo)
+        v = v.replacing(with: hi, where: v .> hi)
+        let dst = output + i
+        for j in 0..<16 { dst[j] = Int8(truncatingIfNeeded: v[j]) }
+        i += 16
+        ch += 16
+        while ch >= c { ch -= c }
+    }
+    while i < n { output[i] = params.scalar(input[i], channel: i % c); i += 1 }
+}
+
+/// The per-channel table: `table[c][q]` holds `preluScalar`'s result for every input.
+public func preluLookup(
     _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
     _ output: UnsafeMutablePointer<Int8>
 ) {
