@@ -322,7 +322,8 @@ import TestSupport
             var input = [Int8](repeating: 0, count: pixels * c)
             for p in 0..<pixels { for ch in 0..<c { input[p * c + ch] = Int8(truncatingIfNeeded: p + 7 * ch) } }
             let outs = IntTest.eachVariant(pixels * c) { set, out in set.prelu(input, pixels, params, out) }
-            #expect(outs[0] == outs[1], "c \(c), scales \(inputScale) / \(outputScale)")
+            let first = outs[0].indices.first { outs[0][$0] != outs[1][$0] }
+            #expect(first == nil, "c \(c), scales \(inputScale) / \(outputScale): first difference at \(first ?? -1)")
         }
     }
 

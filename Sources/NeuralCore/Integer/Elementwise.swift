@@ -101,85 +101,123 @@ public func elementwiseScalar<E: QuantizedActivation>(
     for i in 0..<count { output[i] = params.scalar(a[i], b[i % period]) }
 }
 
-/// Vector form of `ElementwiseParams.scalar` on 8 lanes.
-struct ElementwiseVector {
-    let op: ElementwiseParams.Operation
-    let zp1: I32x8, zp2: I32x8, zpOut: I32x8, lo: I32x8, hi: I32x8
-    let m1: I32x8, r1: I32x8, m2: I32x8, r2: I32x8, mo: I32x8, lo_: I32x8, ro: I32x8
-    let shift: I32x8
-    let scaled: Bool
-    let a1: I32x8, a2: I32x8, aRound: I32x8, aShift: I32x8
-    let zero = I32x8()
+/// The arithmetic of one elementwise operation on sixteen int32 lanes that already hold
+/// `x − zp`; the loop around it (`elementwiseLanes`) is specialised per operation, so no branch
+/// on the operation runs per element.
+protocol ElementwiseLanes {
+    func apply(_ x1: SIMD16<Int32>, _ x2: SIMD16<Int32>) -> SIMD16<Int32>
+}
 
-    @inline(__always)
+/// ADD: `(x1·A + x2·B + 2^(S−1)) >> S`.
+struct ScaledAddLanes: ElementwiseLanes {
+    let a1: SIMD16<Int32>, a2: SIMD16<Int32>, round: SIMD16<Int32>, shift: SIMD16<Int32>
+
     init(_ p: ElementwiseParams) {
-        op = p.operation
-        zp1 = I32x8(repeating: p.zeroPoint1); zp2 = I32x8(repeating: p.zeroPoint2)
-        zpOut = I32x8(repeating: p.outputZeroPoint)
-        lo = I32x8(repeating: p.minimum); hi = I32x8(repeating: p.maximum)
-        m1 = I32x8(repeating: p.multiplier1.multiplier)
-        r1 = I32x8(repeating: p.multiplier1.rightShift)
-        m2 = I32x8(repeating: p.multiplier2.multiplier)
-        r2 = I32x8(repeating: p.multiplier2.rightShift)
-        mo = I32x8(repeating: p.outputMultiplier.multiplier)
-        lo_ = I32x8(repeating: p.outputMultiplier.leftShift)
-        ro = I32x8(repeating: p.outputMultiplier.rightShift)
-        shift = I32x8(repeating: p.leftShift)
-        scaled = p.scaledAdd
-        a1 = I32x8(repeating: p.scale1); a2 = I32x8(repeating: p.scale2)
-        aRound = I32x8(repeating: p.scaleShift > 0 ? 1 &<< (p.scaleShift &- 1) : 0)
-        aShift = I32x8(repeating: p.scaleShift)
-        // ADD input multipliers are below one: no left shift (asserted here).
-        precondition(p.multiplier1.leftShift == 0 && p.multiplier2.leftShift == 0)
+        a1 = SIMD16(repeating: p.scale1); a2 = SIMD16(repeating: p.scale2)
+        round = SIMD16(repeating: p.scaleShift > 0 ? 1 &<< (p.scaleShift &- 1) : 0)
+        shift = SIMD16(repeating: p.scaleShift)
     }
 
-    @_transparent
-    func apply<E: QuantizedActivation>(_ a: SIMD8<E>, _ b: SIMD8<E>) -> SIMD8<E> {
-        let x1 = widen32(a) &- zp1, x2 = widen32(b) &- zp2
-        let raw: I32x8
-        switch op {
-        case .add where scaled:
-            raw = (x1 &* a1 &+ x2 &* a2 &+ aRound) &>> aShift
-        case .add:
-            let s1 = multiplyByQuantizedMultiplier(x1 &<< shift, m1, zero, r1)
-            let s2 = multiplyByQuantizedMultiplier(x2 &<< shift, m2, zero, r2)
-            raw = multiplyByQuantizedMultiplier(s1 &+ s2, mo, lo_, ro)
-        case .mul:
-            raw = multiplyByQuantizedMultiplier(x1 &* x2, mo, lo_, ro)
-        }
-        return narrow(vmin(vmax(raw &+ zpOut, lo), hi))
+    @inline(always)
+    func apply(_ x1: SIMD16<Int32>, _ x2: SIMD16<Int32>) -> SIMD16<Int32> {
+        (x1 &* a1 &+ x2 &* a2 &+ round) &>> shift
     }
 }
 
-public func elementwiseSIMD<E: QuantizedActivation>(
+/// MUL: `MultiplyByQuantizedMultiplier(x1·x2, output multiplier)`, as two 8-lane halves.
+struct MulLanes: ElementwiseLanes {
+    let m: I32x8, left: I32x8, right: I32x8
+
+    init(_ p: ElementwiseParams) {
+        m = I32x8(repeating: p.outputMultiplier.multiplier)
+        left = I32x8(repeating: p.outputMultiplier.leftShift)
+        right = I32x8(repeating: p.outputMultiplier.rightShift)
+    }
+
+    @inline(always)
+    func apply(_ x1: SIMD16<Int32>, _ x2: SIMD16<Int32>) -> SIMD16<Int32> {
+        // Halves and joins as lane loops: `lowHalf`/`highHalf` may be left out of line.
+        let p = x1 &* x2
+        var lo = I32x8(), hi = I32x8()
+        for i in 0..<8 { lo[i] = p[i]; hi[i] = p[i + 8] }
+        lo = multiplyByQuantizedMultiplier(lo, m, left, right)
+        hi = multiplyByQuantizedMultiplier(hi, m, left, right)
+        var r = SIMD16<Int32>()
+        for i in 0..<8 { r[i] = lo[i]; r[i + 8] = hi[i] }
+        return r
+    }
+}
+
+/// Sixteen activations of either width at `p`, sign-extended.
+@inline(always)
+func loadWidened16<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> SIMD16<Int32> {
+    // Element reads, not `loadUnaligned(as: SIMD16<E>.self)`, which Swift 6.3 can leave out of
+    // line here; LLVM joins them into one sign-extending vector load.
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = Int32(truncatingIfNeeded: p[i]) }
+    return r
+}
+
+/// Stores sixteen clamped int32 lanes as `E` (lane by lane: one narrowing store).
+@inline(always)
+func storeNarrowed16<E: QuantizedActivation>(_ v: SIMD16<Int32>, _ p: UnsafeMutablePointer<E>) {
+    for i in 0..<16 { p[i] = E(truncatingIfNeeded: v[i]) }
+}
+
+@inline(always)
+func elementwiseLanes<E: QuantizedActivation, L: ElementwiseLanes>(
     _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
-    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>, _ lanes: L
 ) {
-    precondition(period > 0 && count % period == 0)
-    let v = ElementwiseVector(params)
-    if period == 1 {
-        let bv = SIMD8<E>(repeating: b[0])
+    typealias V = SIMD16<Int32>
+    let zp1 = V(repeating: params.zeroPoint1), zp2 = V(repeating: params.zeroPoint2)
+    let zpOut = V(repeating: params.outputZeroPoint)
+    let lo = V(repeating: params.minimum), hi = V(repeating: params.maximum)
+    if period == 1 || period == count {
+        // One operand broadcast, or both of the same shape: one flat loop.
+        let splat = V(repeating: Int32(truncatingIfNeeded: b[0])) &- zp2
         var i = 0
-        while i + 8 <= count {
-            let av = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<E>.self)
-            UnsafeMutableRawPointer(output + i).storeBytes(of: v.apply(av, bv), as: SIMD8<E>.self)
-            i += 8
+        while i + 16 <= count {
+            let x2 = period == 1 ? splat : loadWidened16(b + i) &- zp2
+            var v = lanes.apply(loadWidened16(a + i) &- zp1, x2) &+ zpOut
+            v = v.replacing(with: lo, where: v .< lo)
+            v = v.replacing(with: hi, where: v .> hi)
+            storeNarrowed16(v, output + i)
+            i += 16
         }
-        while i < count { output[i] = params.scalar(a[i], b[0]); i += 1 }
+        while i < count { output[i] = params.scalar(a[i], b[period == 1 ? 0 : i]); i += 1 }
         return
     }
     var base = 0
     while base < count {
         var i = 0
-        while i + 8 <= period {
-            let av = UnsafeRawPointer(a + base + i).loadUnaligned(as: SIMD8<E>.self)
-            let bv = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<E>.self)
-            UnsafeMutableRawPointer(output + base + i).storeBytes(of: v.apply(av, bv),
-                                                                  as: SIMD8<E>.self)
-            i += 8
+        while i + 16 <= period {
+            var v = lanes.apply(loadWidened16(a + base + i) &- zp1, loadWidened16(b + i) &- zp2) &+ zpOut
+            v = v.replacing(with: lo, where: v .< lo)
+            v = v.replacing(with: hi, where: v .> hi)
+            storeNarrowed16(v, output + base + i)
+            i += 16
         }
         while i < period { output[base + i] = params.scalar(a[base + i], b[i]); i += 1 }
         base += period
+    }
+}
+
+/// Sixteen elements per step, one loop per operation (`ScaledAddLanes`, `MulLanes`). TFLite's
+/// three-multiplier ADD (`scaledAdd == false`, kept for reference) runs the scalar loop.
+@inline(never)
+public func elementwiseSIMD<E: QuantizedActivation>(
+    _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
+) {
+    precondition(period > 0 && count % period == 0)
+    switch params.operation {
+    case .add where params.scaledAdd:
+        elementwiseLanes(a, b, count, period, params, output, ScaledAddLanes(params))
+    case .add:
+        elementwiseScalar(a, b, count, period, params, output)
+    case .mul:
+        elementwiseLanes(a, b, count, period, params, output, MulLanes(params))
     }
 }
 
