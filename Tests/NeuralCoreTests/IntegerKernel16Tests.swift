@@ -273,7 +273,7 @@ import TestSupport
 
     @Test func transposeConvVariantsAgree() {
         var g = SeededGenerator(seed: 1130)
-        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2)] {
+        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2), (4, 3, 16, 1), (3, 3, 21, 3)] {
             let (kernel, stride) = (2, 2)
             let pin = Self.random(&g)
             let input = Self.int16s(h * w * ic, &g)
@@ -305,6 +305,7 @@ import TestSupport
                     }
                 }
             }
+            plan.direct = false
             let outs = Self.eachVariant(h * stride * w * stride * oc) { set, out in
                 scratch.withUnsafeMutableBufferPointer { sp in
                     input.withUnsafeBufferPointer {
@@ -314,6 +315,18 @@ import TestSupport
                 }
             }
             #expect(outs[0] == outs[1])
+            // The direct path (dot products, no GEMM) gives the same integers.
+            plan.direct = true
+            var direct = [Int16](repeating: 0x55, count: outs[0].count)
+            direct.withUnsafeMutableBufferPointer { out in
+                scratch.withUnsafeMutableBufferPointer { sp in
+                    input.withUnsafeBufferPointer {
+                        plan.run($0.baseAddress!, inputZeroPoint: 0, stage: stage, output: out.baseAddress!,
+                                 scratch: sp.baseAddress!, kernel: gemmScalar)
+                    }
+                }
+            }
+            #expect(direct == outs[0], "direct \(h)x\(w)x\(ic)→\(oc)")
             #expect(Self.maxDiff(outs[0], real.map { Self.expected($0, pout) }) <= 1)
         }
     }

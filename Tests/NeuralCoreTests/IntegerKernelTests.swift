@@ -418,7 +418,7 @@ import TestSupport
     @Test(arguments: [(2, 2, 0), (4, 2, 1), (3, 2, 0), (3, 1, 1)])
     func transposeConvMatchesFloatScatter(kernel: Int, stride: Int, pad: Int) {
         var g = SeededGenerator(seed: 130 + UInt64(kernel * 10 + stride))
-        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2)] {
+        for (h, w, ic, oc) in [(3, 4, 5, 7), (4, 4, 16, 17), (2, 5, 1, 2), (4, 3, 16, 1), (3, 3, 21, 3)] {
             let oh = h * stride, ow = w * stride
             let pin = IntTest.random(scale: &g)
             let input = IntTest.int8s(h * w * ic, &g)
@@ -454,6 +454,7 @@ import TestSupport
                                          inputHeight: h, inputWidth: w, inputChannels: ic, outputHeight: oh,
                                          outputWidth: ow, stride: stride, padTop: pad, padLeft: pad)
             var scratch = [Int16](repeating: 0, count: plan.scratchCount)
+            plan.direct = false
             let outs = IntTest.eachVariant(oh * ow * oc) { set, out in
                 scratch.withUnsafeMutableBufferPointer { sp in
                     input.withUnsafeBufferPointer {
@@ -463,6 +464,18 @@ import TestSupport
                 }
             }
             #expect(outs[0] == outs[1])
+            // The direct path (dot products, no GEMM) gives the same integers.
+            plan.direct = true
+            var direct = [Int8](repeating: 0x55, count: outs[0].count)
+            direct.withUnsafeMutableBufferPointer { out in
+                scratch.withUnsafeMutableBufferPointer { sp in
+                    input.withUnsafeBufferPointer {
+                        plan.run($0.baseAddress!, inputZeroPoint: pin.zeroPoint, stage: stage, output: out.baseAddress!,
+                                 scratch: sp.baseAddress!, kernel: gemmScalar)
+                    }
+                }
+            }
+            #expect(direct == outs[0], "direct k\(kernel) s\(stride) p\(pad) \(h)x\(w)x\(ic)→\(oc)")
             #expect(IntTest.maxDiff(outs[0], real.map { IntTest.expected($0, pout) }) <= 1,
                     "tconv k\(kernel) s\(stride) p\(pad) \(h)x\(w)x\(ic)→\(oc)")
         }

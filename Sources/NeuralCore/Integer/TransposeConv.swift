@@ -6,6 +6,12 @@
 /// the same `(oy mod s, ox mod s)` see the same taps (`ky ≡ oy + padTop mod s`), so each parity
 /// class is an ordinary gather convolution — im2col of one output row of that class, then the
 /// same packed GEMM and output stage as CONV_2D, writing every s-th output pixel.
+///
+/// With fewer than `directChannelLimit` output channels (the segmentation models end in a
+/// 16 → 1 channel transpose convolution over the full output resolution) the GEMM would spend 15
+/// of every 16 lanes on padding: then each output value is a direct dot product of the input
+/// pixels its taps reach with the filter, 16 input channels per vector step, with no im2col.
+/// The int32 sums are the same integers either way.
 
 public final class TransposeConvPlan {
     public let inputHeight: Int, inputWidth: Int, inputChannels: Int
@@ -17,6 +23,14 @@ public final class TransposeConvPlan {
     let weights: [PackedGEMMWeights?]
     /// Int16 values of scratch `run` needs.
     public let scratchCount: Int
+    /// The filter `[OC][KH][KW][IC]` widened to int32, for the direct path.
+    let filter32: [Int32]
+    /// True to compute with direct dot products (the default below `directChannelLimit` output
+    /// channels), false to use im2col and the GEMM kernel.
+    public var direct: Bool
+
+    /// Output channel count from which the GEMM path is used.
+    public static let directChannelLimit = 4
 
     /// `filter`: `[OC][KH][KW][IC]` int8, −127...127.
     public init(filter: [Int8], outputChannels oc: Int, kernelHeight kh: Int, kernelWidth kw: Int,
@@ -57,6 +71,8 @@ public final class TransposeConvPlan {
         self.taps = taps
         self.weights = weights
         scratchCount = scratch
+        filter32 = filter.map { Int32($0) }
+        direct = oc < Self.directChannelLimit
     }
 
     /// Where the result goes: requantised int8, or float from the int32 accumulators (the
@@ -77,6 +93,12 @@ public final class TransposeConvPlan {
     /// Runs the op. Output pixels whose class has no taps get the bias alone.
     func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, output target: Output<E>,
                                      scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
+        if direct {
+            filter32.withUnsafeBufferPointer {
+                runDirect(input, inputZeroPoint: inputZeroPoint, output: target, filter: $0.baseAddress!)
+            }
+            return
+        }
         let s = stride, ic = inputChannels, oc = outputChannels
         let zp = Int16(truncatingIfNeeded: inputZeroPoint)
         for py in 0..<s {
@@ -130,4 +152,65 @@ public final class TransposeConvPlan {
             }
         }
     }
+
+    /// The direct path: for each output row of each parity class, every output value is
+    /// `Σ_taps Σ_i (x_i − zp)·W[o][ky][kx][i]`, then the same output stage as the GEMM path.
+    func runDirect<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, output target: Output<E>,
+                                           filter: UnsafePointer<Int32>) {
+        let s = stride, ic = inputChannels, oc = outputChannels
+        for py in 0..<s {
+            for px in 0..<s {
+                let cols = px < outputWidth ? (outputWidth - px + s - 1) / s : 0
+                if cols == 0 { continue }
+                taps[py * s + px].withUnsafeBufferPointer { list in
+                    var oy = py
+                    while oy < outputHeight {
+                        let at = (oy * outputWidth + px) * oc
+                        for j in 0..<cols {
+                            let ox = px + j * s
+                            for o in 0..<oc {
+                                var sum: Int32 = 0
+                                for (ky, kx) in list {
+                                    let ny = oy + padTop - ky, nx = ox + padLeft - kx
+                                    let iy = ny / s, ix = nx / s
+                                    if ny < 0 || nx < 0 || iy >= inputHeight || ix >= inputWidth { continue }
+                                    sum &+= transposeDot(input + (iy * inputWidth + ix) * ic,
+                                                         filter + ((o * kernelHeight + ky) * kernelWidth + kx) * ic,
+                                                         ic, inputZeroPoint)
+                                }
+                                switch target {
+                                case .quantized(let stage, let output):
+                                    output[at + j * s * oc + o] = stage.apply(sum, channel: o)
+                                case .float(_, _, let acc):
+                                    acc[j * oc + o] = sum
+                                }
+                            }
+                        }
+                        if case .float(let stage, let output, let acc) = target {
+                            stage.apply(acc, rows: cols, channels: oc, output: output + at, rowStride: s * oc)
+                        }
+                        oy += s
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `Σ_i (x[i] − zp)·w[i]` over `n` values, 16 per vector step.
+@inline(__always)
+func transposeDot<E: QuantizedActivation>(_ x: UnsafePointer<E>, _ w: UnsafePointer<Int32>, _ n: Int,
+                                          _ zp: Int32) -> Int32 {
+    var acc = SIMD16<Int32>()
+    let zv = SIMD16<Int32>(repeating: zp)
+    var i = 0
+    while i + 16 <= n {
+        var xv = SIMD16<Int32>(), wv = SIMD16<Int32>()
+        for k in 0..<16 { xv[k] = Int32(truncatingIfNeeded: x[i + k]); wv[k] = w[i + k] }
+        acc &+= (xv &- zv) &* wv
+        i += 16
+    }
+    var sum = acc.wrappedSum()
+    while i < n { sum &+= (Int32(truncatingIfNeeded: x[i]) &- zp) &* w[i]; i += 1 }
+    return sum
 }
