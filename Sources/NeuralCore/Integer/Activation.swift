@@ -44,6 +44,20 @@ public final class LookupTable {
 
     deinit { storage.deallocate() }
 
+    /// Set on HARD_SWISH tables (`hardSwish(input:output:as:)`): `lookupUnrolled` then computes
+    /// the entries with float vectors — the operations of the table's construction in the same
+    /// order, so the same values — instead of gathering them (16 values per step against one
+    /// load per value from a 128 KiB table on the int16 path).
+    public private(set) var hardSwishParameters: (input: QuantParams, output: QuantParams)?
+
+    /// The HARD_SWISH table from `input` to `output` quantisation.
+    public static func hardSwish<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
+                                                         as e: E.Type) -> LookupTable {
+        let table = LookupTable(input: input, output: output, as: e, hardSwish)
+        table.hardSwishParameters = (input, output)
+        return table
+    }
+
     public subscript(_ q: Int8) -> Int8 { table[Int(q) + 128] }
 
     /// The table's entry for input 0 (entries run from `E.min`).
@@ -95,6 +109,12 @@ public func lookupUnrolled<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
+    if let (qin, qout) = table.hardSwishParameters {
+        let done = hardSwishVector(input, count, qin, qout, output)
+        let t = table.center(E.self)
+        for i in done..<count { output[i] = t[Int(input[i])] }
+        return
+    }
     let t = table.center(E.self)
     var i = 0
     while i + 8 <= count {
@@ -105,6 +125,54 @@ public func lookupUnrolled<E: QuantizedActivation>(
         i += 8
     }
     while i < count { output[i] = t[Int(input[i])]; i += 1 }
+}
+
+/// HARD_SWISH on the first `count / 16 · 16` values, 16 per step; returns how many it did.
+/// Each lane repeats the table construction's Float operations in order — dequantise
+/// `scale·(q − zp)`, `x·clamp(x + 3, 0, 6) / 6`, divide by the output scale, round half away from
+/// zero, add the zero point, clamp — so every result equals the table's entry (IEEE operations
+/// give the same bits in a vector lane as in a scalar; the rounding is done exactly by
+/// truncation and the fraction's comparison with ±0.5).
+@inline(never)
+func hardSwishVector<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ qin: QuantParams, _ qout: QuantParams,
+    _ output: UnsafeMutablePointer<E>
+) -> Int {
+    typealias F = SIMD16<Float>
+    typealias I = SIMD16<Int32>
+    let inScale = F(repeating: qin.scale), outScale = F(repeating: qout.scale)
+    let zpIn = I(repeating: qin.zeroPoint), zpOut = I(repeating: qout.zeroPoint)
+    let zero = F(), three = F(repeating: 3), six = F(repeating: 6), half = F(repeating: 0.5)
+    // Beyond ±40000 every result clamps; the bound keeps the float → int32 conversion in range.
+    let far = F(repeating: 40000)
+    let lo = I(repeating: Int32(E.min)), hi = I(repeating: Int32(E.max)), one = I(repeating: 1), none = I()
+    var i = 0
+    while i + 16 <= count {
+        var q = I()
+        for k in 0..<16 { q[k] = Int32(truncatingIfNeeded: input[i + k]) }
+        q &-= zpIn
+        var qf = F()
+        for k in 0..<16 { qf[k] = Float(q[k]) }
+        let x = inScale * qf
+        var r = x + three
+        r = r.replacing(with: zero, where: r .< zero)
+        r = r.replacing(with: six, where: r .> six)
+        var v = x * r / six / outScale
+        v = v.replacing(with: far, where: v .> far)
+        v = v.replacing(with: -far, where: v .< -far)
+        var t = I()
+        for k in 0..<16 { t[k] = Int32(v[k]) }
+        var tf = F()
+        for k in 0..<16 { tf[k] = Float(t[k]) }
+        let fraction = v - tf
+        t = t &+ none.replacing(with: one, where: fraction .>= half)
+            &- none.replacing(with: one, where: fraction .<= -half) &+ zpOut
+        t = t.replacing(with: lo, where: t .< lo)
+        t = t.replacing(with: hi, where: t .> hi)
+        for k in 0..<16 { output[i + k] = E(truncatingIfNeeded: t[k]) }
+        i += 16
+    }
+    return i
 }
 
 // MARK: - PRELU

@@ -362,13 +362,12 @@ final class IntegerProgram<E: QuantizedActivation> {
 
             case .relu, .hardSwish, .logistic:
                 let qin = try Self.activation(qx, graph, x, label)
-                let f: (Float) -> Float
+                let table: LookupTable
                 switch op.kind {
-                case .relu: f = LookupTable.relu
-                case .hardSwish: f = LookupTable.hardSwish
-                default: f = LookupTable.logistic
+                case .relu: table = LookupTable(input: qin, output: q[out]!, as: E.self, LookupTable.relu)
+                case .hardSwish: table = LookupTable.hardSwish(input: qin, output: q[out]!, as: E.self)
+                default: table = LookupTable(input: qin, output: q[out]!, as: E.self, LookupTable.logistic)
                 }
-                let table = LookupTable(input: qin, output: q[out]!, as: E.self, f)
                 steps.append(.lookup(UnsafePointer(quant(x)), graph.tensors[x].elementCount, table, quant(out)))
 
             case .reshape:
