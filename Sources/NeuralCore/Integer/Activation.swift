@@ -278,12 +278,24 @@ public func preluScalar(
 /// lane takes the positive or its channel's negative multiplier by the sign of `x`; then the
 /// rounding divide by 2^right, the zero point, the clamp. Falls back to the per-channel table
 /// (`preluLookup`) when a left shift exceeds 6.
-@inline(never)
 public func preluSIMD(
     _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
     _ output: UnsafeMutablePointer<Int8>
 ) {
-    guard let split = params.split else { preluLookup(input, pixels, params, output); return }
+    if let split = params.split {
+        preluSplit(input, pixels, params, split, output)
+    } else {
+        preluLookup(input, pixels, params, output)
+    }
+}
+
+/// The loop of `preluSIMD`'s split form (a function of its own so that the NEON check sees it
+/// alone).
+@inline(never)
+func preluSplit(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>,
+    _ output: UnsafeMutablePointer<Int8>
+) {
     typealias V = SIMD16<Int32>
     let c = params.channels, n = pixels * c
     let rows = c + 16
@@ -320,9 +332,10 @@ public func preluSIMD(
         for j in 0..<16 { dst[j] = Int8(truncatingIfNeeded: v[j]) }
         i += 16
         ch += 16
-        while ch >= c { ch -= c }
+        if ch >= c { ch %= c }
     }
-    while i < n { output[i] = params.scalar(input[i], channel: i % c); i += 1 }
+    // The tail (fewer than 16 values) from the table.
+    while i < n { output[i] = params.table[(i % c) * 256 + Int(input[i]) + 128]; i += 1 }
 }
 
 /// The per-channel table: `table[c][q]` holds `preluScalar`'s result for every input.
