@@ -57,10 +57,55 @@ public func poolScalar<E: QuantizedActivation>(
     }
 }
 
+/// MAX_POOL_2D with at least 16 channels, 16 channels per step: a maximum only (no sums).
+@inline(never)
+func poolMaxSIMD<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<E>
+) {
+    typealias V = SIMD16<Int32>
+    let c = g.channels
+    let lo = V(repeating: params.minimum), hi = V(repeating: params.maximum)
+    for oy in 0..<g.outputHeight {
+        let (ky0, ky1) = tapRange(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight,
+                                  size: g.inputHeight)
+        let iy0 = oy * g.strideY - g.padTop
+        for ox in 0..<g.outputWidth {
+            let (kx0, kx1) = tapRange(ox, stride: g.strideX, pad: g.padLeft,
+                                      kernel: g.kernelWidth, size: g.inputWidth)
+            let ix0 = ox * g.strideX - g.padLeft
+            let dst = output + (oy * g.outputWidth + ox) * c
+            // 16 channels per step; a last partial group is the last 16 channels again (the
+            // overlap is recomputed to the same values: input and output never alias).
+            var ch = 0
+            while ch < c {
+                if ch > c - 16 { ch = c - 16 }
+                var m = V(repeating: Int32(E.min))
+                for ky in ky0..<max(ky0, ky1) {
+                    let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + ch
+                    for kx in kx0..<max(kx0, kx1) {
+                        let x = loadWidened16(row + kx * c)
+                        m = m.replacing(with: x, where: x .> m)
+                    }
+                }
+                m = m.replacing(with: lo, where: m .< lo)
+                m = m.replacing(with: hi, where: m .> hi)
+                storeNarrowed16(m, dst + ch)
+                ch += 16
+            }
+        }
+    }
+}
+
+/// Eight channels per step (MAX_POOL_2D: `poolMaxSIMD`, 16 per step).
 public func poolSIMD<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ params: PoolParams,
     _ output: UnsafeMutablePointer<E>
 ) {
+    if params.kind == .max && g.channels >= 16 {
+        poolMaxSIMD(input, g, params, output)
+        return
+    }
     let c = g.channels
     let full = c / 8 * 8
     let lo = I32x8(repeating: params.minimum), hi = I32x8(repeating: params.maximum)
