@@ -188,10 +188,18 @@ func elementwiseLanes<E: QuantizedActivation, L: ElementwiseLanes>(
         while i < count { output[i] = params.scalar(a[i], b[period == 1 ? 0 : i]); i += 1 }
         return
     }
+    // A period that is not a multiple of 16 (e.g. 24 channels) ends with its last 16 elements
+    // again, recomputed to the same values, when the output aliases neither input.
+    let raw = UnsafeRawPointer(output)
+    let overlap = period >= 16 && raw != UnsafeRawPointer(a) && raw != UnsafeRawPointer(b)
     var base = 0
     while base < count {
         var i = 0
-        while i + 16 <= period {
+        while i < period {
+            if i + 16 > period {
+                if !overlap { break }
+                i = period - 16
+            }
             var v = lanes.apply(loadWidened16(a + base + i) &- zp1, loadWidened16(b + i) &- zp2) &+ zpOut
             v = v.replacing(with: lo, where: v .< lo)
             v = v.replacing(with: hi, where: v .> hi)
