@@ -94,8 +94,24 @@ public final class TransposeConvPlan {
     func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, output target: Output<E>,
                                      scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
         if direct {
-            filter32.withUnsafeBufferPointer {
-                runDirect(input, inputZeroPoint: inputZeroPoint, output: target, filter: $0.baseAddress!)
+            filter32.withUnsafeBufferPointer { f in
+                if kernelHeight == stride && kernelWidth == stride && padTop == 0 && padLeft == 0 {
+                    switch target {
+                    case .quantized(let stage, let output):
+                        runTiled(input, inputZeroPoint: inputZeroPoint, filter: f.baseAddress!,
+                                 QuantizedSink(stage: stage, output: output))
+                    case .float(let stage, let output, _):
+                        stage.scale.withUnsafeBufferPointer { sc in
+                            stage.bias.withUnsafeBufferPointer { b in
+                                runTiled(input, inputZeroPoint: inputZeroPoint, filter: f.baseAddress!,
+                                         FloatSink(scale: sc.baseAddress!, bias: b.baseAddress!, lower: stage.lower,
+                                                   upper: stage.upper, output: output))
+                            }
+                        }
+                    }
+                } else {
+                    runDirect(input, inputZeroPoint: inputZeroPoint, output: target, filter: f.baseAddress!)
+                }
             }
             return
         }
@@ -148,6 +164,44 @@ public final class TransposeConvPlan {
                         stage.apply(acc, rows: cols, channels: oc, output: output + at, rowStride: s * oc)
                     }
                     oy += s
+                }
+            }
+        }
+    }
+
+    /// The direct path when the kernel equals the stride and nothing is padded (the segmentation
+    /// heads' 2×2, stride 2): every output pixel has exactly one tap, so each input pixel, read
+    /// and widened once, makes a stride×stride block of outputs, `W[o][ky][kx] · (x − zp)` each.
+    func runTiled<E: QuantizedActivation, S: TransposeSink>(_ input: UnsafePointer<E>, inputZeroPoint: Int32,
+                                                            filter: UnsafePointer<Int32>, _ sink: S) {
+        let s = stride, ic = inputChannels, oc = outputChannels
+        let zp = SIMD16<Int32>(repeating: inputZeroPoint)
+        let vectors = ic / 16
+        for iy in 0..<inputHeight {
+            for ky in 0..<s where iy * s + ky < outputHeight {
+                let oy = iy * s + ky
+                for ix in 0..<inputWidth {
+                    let x = input + (iy * inputWidth + ix) * ic
+                    for kx in 0..<s where ix * s + kx < outputWidth {
+                        let at = (oy * outputWidth + ix * s + kx) * oc
+                        for o in 0..<oc {
+                            let w = filter + ((o * kernelHeight + ky) * kernelWidth + kx) * ic
+                            var acc = SIMD16<Int32>()
+                            for v in 0..<vectors {
+                                var xv = SIMD16<Int32>(), wv = SIMD16<Int32>()
+                                for k in 0..<16 {
+                                    xv[k] = Int32(truncatingIfNeeded: x[v * 16 + k])
+                                    wv[k] = w[v * 16 + k]
+                                }
+                                acc &+= (xv &- zp) &* wv
+                            }
+                            var sum = acc.wrappedSum()
+                            for i in (vectors * 16)..<ic {
+                                sum &+= (Int32(truncatingIfNeeded: x[i]) &- inputZeroPoint) &* w[i]
+                            }
+                            sink.put(sum, channel: o, at: at + o)
+                        }
+                    }
                 }
             }
         }
@@ -213,4 +267,30 @@ func transposeDot<E: QuantizedActivation>(_ x: UnsafePointer<E>, _ w: UnsafePoin
     var sum = acc.wrappedSum()
     while i < n { sum &+= (Int32(truncatingIfNeeded: x[i]) &- zp) &* w[i]; i += 1 }
     return sum
+}
+
+/// Where `runTiled` puts each output's int32 sum: one specialisation per target, no per-value
+/// switch.
+protocol TransposeSink {
+    func put(_ sum: Int32, channel: Int, at index: Int)
+}
+
+struct QuantizedSink<E: QuantizedActivation>: TransposeSink {
+    let stage: OutputStage
+    let output: UnsafeMutablePointer<E>
+
+    @inline(__always)
+    func put(_ sum: Int32, channel: Int, at index: Int) { output[index] = stage.apply(sum, channel: channel) }
+}
+
+/// `FloatOutputStage.apply`'s arithmetic for one value.
+struct FloatSink: TransposeSink {
+    let scale: UnsafePointer<Float>, bias: UnsafePointer<Float>
+    let lower: Float, upper: Float
+    let output: UnsafeMutablePointer<Float>
+
+    @inline(__always)
+    func put(_ sum: Int32, channel: Int, at index: Int) {
+        output[index] = FloatOutputStage.value(sum, scale: scale[channel], bias: bias[channel], lower: lower, upper: upper)
+    }
 }
