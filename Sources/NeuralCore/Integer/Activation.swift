@@ -289,37 +289,40 @@ public func preluSIMD(
     }
 }
 
-/// The loop of `preluSIMD`'s split form (a function of its own so that the NEON check sees it
-/// alone).
-@inline(never)
-func preluSplit(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>,
-    _ output: UnsafeMutablePointer<Int8>
-) {
+/// The split form's arithmetic on 16 lanes (see `preluSIMD`): constants in registers, the
+/// per-channel ones read from the wrapped arrays at the first lane's channel.
+struct PReLULanes {
     typealias V = SIMD16<Int32>
-    let c = params.channels, n = pixels * c
-    let rows = c + 16
-    let raw = UnsafeRawPointer(split)
-    let zpIn = V(repeating: params.inputZeroPoint), zpOut = V(repeating: params.outputZeroPoint)
-    let posHigh = V(repeating: params.positive.multiplier >> 15)
-    let posLow = V(repeating: params.positive.multiplier & 0x7FFF)
-    let posLeft = V(repeating: params.positive.leftShift)
-    let posRight = V(repeating: params.positive.rightShift)
+    let split: UnsafeRawPointer
+    let rows: Int
+    let zpIn: V, zpOut: V, posHigh: V, posLow: V, posLeft: V, posRight: V
     let lo = V(repeating: -128), hi = V(repeating: 127), one = V(repeating: 1), zero = V()
-    var i = 0, ch = 0
-    while i + 16 <= n {
-        let q = UnsafeRawPointer(input + i).loadUnaligned(as: SIMD16<Int8>.self)
-        var x = V()
-        for j in 0..<16 { x[j] = Int32(q[j]) }
-        x &-= zpIn
+
+    @inline(always)
+    init(_ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>) {
+        self.split = UnsafeRawPointer(split)
+        rows = params.channels + 16
+        zpIn = V(repeating: params.inputZeroPoint)
+        zpOut = V(repeating: params.outputZeroPoint)
+        posHigh = V(repeating: params.positive.multiplier >> 15)
+        posLow = V(repeating: params.positive.multiplier & 0x7FFF)
+        posLeft = V(repeating: params.positive.leftShift)
+        posRight = V(repeating: params.positive.rightShift)
+    }
+
+    /// PReLU of 16 int8 values held in int32 lanes, the first of channel `ch`; clamped, not
+    /// narrowed.
+    @inline(always)
+    func apply(_ q: V, channel ch: Int) -> V {
+        let x = q &- zpIn
         let negative = x .< zero
         let off = ch * 4
-        let h = posHigh.replacing(with: raw.loadUnaligned(fromByteOffset: off, as: V.self), where: negative)
-        let l = posLow.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 4 + off, as: V.self),
+        let h = posHigh.replacing(with: split.loadUnaligned(fromByteOffset: off, as: V.self), where: negative)
+        let l = posLow.replacing(with: split.loadUnaligned(fromByteOffset: rows * 4 + off, as: V.self),
                                  where: negative)
-        let left = posLeft.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 8 + off, as: V.self),
+        let left = posLeft.replacing(with: split.loadUnaligned(fromByteOffset: rows * 8 + off, as: V.self),
                                      where: negative)
-        let right = posRight.replacing(with: raw.loadUnaligned(fromByteOffset: rows * 12 + off, as: V.self),
+        let right = posRight.replacing(with: split.loadUnaligned(fromByteOffset: rows * 12 + off, as: V.self),
                                        where: negative)
         let y = x &<< left
         let s = (y &* h &+ 32768 &+ ((y &* l) &>> 15)) &>> 16
@@ -328,11 +331,29 @@ func preluSplit(
         var v = (s &>> right) &+ zero.replacing(with: one, where: (s & mask) .> threshold) &+ zpOut
         v = v.replacing(with: lo, where: v .< lo)
         v = v.replacing(with: hi, where: v .> hi)
+        return v
+    }
+}
+
+/// The loop of `preluSIMD`'s split form (a function of its own so that the NEON check sees it
+/// alone).
+@inline(never)
+func preluSplit(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    let c = params.channels, n = pixels * c
+    let lanes = PReLULanes(params, split)
+    var i = 0, ch = 0
+    while i + 16 <= n {
+        var q = SIMD16<Int32>()
+        for j in 0..<16 { q[j] = Int32(input[i + j]) }
+        let v = lanes.apply(q, channel: ch)
         let dst = output + i
         for j in 0..<16 { dst[j] = Int8(truncatingIfNeeded: v[j]) }
         i += 16
         ch += 16
-        if ch >= c { ch %= c }
+        if ch >= c { ch -= c; if ch >= c { ch %= c } }  // one subtraction when c ≥ 16
     }
     // The tail (fewer than 16 values) from the table.
     while i < n { output[i] = params.table[(i % c) * 256 + Int(input[i]) + 128]; i += 1 }
