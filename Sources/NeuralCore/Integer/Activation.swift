@@ -5,10 +5,8 @@
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
 /// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
-/// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative): `preluScalar` computes exactly that;
-/// the vector variant computes the same bits in int32 lanes with the multipliers split in two
-/// halves (no 64-bit products), 16 values per step; a per-channel 256-entry table built from the
-/// reference at load covers the multipliers the split form cannot take.
+/// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative), each one fixed-point int32 product and
+/// one rounding shift (`PReLUParams`), 16 values per step in the vector variant.
 
 public final class LookupTable {
     /// `entries` values of the element type the table was built for.
@@ -177,81 +175,51 @@ func hardSwishVector<E: QuantizedActivation>(
 
 // MARK: - PRELU
 
+/// PRELU with a per-channel slope: `out = zp_out + (x·m + 2^(k−1)) >> k` with `x = q − zp_in`
+/// (|x| ≤ 255) and `m` the real multiplier `s_in/s_out` (x ≥ 0) or `s_in·α[c]/s_out` (x < 0) as a
+/// fixed-point number with `k` fraction bits, `|m| < 2^23`, so that `x·m` and the rounding fit
+/// int32. One shift `k` for every channel and both sides (the largest that keeps every `|m|` below
+/// 2^23: 22 fraction bits for multipliers near 1, far finer than an output step), one multiply,
+/// one rounding (half up), the zero point and the clamp — in a vector lane, nine operations.
 public final class PReLUParams {
     public let channels: Int
     public let inputZeroPoint: Int32, outputZeroPoint: Int32
-    public let positive: FixedMultiplier
-    let negMultiplier: UnsafeMutablePointer<Int32>
-    let negLeft: UnsafeMutablePointer<Int32>
-    let negRight: UnsafeMutablePointer<Int32>
+    /// `k`: the fraction bits of every multiplier.
+    public let shift: Int32
+    /// `m` for x ≥ 0.
+    public let positive: Int32
+    /// `m` for x < 0 by channel, in `channels + 16` rows: row `r` holds channel `r mod channels`,
+    /// so 16 lanes read from any channel wrap around.
+    let negative: UnsafeMutablePointer<Int32>
 
     /// `alpha`: one real slope per channel.
     public init(input: QuantParams, output: QuantParams, alpha: [Float]) {
+        precondition(!alpha.isEmpty)
         channels = alpha.count
         inputZeroPoint = input.zeroPoint
         outputZeroPoint = output.zeroPoint
-        positive = FixedMultiplier(Double(input.scale) / Double(output.scale))
-        let padded = (alpha.count + 7) / 8 * 8
-        negMultiplier = .allocate(capacity: padded)
-        negLeft = .allocate(capacity: padded)
-        negRight = .allocate(capacity: padded)
-        for c in 0..<padded {
-            let m = c < alpha.count
-                ? FixedMultiplier(Double(input.scale) * Double(alpha[c]) / Double(output.scale))
-                : FixedMultiplier(multiplier: 0, shift: 0)
-            negMultiplier[c] = m.multiplier
-            negLeft[c] = m.leftShift
-            negRight[c] = m.rightShift
+        let base = Double(input.scale) / Double(output.scale)
+        var largest = base
+        for a in alpha { largest = max(largest, (base * Double(a)).magnitude) }
+        var k: Int32 = 30
+        while k > 0 && (largest * pow2(Int(k))).rounded() >= 8_388_608 { k -= 1 }
+        shift = k
+        func fixed(_ real: Double) -> Int32 {
+            Int32(max(-8_388_607, min(8_388_607, (real * pow2(Int(k))).rounded())))
         }
-        // The split form of `preluSIMD` needs |x·2^left| < 2^14 for |x| ≤ 255: left ≤ 6.
-        let (nm, nl, nr) = (negMultiplier, negLeft, negRight)
-        var splittable = alpha.count > 0 && positive.leftShift <= 6
-        for c in 0..<alpha.count where nl[c] > 6 { splittable = false }
-        let wrapped = alpha.count + 16
-        let split: UnsafeMutablePointer<Int32>? = splittable ? .allocate(capacity: 4 * wrapped) : nil
-        if let split {
-            // Row k of each array holds channel k mod C, so 16 lanes read from any channel wrap.
-            for k in 0..<wrapped {
-                let c = k % alpha.count
-                split[k] = nm[c] >> 15
-                split[wrapped + k] = nm[c] & 0x7FFF
-                split[2 * wrapped + k] = nl[c]
-                split[3 * wrapped + k] = nr[c]
-            }
-        }
-        self.split = split
-        table = .allocate(capacity: max(1, alpha.count) * 256)
-        for c in 0..<alpha.count {
-            for q in -128...127 { table[c * 256 + q + 128] = scalar(Int8(q), channel: c) }
-        }
+        positive = fixed(base)
+        negative = .allocate(capacity: alpha.count + 16)
+        for r in 0..<(alpha.count + 16) { negative[r] = fixed(base * Double(alpha[r % alpha.count])) }
     }
 
-    /// The negative-side multipliers split as `m = high·2^15 + low` (`low` in 0..<2^15), left and
-    /// right shifts: four arrays of `channels + 16` rows (see `init`), or nil when some left shift
-    /// exceeds 6 and `preluSIMD` uses the table.
-    let split: UnsafeMutablePointer<Int32>?
-
-    /// True when `preluSIMD` computes (the split int32 form), false when it looks up the table.
-    public var usesSplitMultipliers: Bool { split != nil }
-
-    /// `table[c * 256 + q + 128]`: the scalar result for every channel and input, built once
-    /// (`preluLookup`, the fallback of `preluSIMD`).
-    let table: UnsafeMutablePointer<Int8>
-
-    deinit {
-        split?.deallocate()
-        table.deallocate()
-        negMultiplier.deallocate()
-        negLeft.deallocate()
-        negRight.deallocate()
-    }
+    deinit { negative.deallocate() }
 
     @inline(__always)
     func scalar(_ q: Int8, channel c: Int) -> Int8 {
         let x = Int32(q) &- inputZeroPoint
-        let v = x >= 0
-            ? multiplyByQuantizedMultiplier(x, positive)
-            : multiplyByQuantizedMultiplier(x, negMultiplier[c], negLeft[c], negRight[c])
+        let m = x >= 0 ? positive : negative[c]
+        let round: Int32 = shift > 0 ? 1 &<< (shift &- 1) : 0
+        let v = (x &* m &+ round) &>> shift
         return Int8(truncatingIfNeeded: clamp32(v &+ outputZeroPoint, -128, 127))
     }
 }
@@ -271,43 +239,23 @@ public func preluScalar(
     }
 }
 
-/// Sixteen values per step in int32 lanes, bit-identical to `preluScalar` without 64-bit
-/// products: with `x = q − zp` (|x| ≤ 255), `y = x·2^left` (|y| < 2^14) and the multiplier split
-/// as `m = h·2^15 + l`, gemmlowp's `(y·m + 2^30) >> 31` equals
-/// `(y·h + 2^15 + ((y·l) >> 15)) >> 16` (floor division nests), and every term fits int32. Each
-/// lane takes the positive or its channel's negative multiplier by the sign of `x`; then the
-/// rounding divide by 2^right, the zero point, the clamp. Falls back to the per-channel table
-/// (`preluLookup`) when a left shift exceeds 6.
-public func preluSIMD(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
-    _ output: UnsafeMutablePointer<Int8>
-) {
-    if let split = params.split {
-        preluSplit(input, pixels, params, split, output)
-    } else {
-        preluLookup(input, pixels, params, output)
-    }
-}
-
-/// The split form's arithmetic on 16 lanes (see `preluSIMD`): constants in registers, the
-/// per-channel ones read from the wrapped arrays at the first lane's channel.
+/// `PReLUParams.scalar` on 16 lanes: constants in registers, the negative-side multipliers read
+/// from the wrapped rows at the first lane's channel.
 struct PReLULanes {
     typealias V = SIMD16<Int32>
-    let split: UnsafeRawPointer
-    let rows: Int
-    let zpIn: V, zpOut: V, posHigh: V, posLow: V, posLeft: V, posRight: V
-    let lo = V(repeating: -128), hi = V(repeating: 127), one = V(repeating: 1), zero = V()
+    let negative: UnsafePointer<Int32>
+    let zpIn: V, zpOut: V, positive: V, round: V
+    let shift: Int32
+    let lo = V(repeating: -128), hi = V(repeating: 127), zero = V()
 
     @inline(always)
-    init(_ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>) {
-        self.split = UnsafeRawPointer(split)
-        rows = params.channels + 16
+    init(_ params: PReLUParams) {
+        negative = UnsafePointer(params.negative)
         zpIn = V(repeating: params.inputZeroPoint)
         zpOut = V(repeating: params.outputZeroPoint)
-        posHigh = V(repeating: params.positive.multiplier >> 15)
-        posLow = V(repeating: params.positive.multiplier & 0x7FFF)
-        posLeft = V(repeating: params.positive.leftShift)
-        posRight = V(repeating: params.positive.rightShift)
+        positive = V(repeating: params.positive)
+        round = V(repeating: params.shift > 0 ? 1 &<< (params.shift &- 1) : 0)
+        shift = params.shift
     }
 
     /// PReLU of 16 int8 values held in int32 lanes, the first of channel `ch`; clamped, not
@@ -315,35 +263,25 @@ struct PReLULanes {
     @inline(always)
     func apply(_ q: V, channel ch: Int) -> V {
         let x = q &- zpIn
-        let negative = x .< zero
-        let off = ch * 4
-        let h = posHigh.replacing(with: split.loadUnaligned(fromByteOffset: off, as: V.self), where: negative)
-        let l = posLow.replacing(with: split.loadUnaligned(fromByteOffset: rows * 4 + off, as: V.self),
-                                 where: negative)
-        let left = posLeft.replacing(with: split.loadUnaligned(fromByteOffset: rows * 8 + off, as: V.self),
-                                     where: negative)
-        let right = posRight.replacing(with: split.loadUnaligned(fromByteOffset: rows * 12 + off, as: V.self),
-                                       where: negative)
-        let y = x &<< left
-        let s = (y &* h &+ 32768 &+ ((y &* l) &>> 15)) &>> 16
-        let mask = (one &<< right) &- one
-        let threshold = (mask &>> 1) &- (s &>> 31)
-        var v = (s &>> right) &+ zero.replacing(with: one, where: (s & mask) .> threshold) &+ zpOut
+        var n = V()
+        for j in 0..<16 { n[j] = negative[ch + j] }
+        let m = positive.replacing(with: n, where: x .< zero)
+        var v = ((x &* m &+ round) &>> V(repeating: shift)) &+ zpOut
         v = v.replacing(with: lo, where: v .< lo)
         v = v.replacing(with: hi, where: v .> hi)
         return v
     }
 }
 
-/// The loop of `preluSIMD`'s split form (a function of its own so that the NEON check sees it
-/// alone).
+/// Sixteen values per step (`PReLULanes`), bit-identical to `preluScalar`; the last values
+/// (fewer than 16) one by one.
 @inline(never)
-func preluSplit(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams, _ split: UnsafeMutablePointer<Int32>,
+public func preluSIMD(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
     _ output: UnsafeMutablePointer<Int8>
 ) {
     let c = params.channels, n = pixels * c
-    let lanes = PReLULanes(params, split)
+    let lanes = PReLULanes(params)
     var i = 0, ch = 0
     while i + 16 <= n {
         var q = SIMD16<Int32>()
@@ -355,23 +293,11 @@ func preluSplit(
         ch += 16
         if ch >= c { ch -= c; if ch >= c { ch %= c } }  // one subtraction when c ≥ 16
     }
-    // The tail (fewer than 16 values) from the table.
-    while i < n { output[i] = params.table[(i % c) * 256 + Int(input[i]) + 128]; i += 1 }
-}
-
-/// The per-channel table: `table[c][q]` holds `preluScalar`'s result for every input.
-public func preluLookup(
-    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
-    _ output: UnsafeMutablePointer<Int8>
-) {
-    let c = params.channels
-    let t = params.table + 128
-    for p in 0..<pixels {
-        let src = input + p * c, dst = output + p * c
-        var row = t
-        for ch in 0..<c {
-            dst[ch] = row[Int(src[ch])]
-            row += 256
-        }
+    while i < n {
+        let x = Int32(input[i]) &- params.inputZeroPoint
+        let m = x >= 0 ? params.positive : params.negative[i % c]
+        let v = (x &* m &+ (params.shift > 0 ? 1 &<< (params.shift &- 1) : 0)) &>> params.shift
+        output[i] = Int8(truncatingIfNeeded: clamp32(v &+ params.outputZeroPoint, -128, 127))
+        i += 1
     }
 }
