@@ -357,6 +357,44 @@ import TestSupport
 
     // MARK: Resize, pad, concatenation, transpose convolution
 
+    /// The float-output transpose convolution (a model's last layer): the direct paths (row
+    /// GEMMs when the kernel equals the stride, dot products otherwise) give the same floats as
+    /// the GEMM path, for int8 and int16 inputs.
+    @Test(arguments: [(2, 2, 0), (3, 2, 0), (2, 1, 0)])
+    func transposeConvFloatOutputDirectEqualsGEMM(kernel: Int, stride: Int, pad: Int) {
+        var g = SeededGenerator(seed: 140 + UInt64(kernel * 10 + stride))
+        for (h, w, ic, oc) in [(4, 5, 16, 1), (3, 3, 7, 2), (2, 4, 21, 3)] {
+            let oh = (h - 1) * stride + kernel, ow = (w - 1) * stride + kernel
+            let values = (0..<(oc * kernel * kernel * ic)).map { _ in Int8.random(in: -127...127, using: &g) }
+            let plan = TransposeConvPlan(filter: values, outputChannels: oc, kernelHeight: kernel, kernelWidth: kernel,
+                                         inputHeight: h, inputWidth: w, inputChannels: ic, outputHeight: oh,
+                                         outputWidth: ow, stride: stride, padTop: pad, padLeft: pad)
+            let scale = IntTest.floats(oc, &g, 0.001...0.01), bias = IntTest.floats(oc, &g, -1...1)
+            var scratch = [Int16](repeating: 0, count: plan.scratchCount)
+            var acc = [Int32](repeating: 0, count: (ow + 1) * oc)
+            func run<E: QuantizedActivation>(_ input: [E], zeroPoint: Int32, direct: Bool) -> [Float] {
+                plan.direct = direct
+                var out = [Float](repeating: .nan, count: oh * ow * oc)
+                out.withUnsafeMutableBufferPointer { o in
+                    scratch.withUnsafeMutableBufferPointer { sp in
+                        acc.withUnsafeMutableBufferPointer { ap in
+                            plan.run(input, inputZeroPoint: zeroPoint, scale: scale, bias: bias, lower: -5, upper: 5,
+                                     output: o.baseAddress!, scratch: sp.baseAddress!, accumulators: ap.baseAddress!,
+                                     kernel: gemmSIMD)
+                        }
+                    }
+                }
+                return out
+            }
+            let input8 = IntTest.int8s(h * w * ic, &g)
+            #expect(run(input8, zeroPoint: 3, direct: true) == run(input8, zeroPoint: 3, direct: false),
+                    "int8 k\(kernel) s\(stride) \(h)x\(w)x\(ic)→\(oc)")
+            let input16 = (0..<(h * w * ic)).map { _ in Int16.random(in: -32768...32767, using: &g) }
+            #expect(run(input16, zeroPoint: 0, direct: true) == run(input16, zeroPoint: 0, direct: false),
+                    "int16 k\(kernel) s\(stride) \(h)x\(w)x\(ic)→\(oc)")
+        }
+    }
+
     @Test(arguments: [(false, false), (true, false), (false, true)])
     func resizeBilinearMatchesFloatAndVariantsAgree(alignCorners: Bool, halfPixel: Bool) {
         var g = SeededGenerator(seed: 100)

@@ -545,6 +545,13 @@ final class FloatOutputStage {
         (lower, upper) = activation.bounds
     }
 
+    init(scale: [Float], bias: [Float], lower: Float, upper: Float) {
+        self.scale = scale
+        self.bias = bias
+        self.lower = lower
+        self.upper = upper
+    }
+
     /// One output: `clamp(acc · scale + bias)`.
     @inline(__always)
     static func value(_ acc: Int32, scale: Float, bias: Float, lower: Float, upper: Float) -> Float {

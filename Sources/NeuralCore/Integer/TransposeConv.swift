@@ -31,6 +31,9 @@ public final class TransposeConvPlan {
 
     /// Output channel count from which the GEMM path is used.
     public static let directChannelLimit = 4
+    /// For `runRows` (kernel = stride, no padding, output = input × stride): per `ky`, the
+    /// filter rows `W[o][ky][kx][·]` in `[kx][o]` order. Empty otherwise.
+    let rowWeights: [PackedGEMMWeights]
 
     /// `filter`: `[OC][KH][KW][IC]` int8, −127...127.
     public init(filter: [Int8], outputChannels oc: Int, kernelHeight kh: Int, kernelWidth kw: Int,
@@ -73,6 +76,20 @@ public final class TransposeConvPlan {
         scratchCount = scratch
         filter32 = filter.map { Int32($0) }
         direct = oc < Self.directChannelLimit
+        var rows: [PackedGEMMWeights] = []
+        if kh == s && kw == s && padTop == 0 && padLeft == 0 && outputHeight == inputHeight * s
+            && outputWidth == inputWidth * s {
+            for ky in 0..<s {
+                var w = [Int8](repeating: 0, count: s * oc * ic)
+                for kx in 0..<s {
+                    for o in 0..<oc {
+                        for i in 0..<ic { w[(kx * oc + o) * ic + i] = filter[((o * kh + ky) * kw + kx) * ic + i] }
+                    }
+                }
+                rows.append(PackedGEMMWeights(weights: w, outputChannels: s * oc, depth: ic))
+            }
+        }
+        rowWeights = rows
     }
 
     /// Where the result goes: requantised int8, or float from the int32 accumulators (the
@@ -90,27 +107,29 @@ public final class TransposeConvPlan {
         run(input, inputZeroPoint: inputZeroPoint, output: .quantized(stage, output), scratch: scratch, kernel: kernel)
     }
 
+    /// Runs the op with a float output, `clamp(Σ·scale[o] + bias[o], lower, upper)` per output
+    /// channel (how a model's last layer writes its float tensor). `accumulators` holds
+    /// `(outputWidth + 1) · outputChannels` int32.
+    public func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, scale: [Float],
+                                            bias: [Float], lower: Float, upper: Float,
+                                            output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Int16>,
+                                            accumulators: UnsafeMutablePointer<Int32>, kernel: GEMMKernel) {
+        precondition(scale.count == outputChannels && bias.count == outputChannels)
+        let stage = FloatOutputStage(scale: scale, bias: bias, lower: lower, upper: upper)
+        run(input, inputZeroPoint: inputZeroPoint, output: .float(stage, output, accumulators), scratch: scratch,
+            kernel: kernel)
+    }
+
     /// Runs the op. Output pixels whose class has no taps get the bias alone.
     func run<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, output target: Output<E>,
                                      scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
         if direct {
-            filter32.withUnsafeBufferPointer { f in
-                if kernelHeight == stride && kernelWidth == stride && padTop == 0 && padLeft == 0 {
-                    switch target {
-                    case .quantized(let stage, let output):
-                        runTiled(input, inputZeroPoint: inputZeroPoint, filter: f.baseAddress!,
-                                 QuantizedSink(stage: stage, output: output))
-                    case .float(let stage, let output, _):
-                        stage.scale.withUnsafeBufferPointer { sc in
-                            stage.bias.withUnsafeBufferPointer { b in
-                                runTiled(input, inputZeroPoint: inputZeroPoint, filter: f.baseAddress!,
-                                         FloatSink(scale: sc.baseAddress!, bias: b.baseAddress!, lower: stage.lower,
-                                                   upper: stage.upper, output: output))
-                            }
-                        }
-                    }
-                } else {
-                    runDirect(input, inputZeroPoint: inputZeroPoint, output: target, filter: f.baseAddress!)
+            if case .float(let stage, let output, let acc) = target, !rowWeights.isEmpty {
+                runRows(input, inputZeroPoint: inputZeroPoint, stage: stage, output: output, acc: acc, scratch: scratch,
+                        kernel: kernel)
+            } else {
+                filter32.withUnsafeBufferPointer {
+                    runDirect(input, inputZeroPoint: inputZeroPoint, output: target, filter: $0.baseAddress!)
                 }
             }
             return
@@ -169,40 +188,38 @@ public final class TransposeConvPlan {
         }
     }
 
-    /// The direct path when the kernel equals the stride and nothing is padded (the segmentation
-    /// heads' 2×2, stride 2): every output pixel has exactly one tap, so each input pixel, read
-    /// and widened once, makes a stride×stride block of outputs, `W[o][ky][kx] · (x − zp)` each.
-    func runTiled<E: QuantizedActivation, S: TransposeSink>(_ input: UnsafePointer<E>, inputZeroPoint: Int32,
-                                                            filter: UnsafePointer<Int32>, _ sink: S) {
-        let s = stride, ic = inputChannels, oc = outputChannels
-        let zp = SIMD16<Int32>(repeating: inputZeroPoint)
-        let vectors = ic / 16
+    /// The direct path when the kernel equals the stride, nothing is padded and the output is
+    /// float (the segmentation heads' 2×2, stride 2, 16 → 1): each input pixel makes a
+    /// stride×stride block of outputs, so output row `iy·s + ky` is one GEMM of input row `iy`
+    /// (read in place for symmetric int16, else converted once) with `rowWeights[ky]` — weights
+    /// `[kx][o] × [ic]`, whose int32 sums land as `[ox][o]`, one contiguous output row.
+    func runRows<E: QuantizedActivation>(_ input: UnsafePointer<E>, inputZeroPoint: Int32, stage: FloatOutputStage,
+                                         output: UnsafeMutablePointer<Float>, acc: UnsafeMutablePointer<Int32>,
+                                         scratch: UnsafeMutablePointer<Int16>, kernel: GEMMKernel) {
+        let s = stride, ic = inputChannels, oc = outputChannels, iw = inputWidth
+        let k2 = rowWeights[0].depthStride
+        let zp = Int16(truncatingIfNeeded: inputZeroPoint)
+        let inPlace = E.bitWidth == 16 && inputZeroPoint == 0 && k2 == ic
         for iy in 0..<inputHeight {
-            for ky in 0..<s where iy * s + ky < outputHeight {
-                let oy = iy * s + ky
-                for ix in 0..<inputWidth {
-                    let x = input + (iy * inputWidth + ix) * ic
-                    for kx in 0..<s where ix * s + kx < outputWidth {
-                        let at = (oy * outputWidth + ix * s + kx) * oc
-                        for o in 0..<oc {
-                            let w = filter + ((o * kernelHeight + ky) * kernelWidth + kx) * ic
-                            var acc = SIMD16<Int32>()
-                            for v in 0..<vectors {
-                                var xv = SIMD16<Int32>(), wv = SIMD16<Int32>()
-                                for k in 0..<16 {
-                                    xv[k] = Int32(truncatingIfNeeded: x[v * 16 + k])
-                                    wv[k] = w[v * 16 + k]
-                                }
-                                acc &+= (xv &- zp) &* wv
-                            }
-                            var sum = acc.wrappedSum()
-                            for i in (vectors * 16)..<ic {
-                                sum &+= (Int32(truncatingIfNeeded: x[i]) &- inputZeroPoint) &* w[i]
-                            }
-                            sink.put(sum, channel: o, at: at + o)
-                        }
+            let row = input + iy * iw * ic
+            let a: UnsafePointer<Int16>
+            if inPlace {
+                a = UnsafeRawPointer(row).assumingMemoryBound(to: Int16.self)
+            } else {
+                if k2 == ic {
+                    im2colSpan(row, iw * ic, zp, scratch)
+                } else {
+                    for ix in 0..<iw {
+                        im2colSpan(row + ix * ic, ic, zp, scratch + ix * k2)
+                        scratch[ix * k2 + ic] = 0
                     }
                 }
+                a = UnsafePointer(scratch)
+            }
+            for ky in 0..<s {
+                kernel(a, iw, rowWeights[ky], .int32(acc, rowStride: s * oc))
+                stage.apply(acc, rows: iw * s, channels: oc, output: output + (iy * s + ky) * outputWidth * oc,
+                            rowStride: oc)
             }
         }
     }
@@ -267,30 +284,4 @@ func transposeDot<E: QuantizedActivation>(_ x: UnsafePointer<E>, _ w: UnsafePoin
     var sum = acc.wrappedSum()
     while i < n { sum &+= (Int32(truncatingIfNeeded: x[i]) &- zp) &* w[i]; i += 1 }
     return sum
-}
-
-/// Where `runTiled` puts each output's int32 sum: one specialisation per target, no per-value
-/// switch.
-protocol TransposeSink {
-    func put(_ sum: Int32, channel: Int, at index: Int)
-}
-
-struct QuantizedSink<E: QuantizedActivation>: TransposeSink {
-    let stage: OutputStage
-    let output: UnsafeMutablePointer<E>
-
-    @inline(__always)
-    func put(_ sum: Int32, channel: Int, at index: Int) { output[index] = stage.apply(sum, channel: channel) }
-}
-
-/// `FloatOutputStage.apply`'s arithmetic for one value.
-struct FloatSink: TransposeSink {
-    let scale: UnsafePointer<Float>, bias: UnsafePointer<Float>
-    let lower: Float, upper: Float
-    let output: UnsafeMutablePointer<Float>
-
-    @inline(__always)
-    func put(_ sum: Int32, channel: Int, at index: Int) {
-        output[index] = FloatOutputStage.value(sum, scale: scale[channel], bias: bias[channel], lower: lower, upper: upper)
-    }
 }
