@@ -37,6 +37,14 @@ public final class PackedDepthwiseWeights {
         }
     }
 
+#if arch(x86_64)
+    /// The interior pixels' filters: int32 (a memory operand of `vpmulld`).
+    @inline(always) var interiorTaps: UnsafeMutablePointer<Int32> { data }
+#else
+    /// The interior pixels' filters: int16 (`smlal` with the activations widened to int16).
+    @inline(always) var interiorTaps: UnsafeMutablePointer<Int16> { narrow }
+#endif
+
     deinit {
         data.deallocate()
         narrow.deallocate()
@@ -46,6 +54,12 @@ public final class PackedDepthwiseWeights {
     @inline(__always)
     public func weight(tap t: Int, channel c: Int) -> Int32 { data[t * paddedChannels + c] }
 }
+
+#if arch(x86_64)
+typealias DepthwiseTap = Int32
+#else
+typealias DepthwiseTap = Int16
+#endif
 
 public typealias DepthwiseKernel<E: QuantizedActivation> = @Sendable (
     _ input: UnsafePointer<E>, _ geometry: WindowGeometry, _ inputZeroPoint: Int32,
@@ -171,9 +185,11 @@ func depthwiseStage(_ s: OutputStage, _ acc: SIMD16<Int32>, channel c: Int) -> S
     let threshold = (mask &>> 1) &- (p &>> 31)
     let up = SIMD16<Int32>(repeating: 0).replacing(with: 1, where: (p & mask) .> threshold)
     var v = ((p &>> exponent) &+ up) &+ s.outputZeroPoint
-    let lo = SIMD16<Int32>(repeating: s.minimum), hi = SIMD16<Int32>(repeating: s.maximum)
-    v = v.replacing(with: lo, where: lo .> v)
-    v = v.replacing(with: hi, where: hi .< v)
+    let lo = s.minimum, hi = s.maximum
+    for i in 0..<16 {  // `vpmaxsd` / `vpminsd`, `smax` / `smin`
+        v[i] = v[i] < lo ? lo : v[i]
+        v[i] = v[i] > hi ? hi : v[i]
+    }
     return v
 }
 
@@ -183,7 +199,7 @@ func depthwiseStage(_ s: OutputStage, _ acc: SIMD16<Int32>, channel c: Int) -> S
 @inline(always)
 func depthwiseInterior<E: QuantizedActivation>(
     _ p: UnsafePointer<E>, rowStride: Int, columnStride: Int, k: Int,
-    _ w: UnsafePointer<Int16>, tapStride: Int, _ start: SIMD16<Int32>
+    _ w: UnsafePointer<DepthwiseTap>, tapStride: Int, _ start: SIMD16<Int32>
 ) -> SIMD16<Int32> {
     var acc = start
     for ky in 0..<k {
@@ -211,7 +227,7 @@ func depthwiseInteriorSpan<E: QuantizedActivation>(
     while ch < c {
         let cc = depthwiseMin(ch, c - 16)
         let start = SIMD16<Int32>(repeating: 0 &- zp) &* depthwiseLoad(weights.sums + cc)
-        let w = UnsafePointer(weights.narrow + cc)
+        let w = UnsafePointer(weights.interiorTaps + cc)
         var p = origin + cc
         var dst = dst0 + cc
         for _ in ox0..<ox1 {
@@ -258,21 +274,22 @@ func depthwiseBorderSpan<E: QuantizedActivation>(
 }
 
 /// One output row: border pixels, then the interior ones (3×3 and 5×5 with constant trip
-/// counts), then border pixels again.
+/// counts; other kernel sizes run the border form throughout), then border pixels again.
 @inline(always)
 func depthwiseRow<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
     _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, interiorRow: Bool, oxLo: Int, oxHi: Int
 ) {
-    guard interiorRow && oxLo < oxHi && g.kernelHeight == g.kernelWidth else {
+    let k = g.kernelWidth
+    guard interiorRow && oxLo < oxHi && g.kernelHeight == k && (k == 3 || k == 5) else {
         depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
         return
     }
     depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: oxLo)
-    switch g.kernelWidth {
-    case 3: depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3)
-    case 5: depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5)
-    default: depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: g.kernelWidth)
+    if k == 3 {
+        depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3)
+    } else {
+        depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5)
     }
     depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
 }
@@ -304,8 +321,9 @@ public func depthwiseSIMD<E: QuantizedActivation>(
     depthwiseNarrow(input, g, inputZeroPoint, weights, stage, output)
 }
 
-/// Fewer than sixteen channels: eight per step, then the scalar arithmetic.
-@inline(always)
+/// Fewer than sixteen channels: eight per step, then the scalar arithmetic. Out of line (called
+/// once per op), which keeps `depthwiseSIMD` small enough for the inliner to finish its work.
+@inline(never)
 func depthwiseNarrow<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
