@@ -212,17 +212,38 @@ func depthwiseInterior<E: QuantizedActivation>(
     return acc
 }
 
+/// Two horizontally adjacent interior pixels (`s` input columns apart) at once: the `k + s`
+/// columns they read are loaded once, and each filter tap once for both. `k`, `s` are constants
+/// at the call sites.
+@inline(always)
+func depthwiseInteriorPair<E: QuantizedActivation>(
+    _ p: UnsafePointer<E>, rowStride: Int, columnStride: Int, k: Int, s: Int,
+    _ w: UnsafePointer<DepthwiseTap>, tapStride: Int, _ start: SIMD16<Int32>
+) -> (SIMD16<Int32>, SIMD16<Int32>) {
+    var a = start, b = start
+    for ky in 0..<k {
+        for kx in 0..<(k + s) {
+            let x = depthwiseLoad(p + ky * rowStride + kx * columnStride)
+            if kx < k { a &+= x &* depthwiseLoad(w + (ky * k + kx) * tapStride) }
+            if kx >= s { b &+= x &* depthwiseLoad(w + (ky * k + kx - s) * tapStride) }
+        }
+    }
+    return (a, b)
+}
+
 /// Output pixels `ox0..<ox1` of row `oy`, all interior, sixteen channels at a time (the last
-/// group of a channel count that is not a multiple of 16 overlaps the one before it).
+/// group of a channel count that is not a multiple of 16 overlaps the one before it), two
+/// pixels per step. `k` and `s` (the horizontal stride) are constants at the call sites.
 @inline(always)
 func depthwiseInteriorSpan<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
-    _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, ox0: Int, ox1: Int, k: Int
+    _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, ox0: Int, ox1: Int, k: Int, s: Int
 ) {
     let c = g.channels
-    let rowStride = g.inputWidth * c, step = g.strideX * c
-    let origin = input + ((oy * g.strideY - g.padTop) * g.inputWidth + ox0 * g.strideX - g.padLeft) * c
+    let rowStride = g.inputWidth * c, step = s * c
+    let origin = input + ((oy * g.strideY - g.padTop) * g.inputWidth + ox0 * s - g.padLeft) * c
     let dst0 = output + (oy * g.outputWidth + ox0) * c
+    let pairs = (ox1 - ox0) / 2
     var ch = 0
     while ch < c {
         let cc = depthwiseMin(ch, c - 16)
@@ -230,12 +251,18 @@ func depthwiseInteriorSpan<E: QuantizedActivation>(
         let w = UnsafePointer(weights.interiorTaps + cc)
         var p = origin + cc
         var dst = dst0 + cc
-        for _ in ox0..<ox1 {
+        for _ in 0..<pairs {
+            let (a, b) = depthwiseInteriorPair(p, rowStride: rowStride, columnStride: c, k: k, s: s, w,
+                                               tapStride: weights.paddedChannels, start)
+            depthwiseStore(depthwiseStage(stage, a, channel: cc), dst)
+            depthwiseStore(depthwiseStage(stage, b, channel: cc), dst + c)
+            p += 2 * step
+            dst += 2 * c
+        }
+        if pairs * 2 < ox1 - ox0 {
             let acc = depthwiseInterior(p, rowStride: rowStride, columnStride: c, k: k, w,
                                         tapStride: weights.paddedChannels, start)
             depthwiseStore(depthwiseStage(stage, acc, channel: cc), dst)
-            p += step
-            dst += c
         }
         ch += 16
     }
@@ -273,23 +300,25 @@ func depthwiseBorderSpan<E: QuantizedActivation>(
     }
 }
 
-/// One output row: border pixels, then the interior ones (3×3 and 5×5 with constant trip
-/// counts; other kernel sizes run the border form throughout), then border pixels again.
+/// One output row: border pixels, then the interior ones (3×3 and 5×5, horizontal stride 1 or
+/// 2, with constant trip counts; other shapes run the border form throughout), then border
+/// pixels again.
 @inline(always)
 func depthwiseRow<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
     _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, interiorRow: Bool, oxLo: Int, oxHi: Int
 ) {
-    let k = g.kernelWidth
-    guard interiorRow && oxLo < oxHi && g.kernelHeight == k && (k == 3 || k == 5) else {
+    let k = g.kernelWidth, s = g.strideX
+    guard interiorRow && oxLo < oxHi && g.kernelHeight == k && (k == 3 || k == 5) && (s == 1 || s == 2) else {
         depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
         return
     }
     depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: oxLo)
-    if k == 3 {
-        depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3)
-    } else {
-        depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5)
+    switch (k, s) {
+    case (3, 1): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3, s: 1)
+    case (3, _): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3, s: 2)
+    case (_, 1): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5, s: 1)
+    default: depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5, s: 2)
     }
     depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
 }
