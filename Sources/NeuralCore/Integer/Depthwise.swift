@@ -175,10 +175,11 @@ func depthwiseSRDHM(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
 }
 
 /// `OutputStage` on channels `c ..< c+16` (any `c` with `c + 16 <= stage.paddedChannels`),
-/// the arithmetic of `applyStage` on sixteen lanes.
+/// the arithmetic of `applyStage` on sixteen lanes, for an accumulator that already holds the
+/// bias (the kernels start their accumulators at it: wrapping int32 addition is associative).
 @inline(always)
-func depthwiseStage(_ s: OutputStage, _ acc: SIMD16<Int32>, channel c: Int) -> SIMD16<Int32> {
-    let x = (acc &+ depthwiseLoad(s.bias + c)) &<< depthwiseLoad(s.leftShift + c)
+func depthwiseStage(_ s: OutputStage, biased acc: SIMD16<Int32>, channel c: Int) -> SIMD16<Int32> {
+    let x = acc &<< depthwiseLoad(s.leftShift + c)
     let p = depthwiseSRDHM(x, depthwiseLoad(s.multiplier + c))
     let exponent = depthwiseLoad(s.rightShift + c)
     let mask = (SIMD16<Int32>(repeating: 1) &<< exponent) &- 1
@@ -194,8 +195,9 @@ func depthwiseStage(_ s: OutputStage, _ acc: SIMD16<Int32>, channel c: Int) -> S
 }
 
 /// Sixteen channels of one output pixel whose taps all lie inside the input: `acc` starts at
-/// `−zp·Σw` (so `Σ x·w` from there equals the reference's `Σ (x − zp)·w` in wrapping int32),
-/// int16 filters times the widened activations. `k` is a constant at the call sites.
+/// `bias − zp·Σw` (so `Σ x·w` from there equals the reference's `bias + Σ (x − zp)·w` in
+/// wrapping int32), `interiorTaps` filters times the widened activations. `k` is a constant at
+/// the call sites.
 @inline(always)
 func depthwiseInterior<E: QuantizedActivation>(
     _ p: UnsafePointer<E>, rowStride: Int, columnStride: Int, k: Int,
@@ -247,22 +249,22 @@ func depthwiseInteriorSpan<E: QuantizedActivation>(
     var ch = 0
     while ch < c {
         let cc = depthwiseMin(ch, c - 16)
-        let start = SIMD16<Int32>(repeating: 0 &- zp) &* depthwiseLoad(weights.sums + cc)
+        let start = depthwiseLoad(stage.bias + cc) &- SIMD16<Int32>(repeating: zp) &* depthwiseLoad(weights.sums + cc)
         let w = UnsafePointer(weights.interiorTaps + cc)
         var p = origin + cc
         var dst = dst0 + cc
         for _ in 0..<pairs {
             let (a, b) = depthwiseInteriorPair(p, rowStride: rowStride, columnStride: c, k: k, s: s, w,
                                                tapStride: weights.paddedChannels, start)
-            depthwiseStore(depthwiseStage(stage, a, channel: cc), dst)
-            depthwiseStore(depthwiseStage(stage, b, channel: cc), dst + c)
+            depthwiseStore(depthwiseStage(stage, biased: a, channel: cc), dst)
+            depthwiseStore(depthwiseStage(stage, biased: b, channel: cc), dst + c)
             p += 2 * step
             dst += 2 * c
         }
         if pairs * 2 < ox1 - ox0 {
             let acc = depthwiseInterior(p, rowStride: rowStride, columnStride: c, k: k, w,
                                         tapStride: weights.paddedChannels, start)
-            depthwiseStore(depthwiseStage(stage, acc, channel: cc), dst)
+            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst)
         }
         ch += 16
     }
@@ -286,7 +288,7 @@ func depthwiseBorderSpan<E: QuantizedActivation>(
         var ch = 0
         while ch < c {
             let cc = depthwiseMin(ch, c - 16)
-            var acc = SIMD16<Int32>()
+            var acc = depthwiseLoad(stage.bias + cc)
             for ky in ky0..<depthwiseMax(ky0, ky1) {
                 let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + cc
                 let wRow = weights.data + ky * g.kernelWidth * weights.paddedChannels + cc
@@ -294,7 +296,7 @@ func depthwiseBorderSpan<E: QuantizedActivation>(
                     acc &+= (depthwiseLoad(row + kx * c) &- zpv) &* depthwiseLoad(wRow + kx * weights.paddedChannels)
                 }
             }
-            depthwiseStore(depthwiseStage(stage, acc, channel: cc), dst + cc)
+            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst + cc)
             ch += 16
         }
     }
