@@ -3,9 +3,10 @@
 /// (they are the zero point in TFLite's semantics).
 
 /// Depthwise filters (`[KH][KW][C]`, −127...127) packed once at load: int32 rows padded to a
-/// multiple of 16 channels (the scalar reference and the border pixels), the same as int16 rows
-/// (the interior pixels: a widening multiply, `smlal` on NEON), and each channel's sum of
-/// filter taps (the input zero point folded into the interior pixels' accumulator start).
+/// multiple of 16 channels (the scalar reference, the border pixels, and the interior pixels on
+/// x86), the same as int16 rows (the interior pixels elsewhere: a widening multiply-add,
+/// `smlal` on NEON), and each channel's sum of filter taps (the input zero point folded into
+/// the interior pixels' accumulator start).
 public final class PackedDepthwiseWeights {
     public let kernelHeight: Int, kernelWidth: Int, channels: Int
     public let paddedChannels: Int
@@ -326,11 +327,13 @@ func depthwiseRow<E: QuantizedActivation>(
 }
 
 /// Sixteen channels per step in int32 lanes (one zmm with AVX-512, four q registers on NEON).
-/// Interior pixels (every tap inside the input) run unrolled 3×3 / 5×5 bodies with the zero
-/// point folded into the accumulator's start and int16 filters (`vpmovsx` + `vpmulld`;
-/// `sxtl` + `smlal` on NEON); border pixels run the reference's per-tap form. A channel count
-/// that is not a multiple of 16 ends with a group overlapping the previous one; below 16
-/// channels, eight at a time and a scalar tail.
+/// Interior pixels (every tap inside the input) run unrolled 3×3 / 5×5 bodies, two output
+/// pixels per step, with the bias and the zero point folded into the accumulator's start
+/// (`vpmovsxbd` + `vpmulld` with int32 filters from memory; `sxtl` + `smlal` with int16 filters
+/// on NEON); border pixels run the reference's per-tap form. Every product is exact and every
+/// sum wraps in int32 like the reference's, so the result is the same bit for bit in any order.
+/// A channel count that is not a multiple of 16 ends with a group overlapping the previous one;
+/// below 16 channels, eight at a time and a scalar tail.
 @inline(never)
 public func depthwiseSIMD<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
