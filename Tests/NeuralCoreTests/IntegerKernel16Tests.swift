@@ -155,6 +155,32 @@ import TestSupport
         }
     }
 
+    /// The int16 SIMD depthwise kernel equals the scalar reference byte for byte on interior and
+    /// border pixels (see the int8 test), full-range int16 activations against ±127 filters.
+    @Test(arguments: [3, 5])
+    func depthwiseSIMDEqualsScalarOnInteriorAndBorders(kernel k: Int) {
+        var g = SeededGenerator(seed: 1060 + UInt64(k))
+        for c in [1, 8, 15, 16, 17, 28, 42, 64] {
+            for geo in IntegerKernelTests.depthwiseGeometries(kernel: k, channels: c) {
+                var input = Self.int16s(geo.inputHeight * geo.inputWidth * c, &g)
+                if Bool.random(using: &g) { for i in 0..<input.count where i % 3 == 0 { input[i] = -32768 } }
+                var filters = IntTest.int8s(k * k * c, &g, range: -127...127)
+                for i in 0..<filters.count where i % 4 == 0 { filters[i] = 127 }
+                let bias = (0..<c).map { _ in Int32.random(in: -2_000_000...2_000_000, using: &g) }
+                let multipliers = (0..<c).map { _ in FixedMultiplier(Double.random(in: 1e-5...0.5, using: &g)) }
+                let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: 0,
+                                        minimum: -32768, maximum: 32767)
+                let packed = PackedDepthwiseWeights(weights: filters, kernelHeight: k, kernelWidth: k, channels: c)
+                let count = geo.outputPixels * c
+                let outs = Self.eachVariant(count + 64) { set, out in
+                    input.withUnsafeBufferPointer { set.depthwise($0.baseAddress!, geo, 0, packed, stage, out) }
+                }
+                #expect(outs[0] == outs[1], "dw \(k)x\(k)/\(geo.strideX) \(geo.inputHeight)x\(geo.inputWidth)x\(c) pad \(geo.padTop),\(geo.padLeft)")
+                #expect(outs[1][count...].allSatisfy { $0 == 0x5555 }, "dw wrote past its output")
+            }
+        }
+    }
+
     @Test(arguments: [ElementwiseParams.Operation.add, .mul])
     func elementwiseMatchesFloatAndVariantsAgree(op: ElementwiseParams.Operation) {
         var g = SeededGenerator(seed: op == .add ? 1050 : 1051)

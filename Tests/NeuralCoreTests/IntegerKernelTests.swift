@@ -196,6 +196,56 @@ import TestSupport
         }
     }
 
+    /// Geometries for the depthwise bit-exactness tests: SAME and explicit (also asymmetric)
+    /// padding, images with and without interior pixels, strides 1 and 2.
+    static func depthwiseGeometries(kernel k: Int, channels c: Int) -> [WindowGeometry] {
+        var out: [WindowGeometry] = []
+        for (h, w, s) in [(1, 1, 1), (2, 3, 1), (12, 13, 1), (17, 9, 2), (10, 16, 2)] {
+            out.append(WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: k, kernelWidth: k,
+                                      strideY: s, strideX: s, same: true))
+        }
+        // (h, w, stride, padTop, padLeft, padBottom, padRight)
+        for (h, w, s, pt, pl, pb, pr) in [(11, 14, 1, 0, 0, 0, 0), (9, 12, 2, 0, 1, 2, 0), (13, 13, 1, 2, 1, 0, 2),
+                                          (7, 20, 2, 1, 2, 1, 1), (k, k, 1, 0, 0, 0, 0)] {
+            let oh = (h + pt + pb - k) / s + 1, ow = (w + pl + pr - k) / s + 1
+            if h + pt + pb < k || w + pl + pr < k { continue }
+            out.append(WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: k, kernelWidth: k,
+                                      strideY: s, strideX: s, padTop: pt, padLeft: pl, outputHeight: oh, outputWidth: ow))
+        }
+        return out
+    }
+
+    /// The SIMD depthwise kernel equals the scalar reference byte for byte where its code paths
+    /// differ: interior pixels (unrolled 3×3 / 5×5 bodies, the zero point folded into the
+    /// accumulator), border pixels (the per-tap form), channel counts that are not multiples of
+    /// 16 (an overlapping last group) or below 16; extreme zero points and filters, output
+    /// multipliers above one (left shifts) and clamps. Nothing is written past the output.
+    @Test(arguments: [3, 5, 4])
+    func depthwiseSIMDEqualsScalarOnInteriorAndBorders(kernel k: Int) {
+        var g = SeededGenerator(seed: 60 + UInt64(k))
+        for c in [1, 5, 8, 15, 16, 17, 24, 28, 33, 42, 64] {
+            for geo in Self.depthwiseGeometries(kernel: k, channels: c) {
+                let zp = [Int32(-128), 127, Int32.random(in: -128...127, using: &g)][Int.random(in: 0...2, using: &g)]
+                var input = IntTest.int8s(geo.inputHeight * geo.inputWidth * c, &g)
+                if Bool.random(using: &g) { for i in 0..<input.count where i % 3 == 0 { input[i] = zp > 0 ? -128 : 127 } }
+                var filters = IntTest.int8s(k * k * c, &g, range: -127...127)
+                for i in 0..<filters.count where i % 5 == 0 { filters[i] = Bool.random(using: &g) ? 127 : -127 }
+                let bias = (0..<c).map { _ in Int32.random(in: -200_000...200_000, using: &g) }
+                let multipliers = (0..<c).map { _ in FixedMultiplier(Double.random(in: 1e-4...3, using: &g)) }
+                let lo = Int32.random(in: -128...(-60), using: &g), hi = Int32.random(in: 60...127, using: &g)
+                let stage = OutputStage(bias: bias, multipliers: multipliers,
+                                        outputZeroPoint: Int32.random(in: -20...20, using: &g), minimum: lo, maximum: hi)
+                let packed = PackedDepthwiseWeights(weights: filters, kernelHeight: k, kernelWidth: k, channels: c)
+                let count = geo.outputPixels * c
+                let outs = IntTest.eachVariant(count + 64) { set, out in
+                    input.withUnsafeBufferPointer { set.depthwise($0.baseAddress!, geo, zp, packed, stage, out) }
+                }
+                #expect(outs[0] == outs[1], "dw \(k)x\(k)/\(geo.strideX) \(geo.inputHeight)x\(geo.inputWidth)x\(c) pad \(geo.padTop),\(geo.padLeft) zp \(zp)")
+                #expect(outs[1][count...].allSatisfy { $0 == 0x55 }, "dw wrote past its output")
+            }
+        }
+    }
+
     // MARK: Elementwise
 
     @Test(arguments: [ElementwiseParams.Operation.add, .mul])

@@ -2,32 +2,65 @@
 /// SAME/VALID padding through `WindowGeometry`. Taps outside the image contribute nothing
 /// (they are the zero point in TFLite's semantics).
 
-/// Depthwise filters (`[KH][KW][C]`, −127...127) widened once at load to int32 rows padded to a
-/// multiple of 8 channels.
+/// Depthwise filters (`[KH][KW][C]`, −127...127) packed once at load: int32 rows padded to a
+/// multiple of 16 channels (the scalar reference, the border pixels, and the interior pixels on
+/// x86), the same as int16 rows (the interior pixels elsewhere: a widening multiply-add,
+/// `smlal` on NEON), and each channel's sum of filter taps (the input zero point folded into
+/// the interior pixels' accumulator start).
 public final class PackedDepthwiseWeights {
     public let kernelHeight: Int, kernelWidth: Int, channels: Int
     public let paddedChannels: Int
     let data: UnsafeMutablePointer<Int32>
+    let narrow: UnsafeMutablePointer<Int16>
+    /// `Σ_taps w[t][c]` per channel, padded like a row.
+    let sums: UnsafeMutablePointer<Int32>
 
     public init(weights: [Int8], kernelHeight: Int, kernelWidth: Int, channels: Int) {
         precondition(weights.count == kernelHeight * kernelWidth * channels)
         self.kernelHeight = kernelHeight
         self.kernelWidth = kernelWidth
         self.channels = channels
-        paddedChannels = (channels + 7) / 8 * 8
+        paddedChannels = (channels + 15) / 16 * 16
         let taps = kernelHeight * kernelWidth
         data = .allocate(capacity: taps * paddedChannels)
         data.initialize(repeating: 0, count: taps * paddedChannels)
+        narrow = .allocate(capacity: taps * paddedChannels)
+        narrow.initialize(repeating: 0, count: taps * paddedChannels)
+        sums = .allocate(capacity: paddedChannels)
+        sums.initialize(repeating: 0, count: paddedChannels)
         for t in 0..<taps {
-            for c in 0..<channels { data[t * paddedChannels + c] = Int32(weights[t * channels + c]) }
+            for c in 0..<channels {
+                let w = weights[t * channels + c]
+                data[t * paddedChannels + c] = Int32(w)
+                narrow[t * paddedChannels + c] = Int16(w)
+                sums[c] &+= Int32(w)
+            }
         }
     }
 
-    deinit { data.deallocate() }
+#if arch(x86_64)
+    /// The interior pixels' filters: int32 (a memory operand of `vpmulld`).
+    @inline(always) var interiorTaps: UnsafeMutablePointer<Int32> { data }
+#else
+    /// The interior pixels' filters: int16 (`smlal` with the activations widened to int16).
+    @inline(always) var interiorTaps: UnsafeMutablePointer<Int16> { narrow }
+#endif
+
+    deinit {
+        data.deallocate()
+        narrow.deallocate()
+        sums.deallocate()
+    }
 
     @inline(__always)
     public func weight(tap t: Int, channel c: Int) -> Int32 { data[t * paddedChannels + c] }
 }
+
+#if arch(x86_64)
+typealias DepthwiseTap = Int32
+#else
+typealias DepthwiseTap = Int16
+#endif
 
 public typealias DepthwiseKernel<E: QuantizedActivation> = @Sendable (
     _ input: UnsafePointer<E>, _ geometry: WindowGeometry, _ inputZeroPoint: Int32,
@@ -69,68 +102,301 @@ public func depthwiseScalar<E: QuantizedActivation>(
     }
 }
 
-/// Sixteen, then eight channels per step (`vpmovsxbd` + `vpmulld`; `sxtl` + `mla` on NEON); the
-/// channel tail below 8 runs the scalar arithmetic.
+// MARK: - SIMD
+
+// Loads and stores are lane loops (LLVM makes them one `vpmovsx*` / `vpmov*` or `ld1` + `sxtl`):
+// in a body this large the SIL inliner leaves `loadUnaligned`, `storeBytes` and `min`/`max`
+// out of line, these loops it does not.
+
+/// Sixteen activations of either width at `p`, sign-extended.
+@inline(always)
+func depthwiseLoad<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = Int32(truncatingIfNeeded: p[i]) }
+    return r
+}
+
+/// Sixteen int16 filter taps at `p`, sign-extended.
+@inline(always)
+func depthwiseLoad(_ p: UnsafePointer<Int16>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = Int32(p[i]) }
+    return r
+}
+
+@inline(always)
+func depthwiseLoad(_ p: UnsafePointer<Int32>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = p[i] }
+    return r
+}
+
+/// Stores sixteen lanes (already clamped to `E`'s range) as `E`.
+@inline(always)
+func depthwiseStore<E: QuantizedActivation>(_ v: SIMD16<Int32>, _ p: UnsafeMutablePointer<E>) {
+    for i in 0..<16 { p[i] = E(truncatingIfNeeded: v[i]) }
+}
+
+@inline(always)
+func depthwiseMin(_ a: Int, _ b: Int) -> Int { a < b ? a : b }
+
+@inline(always)
+func depthwiseMax(_ a: Int, _ b: Int) -> Int { a > b ? a : b }
+
+/// `tapRange` with the comparisons written out (see above).
+@inline(always)
+func depthwiseTaps(_ o: Int, stride: Int, pad: Int, kernel: Int, size: Int) -> (Int, Int) {
+    let origin = o * stride - pad
+    return (depthwiseMax(0, -origin), depthwiseMin(kernel, size - origin))
+}
+
+/// Outputs `lo..<hi` along one axis whose every tap lies inside the input (empty when none do).
+@inline(__always)
+func interiorRange(outputs: Int, stride: Int, pad: Int, kernel: Int, size: Int) -> (Int, Int) {
+    let lo = depthwiseMin(outputs, (pad + stride - 1) / stride)
+    let last = size - kernel + pad  // origin + kernel <= size  <=>  o * stride <= last
+    let hi = last < 0 ? 0 : depthwiseMin(outputs, last / stride + 1)
+    return (lo, depthwiseMax(lo, hi))
+}
+
+/// `srdhm` on sixteen lanes (the same arithmetic, hence the same bits).
+@inline(always)
+func depthwiseSRDHM(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
+#if arch(x86_64)
+    let a64 = unsafeBitCast(a, to: SIMD8<Int64>.self), b64 = unsafeBitCast(b, to: SIMD8<Int64>.self)
+    let pe = ((a64 &<< 32) &>> 32) &* ((b64 &<< 32) &>> 32) &+ Int64(1 << 30)
+    let po = (a64 &>> 32) &* (b64 &>> 32) &+ Int64(1 << 30)
+    let re = unsafeBitCast(unsafeBitCast(pe, to: SIMD8<UInt64>.self) &>> 31, to: SIMD8<Int64>.self)
+    let ro = po &<< 1
+    let low = SIMD8<Int64>(repeating: 0xFFFF_FFFF)
+    return unsafeBitCast((re & low) | (ro & ~low), to: SIMD16<Int32>.self)
+#else
+    return SIMD16<Int32>(lowHalf: srdhm(a.lowHalf, b.lowHalf), highHalf: srdhm(a.highHalf, b.highHalf))
+#endif
+}
+
+/// `OutputStage` on channels `c ..< c+16` (any `c` with `c + 16 <= stage.paddedChannels`),
+/// the arithmetic of `applyStage` on sixteen lanes, for an accumulator that already holds the
+/// bias (the kernels start their accumulators at it: wrapping int32 addition is associative).
+@inline(always)
+func depthwiseStage(_ s: OutputStage, biased acc: SIMD16<Int32>, channel c: Int) -> SIMD16<Int32> {
+    let x = acc &<< depthwiseLoad(s.leftShift + c)
+    let p = depthwiseSRDHM(x, depthwiseLoad(s.multiplier + c))
+    let exponent = depthwiseLoad(s.rightShift + c)
+    let mask = (SIMD16<Int32>(repeating: 1) &<< exponent) &- 1
+    let threshold = (mask &>> 1) &- (p &>> 31)
+    let up = SIMD16<Int32>(repeating: 0).replacing(with: 1, where: (p & mask) .> threshold)
+    var v = ((p &>> exponent) &+ up) &+ s.outputZeroPoint
+    let lo = s.minimum, hi = s.maximum
+    for i in 0..<16 {  // `vpmaxsd` / `vpminsd`, `smax` / `smin`
+        v[i] = v[i] < lo ? lo : v[i]
+        v[i] = v[i] > hi ? hi : v[i]
+    }
+    return v
+}
+
+/// Sixteen channels of one output pixel whose taps all lie inside the input: `acc` starts at
+/// `bias − zp·Σw` (so `Σ x·w` from there equals the reference's `bias + Σ (x − zp)·w` in
+/// wrapping int32), `interiorTaps` filters times the widened activations. `k` is a constant at
+/// the call sites.
+@inline(always)
+func depthwiseInterior<E: QuantizedActivation>(
+    _ p: UnsafePointer<E>, rowStride: Int, columnStride: Int, k: Int,
+    _ w: UnsafePointer<DepthwiseTap>, tapStride: Int, _ start: SIMD16<Int32>
+) -> SIMD16<Int32> {
+    var acc = start
+    for ky in 0..<k {
+        for kx in 0..<k {
+            let x = depthwiseLoad(p + ky * rowStride + kx * columnStride)
+            let wv = depthwiseLoad(w + (ky * k + kx) * tapStride)
+            acc &+= x &* wv
+        }
+    }
+    return acc
+}
+
+/// Two horizontally adjacent interior pixels (`s` input columns apart) at once: the `k + s`
+/// columns they read are loaded once, and each filter tap once for both. `k`, `s` are constants
+/// at the call sites.
+@inline(always)
+func depthwiseInteriorPair<E: QuantizedActivation>(
+    _ p: UnsafePointer<E>, rowStride: Int, columnStride: Int, k: Int, s: Int,
+    _ w: UnsafePointer<DepthwiseTap>, tapStride: Int, _ start: SIMD16<Int32>
+) -> (SIMD16<Int32>, SIMD16<Int32>) {
+    var a = start, b = start
+    for ky in 0..<k {
+        for kx in 0..<(k + s) {
+            let x = depthwiseLoad(p + ky * rowStride + kx * columnStride)
+            if kx < k { a &+= x &* depthwiseLoad(w + (ky * k + kx) * tapStride) }
+            if kx >= s { b &+= x &* depthwiseLoad(w + (ky * k + kx - s) * tapStride) }
+        }
+    }
+    return (a, b)
+}
+
+/// Output pixels `ox0..<ox1` of row `oy`, all interior, sixteen channels at a time (the last
+/// group of a channel count that is not a multiple of 16 overlaps the one before it), two
+/// pixels per step. `k` and `s` (the horizontal stride) are constants at the call sites.
+@inline(always)
+func depthwiseInteriorSpan<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
+    _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, ox0: Int, ox1: Int, k: Int, s: Int
+) {
+    let c = g.channels
+    let rowStride = g.inputWidth * c, step = s * c
+    let origin = input + ((oy * g.strideY - g.padTop) * g.inputWidth + ox0 * s - g.padLeft) * c
+    let dst0 = output + (oy * g.outputWidth + ox0) * c
+    let pairs = (ox1 - ox0) / 2
+    var ch = 0
+    while ch < c {
+        let cc = depthwiseMin(ch, c - 16)
+        let start = depthwiseLoad(stage.bias + cc) &- SIMD16<Int32>(repeating: zp) &* depthwiseLoad(weights.sums + cc)
+        let w = UnsafePointer(weights.interiorTaps + cc)
+        var p = origin + cc
+        var dst = dst0 + cc
+        for _ in 0..<pairs {
+            let (a, b) = depthwiseInteriorPair(p, rowStride: rowStride, columnStride: c, k: k, s: s, w,
+                                               tapStride: weights.paddedChannels, start)
+            depthwiseStore(depthwiseStage(stage, biased: a, channel: cc), dst)
+            depthwiseStore(depthwiseStage(stage, biased: b, channel: cc), dst + c)
+            p += 2 * step
+            dst += 2 * c
+        }
+        if pairs * 2 < ox1 - ox0 {
+            let acc = depthwiseInterior(p, rowStride: rowStride, columnStride: c, k: k, w,
+                                        tapStride: weights.paddedChannels, start)
+            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst)
+        }
+        ch += 16
+    }
+}
+
+/// Output pixels `ox0..<ox1` of row `oy` with taps clipped by the border: the reference's
+/// per-tap `(x − zp)·w` over the taps inside, sixteen channels at a time.
+@inline(always)
+func depthwiseBorderSpan<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
+    _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, ox0: Int, ox1: Int
+) {
+    let c = g.channels
+    let zpv = SIMD16<Int32>(repeating: zp)
+    let (ky0, ky1) = depthwiseTaps(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight, size: g.inputHeight)
+    let iy0 = oy * g.strideY - g.padTop
+    for ox in ox0..<ox1 {
+        let (kx0, kx1) = depthwiseTaps(ox, stride: g.strideX, pad: g.padLeft, kernel: g.kernelWidth, size: g.inputWidth)
+        let ix0 = ox * g.strideX - g.padLeft
+        let dst = output + (oy * g.outputWidth + ox) * c
+        var ch = 0
+        while ch < c {
+            let cc = depthwiseMin(ch, c - 16)
+            var acc = depthwiseLoad(stage.bias + cc)
+            for ky in ky0..<depthwiseMax(ky0, ky1) {
+                let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + cc
+                let wRow = weights.data + ky * g.kernelWidth * weights.paddedChannels + cc
+                for kx in kx0..<depthwiseMax(kx0, kx1) {
+                    acc &+= (depthwiseLoad(row + kx * c) &- zpv) &* depthwiseLoad(wRow + kx * weights.paddedChannels)
+                }
+            }
+            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst + cc)
+            ch += 16
+        }
+    }
+}
+
+/// One output row: border pixels, then the interior ones (3×3 and 5×5, horizontal stride 1 or
+/// 2, with constant trip counts; other shapes run the border form throughout), then border
+/// pixels again.
+@inline(always)
+func depthwiseRow<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
+    _ stage: OutputStage, _ output: UnsafeMutablePointer<E>, oy: Int, interiorRow: Bool, oxLo: Int, oxHi: Int
+) {
+    let k = g.kernelWidth, s = g.strideX
+    guard interiorRow && oxLo < oxHi && g.kernelHeight == k && (k == 3 || k == 5) && (s == 1 || s == 2) else {
+        depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
+        return
+    }
+    depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: 0, ox1: oxLo)
+    switch (k, s) {
+    case (3, 1): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3, s: 1)
+    case (3, _): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 3, s: 2)
+    case (_, 1): depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5, s: 1)
+    default: depthwiseInteriorSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxLo, ox1: oxHi, k: 5, s: 2)
+    }
+    depthwiseBorderSpan(input, g, zp, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
+}
+
+/// Sixteen channels per step in int32 lanes (one zmm with AVX-512, four q registers on NEON).
+/// Interior pixels (every tap inside the input) run unrolled 3×3 / 5×5 bodies, two output
+/// pixels per step, with the bias and the zero point folded into the accumulator's start
+/// (`vpmovsxbd` + `vpmulld` with int32 filters from memory; `sxtl` + `smlal` with int16 filters
+/// on NEON); border pixels run the reference's per-tap form. Every product is exact and every
+/// sum wraps in int32 like the reference's, so the result is the same bit for bit in any order.
+/// A channel count that is not a multiple of 16 ends with a group overlapping the previous one;
+/// below 16 channels, eight at a time and a scalar tail.
+@inline(never)
 public func depthwiseSIMD<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
 ) {
     let c = g.channels
     precondition(weights.channels == c)
+    if c >= 16 {
+        let (oyLo, oyHi) = interiorRange(outputs: g.outputHeight, stride: g.strideY, pad: g.padTop,
+                                         kernel: g.kernelHeight, size: g.inputHeight)
+        let (oxLo, oxHi) = interiorRange(outputs: g.outputWidth, stride: g.strideX, pad: g.padLeft,
+                                         kernel: g.kernelWidth, size: g.inputWidth)
+        for oy in 0..<g.outputHeight {
+            depthwiseRow(input, g, inputZeroPoint, weights, stage, output, oy: oy,
+                         interiorRow: oy >= oyLo && oy < oyHi, oxLo: oxLo, oxHi: oxHi)
+        }
+        return
+    }
+    depthwiseNarrow(input, g, inputZeroPoint, weights, stage, output)
+}
+
+/// Fewer than sixteen channels: eight per step, then the scalar arithmetic. Out of line (called
+/// once per op), which keeps `depthwiseSIMD` small enough for the inliner to finish its work.
+@inline(never)
+func depthwiseNarrow<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
+) {
+    let c = g.channels
     let full = c / 8 * 8
     let zp = I32x8(repeating: inputZeroPoint)
-    let wRaw = UnsafeRawPointer(weights.data)
-    let wRow = weights.paddedChannels * 4
     for oy in 0..<g.outputHeight {
-        let (ky0, ky1) = tapRange(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight,
-                                  size: g.inputHeight)
+        let (ky0, ky1) = depthwiseTaps(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight,
+                                       size: g.inputHeight)
         let iy0 = oy * g.strideY - g.padTop
         for ox in 0..<g.outputWidth {
-            let (kx0, kx1) = tapRange(ox, stride: g.strideX, pad: g.padLeft,
-                                      kernel: g.kernelWidth, size: g.inputWidth)
+            let (kx0, kx1) = depthwiseTaps(ox, stride: g.strideX, pad: g.padLeft,
+                                           kernel: g.kernelWidth, size: g.inputWidth)
             let ix0 = ox * g.strideX - g.padLeft
             let dst = output + (oy * g.outputWidth + ox) * c
             var ch = 0
-            while ch + 16 <= full {
-                var acc0 = I32x8(), acc1 = I32x8()
-                for ky in ky0..<max(ky0, ky1) {
-                    let rowBase = ((iy0 + ky) * g.inputWidth + ix0) * c + ch
-                    let wBase = ky * g.kernelWidth * wRow + ch * 4
-                    for kx in kx0..<max(kx0, kx1) {
-                        let x = UnsafeRawPointer(input + rowBase + kx * c).loadUnaligned(as: SIMD16<E>.self)
-                        let w0 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow, as: I32x8.self)
-                        let w1 = wRaw.loadUnaligned(fromByteOffset: wBase + kx * wRow + 32, as: I32x8.self)
-                        acc0 &+= (widen32(x.lowHalf) &- zp) &* w0
-                        acc1 &+= (widen32(x.highHalf) &- zp) &* w1
-                    }
-                }
-                let lo: SIMD8<E> = applyStage(stage, acc0, channel: ch)
-                let hi: SIMD8<E> = applyStage(stage, acc1, channel: ch + 8)
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: SIMD16<E>(lowHalf: lo, highHalf: hi),
-                                                             as: SIMD16<E>.self)
-                ch += 16
-            }
             while ch < full {
                 var acc = I32x8()
-                for ky in ky0..<max(ky0, ky1) {
-                    let rowBase = ((iy0 + ky) * g.inputWidth + ix0) * c + ch
-                    for kx in kx0..<max(kx0, kx1) {
-                        let x = UnsafeRawPointer(input + rowBase + kx * c)
-                            .loadUnaligned(as: SIMD8<E>.self)
-                        let w = wRaw.loadUnaligned(
-                            fromByteOffset: (ky * g.kernelWidth + kx) * wRow + ch * 4,
-                            as: I32x8.self)
-                        acc &+= (widen32(x) &- zp) &* w
+                for ky in ky0..<depthwiseMax(ky0, ky1) {
+                    let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + ch
+                    let wRow = weights.data + ky * g.kernelWidth * weights.paddedChannels + ch
+                    for kx in kx0..<depthwiseMax(kx0, kx1) {
+                        var x = I32x8(), w = I32x8()
+                        for i in 0..<8 {
+                            x[i] = Int32(truncatingIfNeeded: row[kx * c + i])
+                            w[i] = wRow[kx * weights.paddedChannels + i]
+                        }
+                        acc &+= (x &- zp) &* w
                     }
                 }
-                UnsafeMutableRawPointer(dst + ch).storeBytes(of: applyStage(stage, acc, channel: ch) as SIMD8<E>,
-                                                             as: SIMD8<E>.self)
+                let v: SIMD8<E> = applyStage(stage, acc, channel: ch)
+                for i in 0..<8 { dst[ch + i] = v[i] }
                 ch += 8
             }
             while ch < c {
                 var acc: Int32 = 0
-                for ky in ky0..<max(ky0, ky1) {
-                    for kx in kx0..<max(kx0, kx1) {
+                for ky in ky0..<depthwiseMax(ky0, ky1) {
+                    for kx in kx0..<depthwiseMax(kx0, kx1) {
                         let x = Int32(truncatingIfNeeded: input[((iy0 + ky) * g.inputWidth + ix0 + kx) * c + ch])
                         acc &+= (x &- inputZeroPoint)
                             &* weights.weight(tap: ky * g.kernelWidth + kx, channel: ch)
