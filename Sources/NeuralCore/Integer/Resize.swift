@@ -91,6 +91,21 @@ public func resizeBilinearSIMD<E: QuantizedActivation>(
             let r0 = input + y0 * p.inputWidth * c, r1 = input + y1 * p.inputWidth * c
             let dst = output + (oy * p.outputWidth + ox) * c
             var ch = 0
+            if c >= 16 {
+                // 16 channels per step; a last partial group is the last 16 channels again
+                // (recomputed to the same values: input and output never alias).
+                let wfx = SIMD16<Int32>(repeating: fx), wgx = SIMD16<Int32>(repeating: one - fx)
+                let wfy = SIMD16<Int32>(repeating: fy), wgy = SIMD16<Int32>(repeating: one - fy)
+                let wshift = SIMD16<Int32>(repeating: shift), whalf = SIMD16<Int32>(repeating: half)
+                while ch < c {
+                    if ch > c - 16 { ch = c - 16 }
+                    let top = loadWidened16(r0 + x0 * c + ch) &* wgx &+ loadWidened16(r0 + x1 * c + ch) &* wfx
+                    let bottom = loadWidened16(r1 + x0 * c + ch) &* wgx &+ loadWidened16(r1 + x1 * c + ch) &* wfx
+                    storeNarrowed16((top &* wgy &+ bottom &* wfy &+ whalf) &>> wshift, dst + ch)
+                    ch += 16
+                }
+                continue
+            }
             while ch < full {
                 let top = load8(r0 + x0 * c + ch) &* vgx &+ load8(r0 + x1 * c + ch) &* vfx
                 let bottom = load8(r1 + x0 * c + ch) &* vgx &+ load8(r1 + x1 * c + ch) &* vfx
