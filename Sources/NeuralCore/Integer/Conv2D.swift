@@ -60,6 +60,10 @@ public func im2col<E: QuantizedActivation>(
         while k < n { a[k] = Int16(truncatingIfNeeded: src[k]) &- zp; k += 1 }
         return
     }
+    // Spans may be copied 16 values at a time past their end (the extra values are overwritten
+    // by the next span, all writes go forward) while both stay inside these bounds.
+    let srcEnd = UnsafeRawPointer(input + g.inputHeight * g.inputWidth * c)
+    let dstEnd = UnsafeMutableRawPointer(a + count * depthStride)
     for i in 0..<count {
         let p = first + i
         let oy = p / g.outputWidth, ox = p - (p / g.outputWidth) * g.outputWidth
@@ -73,7 +77,8 @@ public func im2col<E: QuantizedActivation>(
                 dst += g.kernelWidth * c
             } else if rowInside {
                 // The window's row is kernelWidth contiguous pixels: one span.
-                im2colSpan(input + (iy * g.inputWidth + ix0) * c, g.kernelWidth * c, zp, dst)
+                im2colSpan(input + (iy * g.inputWidth + ix0) * c, g.kernelWidth * c, zp, dst,
+                           srcEnd: srcEnd, dstEnd: dstEnd)
                 dst += g.kernelWidth * c
             } else {
                 for kx in 0..<g.kernelWidth {
@@ -81,7 +86,8 @@ public func im2col<E: QuantizedActivation>(
                     if ix < 0 || ix >= g.inputWidth {
                         dst.update(repeating: 0, count: c)
                     } else {
-                        im2colSpan(input + (iy * g.inputWidth + ix) * c, c, zp, dst)
+                        im2colSpan(input + (iy * g.inputWidth + ix) * c, c, zp, dst,
+                                   srcEnd: srcEnd, dstEnd: dstEnd)
                     }
                     dst += c
                 }
@@ -92,10 +98,14 @@ public func im2col<E: QuantizedActivation>(
 }
 
 /// `dst[k] = src[k] - zp` for `n` values: 16, then 8 at a time (sign extension and a subtraction
-/// per vector), the rest one by one.
+/// per vector), the rest one by one. A tail shorter than 16 is one 16-value step instead when
+/// reading and writing 16 values stays before `srcEnd` and `dstEnd` (callers overwrite what lies
+/// past `n` afterwards): the short spans of small-channel convolutions (3 input channels: spans
+/// of 9 or 15) then cost one vector step.
 @inline(__always)
 func im2colSpan<E: QuantizedActivation>(
-    _ src: UnsafePointer<E>, _ n: Int, _ zp: Int16, _ dst: UnsafeMutablePointer<Int16>
+    _ src: UnsafePointer<E>, _ n: Int, _ zp: Int16, _ dst: UnsafeMutablePointer<Int16>,
+    srcEnd: UnsafeRawPointer? = nil, dstEnd: UnsafeMutableRawPointer? = nil
 ) {
     var k = 0
     while k + 16 <= n {
@@ -103,6 +113,13 @@ func im2colSpan<E: QuantizedActivation>(
         let v = x &- SIMD16<Int16>(repeating: zp)
         for j in 0..<16 { dst[k + j] = v[j] }
         k += 16
+    }
+    if k < n, let srcEnd, let dstEnd, UnsafeRawPointer(src + k + 16) <= srcEnd,
+       UnsafeMutableRawPointer(dst + k + 16) <= dstEnd {
+        let x = widen16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<E>.self))
+        let v = x &- SIMD16<Int16>(repeating: zp)
+        for j in 0..<16 { dst[k + j] = v[j] }
+        return
     }
     if k + 8 <= n {
         let x = UnsafeRawPointer(src + k).loadUnaligned(as: SIMD8<E>.self)

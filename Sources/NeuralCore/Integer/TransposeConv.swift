@@ -111,8 +111,7 @@ public final class TransposeConvPlan {
                             if ny < 0 || nx < 0 || iy >= inputHeight || ix >= inputWidth {
                                 dst.update(repeating: 0, count: ic)
                             } else {
-                                let src = input + (iy * inputWidth + ix) * ic
-                                for i in 0..<ic { dst[i] = Int16(truncatingIfNeeded: src[i]) &- zp }
+                                im2colSpan(input + (iy * inputWidth + ix) * ic, ic, zp, dst)
                             }
                             dst += ic
                         }
