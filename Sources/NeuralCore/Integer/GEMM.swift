@@ -343,13 +343,23 @@ func gemmBlock<S: GEMMTileSink>(_ aRaw: UnsafeRawPointer, rows: Int, rowBytes: I
         r += 4
     }
     while r < rows {
-        var c0 = start
+        // Two accumulators over alternate k-pairs: a single row (the fully connected layers)
+        // would otherwise wait on one `vpdpwssd` chain.
+        var c0 = start, c1 = I32x16()
         let a0 = aRaw + r * rowBytes
-        for p in 0..<pairs {
-            let wv = w.loadUnaligned(fromByteOffset: p &* 64, as: SIMD32<Int16>.self)
-            c0 &+= pairProducts16(wv, a0.loadUnaligned(fromByteOffset: p &* 4, as: Int32.self))
+        var p = 0
+        while p + 2 <= pairs {
+            c0 &+= pairProducts16(w.loadUnaligned(fromByteOffset: p &* 64, as: SIMD32<Int16>.self),
+                                  a0.loadUnaligned(fromByteOffset: p &* 4, as: Int32.self))
+            c1 &+= pairProducts16(w.loadUnaligned(fromByteOffset: p &* 64 &+ 64, as: SIMD32<Int16>.self),
+                                  a0.loadUnaligned(fromByteOffset: p &* 4 &+ 4, as: Int32.self))
+            p += 2
         }
-        sink.store(c0, row: r)
+        if p < pairs {
+            c0 &+= pairProducts16(w.loadUnaligned(fromByteOffset: p &* 64, as: SIMD32<Int16>.self),
+                                  a0.loadUnaligned(fromByteOffset: p &* 4, as: Int32.self))
+        }
+        sink.store(c0 &+ c1, row: r)
         r += 1
     }
 }

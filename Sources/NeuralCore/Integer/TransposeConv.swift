@@ -102,20 +102,33 @@ public final class TransposeConvPlan {
                         oy += s
                         continue
                     }
-                    for j in 0..<cols {
-                        let ox = px + j * s
-                        var dst = scratch + j * w.depthStride
-                        for (ky, kx) in list {
-                            let ny = oy + padTop - ky, nx = ox + padLeft - kx
-                            let iy = ny / s, ix = nx / s
-                            if ny < 0 || nx < 0 || iy >= inputHeight || ix >= inputWidth {
+                    // im2col tap by tap: a tap's input row and first column are fixed for the
+                    // whole output row of this class (exact divisions, hoisted out of the
+                    // columns), and consecutive columns read consecutive input pixels.
+                    let depthStride = w.depthStride
+                    for t in 0..<list.count {
+                        let (ky, kx) = list[t]
+                        let ny = oy + padTop - ky
+                        let base = scratch + t * ic
+                        let iy = ny / s
+                        if ny < 0 || iy >= inputHeight {
+                            for j in 0..<cols { (base + j * depthStride).update(repeating: 0, count: ic) }
+                            continue
+                        }
+                        let ix0 = (px + padLeft - kx) / s
+                        let row = input + iy * inputWidth * ic
+                        for j in 0..<cols {
+                            let ix = ix0 + j
+                            let dst = base + j * depthStride
+                            if ix < 0 || ix >= inputWidth {
                                 dst.update(repeating: 0, count: ic)
                             } else {
-                                im2colSpan(input + (iy * inputWidth + ix) * ic, ic, zp, dst)
+                                im2colSpan(row + ix * ic, ic, zp, dst)
                             }
-                            dst += ic
                         }
-                        if w.depthStride > w.depth { dst.pointee = 0 }
+                    }
+                    if depthStride > w.depth {
+                        for j in 0..<cols { scratch[j * depthStride + w.depth] = 0 }
                     }
                     switch target {
                     case .quantized(let stage, let output):
