@@ -192,7 +192,11 @@ func pairProducts16(_ w: SIMD32<Int16>, _ pair: Int32) -> I32x16 {
 
 @inline(always)
 func widen16to32(_ v: SIMD32<Int16>) -> SIMD32<Int32> {
-    SIMD32(lowHalf: widen16to32(v.lowHalf), highHalf: widen16to32(v.highHalf))
+    // Tuple casts instead of the generic `lowHalf`/`highHalf`/`init(lowHalf:highHalf:)`: using
+    // those here changed the SIL inliner's decisions elsewhere in the module (depthwiseSIMD
+    // then called `SIMD16<Int8>.lowHalf` out of line).
+    let (l, h) = unsafeBitCast(v, to: (SIMD16<Int16>, SIMD16<Int16>).self)
+    return unsafeBitCast((widen16to32(l), widen16to32(h)), to: SIMD32<Int32>.self)
 }
 
 @inline(always)
@@ -203,7 +207,8 @@ func storeLanes(_ v: I32x16, _ p: UnsafeMutablePointer<Int32>) {
 @inline(always)
 func narrowLanes<E: QuantizedActivation>(_ v: I32x16) -> SIMD16<E> {
     // Two 8-lane loops: LLVM vectorised one 16-lane loop only partly (per-lane extracts).
-    SIMD16<E>(lowHalf: narrow(v.lowHalf), highHalf: narrow(v.highHalf))
+    let (lo, hi) = unsafeBitCast(v, to: (I32x8, I32x8).self)
+    return unsafeBitCast((narrow(lo) as SIMD8<E>, narrow(hi) as SIMD8<E>), to: SIMD16<E>.self)
 }
 
 /// Output channels of block `b` that exist (16, or fewer in the last block).
@@ -406,7 +411,7 @@ public func gemmSIMD(
     }
 }
 
-/// The previous 8-lane kernel, kept for output stages outside `applyStage16`'s exact range
+/// The previous 8-lane kernel, kept for output stages outside `StageRegisters`' exact range
 /// (shifts outside `0...31`, which `FixedMultiplier(real)` never produces): 4 rows × 16
 /// channels, then 1 × 16 for the remaining rows. Inlined into `gemmSIMD`: a kernel's loops may
 /// not call anything (scripts/arm/neon-check), and the compiler places this call in the blocks'

@@ -317,9 +317,9 @@ public final class OutputStage {
     /// Quantised activation bounds (fused RELU/RELU6 or the full int8 range).
     public let minimum: Int32
     public let maximum: Int32
-    /// Per 16 channels, the constants of the fused 16-lane stage (`applyStage16`).
+    /// Per 16 channels, the constants of the fused 16-lane stage (`StageRegisters`).
     let groups: UnsafeMutablePointer<OutputStageGroup>
-    /// Some channel has a left shift (otherwise `applyStage16` skips the shift).
+    /// Some channel has a left shift (otherwise `StageRegisters` skips the shift).
     let hasLeftShift: Bool
     /// The output zero point is folded into `OutputStageGroup.round` (otherwise added after).
     let zeroPointFolded: Bool
@@ -385,10 +385,16 @@ public final class OutputStage {
                 var round: Int64 = 1 << 30
                 if e >= 1 { round += 1 << (30 + e) }
                 if fold { round += Int64(outputZeroPoint) << (31 + e) }
-                let lane = i / 2 + (i & 1) * 8
-                grp.round[lane] = round
-                grp.negative[lane] = e >= 1 ? 1 << 31 : 0
-                grp.shift[lane] = 31 + e
+                let lane = i / 2
+                if i & 1 == 0 {
+                    grp.roundEven[lane] = round
+                    grp.negativeEven[lane] = e >= 1 ? 1 << 31 : 0
+                    grp.shiftEven[lane] = 31 + e
+                } else {
+                    grp.roundOdd[lane] = round
+                    grp.negativeOdd[lane] = e >= 1 ? 1 << 31 : 0
+                    grp.shiftOdd[lane] = 31 + e
+                }
             }
             (groups + g).initialize(to: grp)
         }
@@ -427,20 +433,19 @@ func applyStage<E: QuantizedActivation>(_ stage: OutputStage, _ acc: I32x8, chan
 /// Sixteen int32 lanes: one AVX-512 register, four NEON ones.
 public typealias I32x16 = SIMD16<Int32>
 
-/// The constants of `applyStage16` for 16 channels. 64-bit fields are split by lane parity:
-/// lanes 0..<8 are channels 0, 2, …, 14 and lanes 8..<16 channels 1, 3, …, 15 (the even and odd
-/// int32 lanes of a 16-channel vector seen as 8 int64 lanes). The 32-bit fields are in channel
-/// order.
+/// The constants of `StageRegisters` for 16 channels. 64-bit fields are split by lane parity:
+/// `…Even` holds channels 0, 2, …, 14 and `…Odd` channels 1, 3, …, 15 (the even and odd int32
+/// lanes of a 16-channel vector seen as 8 int64 lanes). The 32-bit fields are in channel order.
 struct OutputStageGroup {
     var bias = I32x16()
     var left = I32x16()
     var multiplier = I32x16()
     /// `2^30 + (e ≥ 1 ? 2^(30+e) : 0) + zeroPoint · 2^(31+e)` (the zero point when folded).
-    var round = SIMD16<Int64>()
+    var roundEven = SIMD8<Int64>(), roundOdd = SIMD8<Int64>()
     /// `e ≥ 1 ? 2^31 : 0`: subtracted from negative products.
-    var negative = SIMD16<Int64>()
+    var negativeEven = SIMD8<Int64>(), negativeOdd = SIMD8<Int64>()
     /// `31 + e`.
-    var shift = SIMD16<Int64>()
+    var shiftEven = SIMD8<Int64>(), shiftOdd = SIMD8<Int64>()
 }
 
 /// The output stage of 16 channels with every constant in registers: `OutputStageGroup` and the
@@ -496,14 +501,14 @@ struct StageRegisters {
         // Even lanes: the sign-extended low halves (`vpmuldq`); odd lanes: the high halves.
         let ye = ((x64 &<< 32) &>> 32) &* ((m64 &<< 32) &>> 32)
         let yo = (x64 &>> 32) &* (m64 &>> 32)
-        var te = ye &+ group.round.lowHalf
-        var to = yo &+ group.round.highHalf
+        var te = ye &+ group.roundEven
+        var to = yo &+ group.roundOdd
         // Arithmetic, not `replacing(with:where: y .< 0)`: comparisons with a scalar become lane
         // loops through memory.
-        te &-= group.negative.lowHalf & (ye &>> 63)
-        to &-= group.negative.highHalf & (yo &>> 63)
-        te = te &>> group.shift.lowHalf
-        to = to &>> group.shift.highHalf
+        te &-= group.negativeEven & (ye &>> 63)
+        to &-= group.negativeOdd & (yo &>> 63)
+        te = te &>> group.shiftEven
+        to = to &>> group.shiftOdd
         let low = SIMD8<Int64>(repeating: 0xFFFF_FFFF)
         return unsafeBitCast((te & low) | (to &<< 32), to: I32x16.self) &+ zeroPoint
     }
