@@ -115,17 +115,14 @@ public final class TransposeConvPlan {
                             for j in 0..<cols { (base + j * depthStride).update(repeating: 0, count: ic) }
                             continue
                         }
+                        // Columns j read input column ix0 + j: inside the input for
+                        // jLo ..< jHi, zero outside (no test per column).
                         let ix0 = (px + padLeft - kx) / s
                         let row = input + iy * inputWidth * ic
-                        for j in 0..<cols {
-                            let ix = ix0 + j
-                            let dst = base + j * depthStride
-                            if ix < 0 || ix >= inputWidth {
-                                dst.update(repeating: 0, count: ic)
-                            } else {
-                                im2colSpan(row + ix * ic, ic, zp, dst)
-                            }
-                        }
+                        let jLo = min(cols, max(0, -ix0)), jHi = max(jLo, min(cols, inputWidth - ix0))
+                        for j in 0..<jLo { (base + j * depthStride).update(repeating: 0, count: ic) }
+                        for j in jLo..<jHi { im2colSpan(row + (ix0 + j) * ic, ic, zp, base + j * depthStride) }
+                        for j in jHi..<cols { (base + j * depthStride).update(repeating: 0, count: ic) }
                     }
                     if depthStride > w.depth {
                         for j in 0..<cols { scratch[j * depthStride + w.depth] = 0 }
