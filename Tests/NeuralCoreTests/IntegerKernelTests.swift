@@ -50,7 +50,7 @@ import TestSupport
 
     // MARK: GEMM and convolution
 
-    @Test(arguments: [1, 2, 3, 4, 5, 9])
+    @Test(arguments: [1, 2, 3, 4, 5, 8, 9, 12, 17, 64])
     func gemmVariantsAgree(rows: Int) {
         var g = SeededGenerator(seed: 10 + UInt64(rows))
         for n in Self.channelCounts {
@@ -83,6 +83,64 @@ import TestSupport
                         var s: Int32 = 0
                         for d in 0..<k { s += Int32(a[r * packed.depthStride + d]) * Int32(w.values[c * k + d]) }
                         #expect(raw[0][r * n + c] == s)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The GEMM's output stage against the scalar `MultiplyByQuantizedMultiplier` on extreme
+    /// operands: accumulators over the whole int32 range (a random bias), multipliers of both
+    /// signs with every shift `FixedMultiplier(real)` can give (right shifts 0...31, left shifts
+    /// 0...30) plus left shifts past 31 (the 8-lane fallback; right shifts past 31 are left out:
+    /// there the reference's smart `>>` and the vector `&>>` already differ, and no
+    /// `FixedMultiplier(real)` has one), random zero points (folded or not) and bounds, for int8
+    /// and int16 outputs, full and partial channel blocks.
+    @Test(arguments: [1, 7, 16, 23, 40])
+    func gemmOutputStageMatchesReferenceOnExtremes(n: Int) {
+        var g = SeededGenerator(seed: 900 + UInt64(n))
+        let k = 3
+        for trial in 0..<60 {
+            let rows = [1, 5, 8, 13][trial % 4]
+            let w = (0..<(n * k)).map { _ in Int8.random(in: -127...127, using: &g) }
+            let packed = PackedGEMMWeights(weights: w, outputChannels: n, depth: k)
+            var a = [Int16](repeating: 0, count: rows * packed.depthStride)
+            for r in 0..<rows { for d in 0..<k { a[r * packed.depthStride + d] = Int16.random(in: -32768...32767, using: &g) } }
+            let wide = trial % 3 == 0
+            let multipliers = (0..<n).map { _ -> FixedMultiplier in
+                let m = Int32.random(in: (1 << 30)...Int32.max, using: &g)
+                let shift: Int32 = wide ? Int32.random(in: -31...40, using: &g) : Int32.random(in: -31...30, using: &g)
+                return FixedMultiplier(multiplier: Bool.random(using: &g) ? m : -m, shift: shift)
+            }
+            let bias = (0..<n).map { _ in Int32.random(in: Int32.min...Int32.max, using: &g) }
+            for sixteen in [false, true] {
+                let (lo, hi): (Int32, Int32) = sixteen ? (-32768, 32767) : (-128, 127)
+                let zp = Int32.random(in: lo...hi, using: &g)
+                let minimum = Int32.random(in: lo...zp, using: &g), maximum = Int32.random(in: zp...hi, using: &g)
+                let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: zp,
+                                        minimum: minimum, maximum: maximum)
+                var outs: [[Int32]] = []
+                for kernel in [gemmScalar, gemmSIMD] as [GEMMKernel] {
+                    a.withUnsafeBufferPointer { ap in
+                        if sixteen {
+                            var o = [Int16](repeating: 0x5555, count: rows * n)
+                            o.withUnsafeMutableBufferPointer { kernel(ap.baseAddress!, rows, packed, .int16($0.baseAddress!, rowStride: n, stage: stage)) }
+                            outs.append(o.map { Int32($0) })
+                        } else {
+                            var o = [Int8](repeating: 0x55, count: rows * n)
+                            o.withUnsafeMutableBufferPointer { kernel(ap.baseAddress!, rows, packed, .int8($0.baseAddress!, rowStride: n, stage: stage)) }
+                            outs.append(o.map { Int32($0) })
+                        }
+                    }
+                }
+                #expect(outs[0] == outs[1], "trial \(trial) n \(n) int16 \(sixteen)")
+                // The scalar reference is MultiplyByQuantizedMultiplier of the exact accumulator.
+                for r in 0..<rows {
+                    for c in 0..<n {
+                        var acc: Int32 = 0
+                        for d in 0..<k { acc &+= Int32(a[r * packed.depthStride + d]) &* Int32(w[c * k + d]) }
+                        let v = multiplyByQuantizedMultiplier(acc &+ bias[c], multipliers[c]) &+ zp
+                        #expect(outs[0][r * n + c] == min(max(v, minimum), maximum))
                     }
                 }
             }

@@ -60,42 +60,67 @@ public func im2col<E: QuantizedActivation>(
         while k < n { a[k] = Int16(truncatingIfNeeded: src[k]) &- zp; k += 1 }
         return
     }
-    for i in 0..<count {
-        let p = first + i
-        let oy = p / g.outputWidth, ox = p - (p / g.outputWidth) * g.outputWidth
-        var dst = a + i * depthStride
+    // Spans may be copied 16 values at a time past their end (the extra values are overwritten
+    // by the next span, all writes go forward) while both stay inside these bounds.
+    let srcEnd = UnsafeRawPointer(input + g.inputHeight * g.inputWidth * c)
+    let dstEnd = UnsafeMutableRawPointer(a + count * depthStride)
+    let kwc = g.kernelWidth * c
+    let rowPitch = g.inputWidth * c
+    // The output pixel advances by one per row of `A` (no division per pixel).
+    var oy = first / g.outputWidth
+    var ox = first - oy * g.outputWidth
+    var row = a
+    for _ in 0..<count {
         let ix0 = ox * g.strideX - g.padLeft
+        let iy0 = oy * g.strideY - g.padTop
+        var dst = row
         let rowInside = ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
-        for ky in 0..<g.kernelHeight {
-            let iy = oy * g.strideY - g.padTop + ky
-            if iy < 0 || iy >= g.inputHeight {
-                dst.update(repeating: 0, count: g.kernelWidth * c)
-                dst += g.kernelWidth * c
-            } else if rowInside {
-                // The window's row is kernelWidth contiguous pixels: one span.
-                im2colSpan(input + (iy * g.inputWidth + ix0) * c, g.kernelWidth * c, zp, dst)
-                dst += g.kernelWidth * c
-            } else {
-                for kx in 0..<g.kernelWidth {
-                    let ix = ix0 + kx
-                    if ix < 0 || ix >= g.inputWidth {
-                        dst.update(repeating: 0, count: c)
-                    } else {
-                        im2colSpan(input + (iy * g.inputWidth + ix) * c, c, zp, dst)
+        if rowInside && iy0 >= 0 && iy0 + g.kernelHeight <= g.inputHeight {
+            // Interior: one span of kernelWidth contiguous pixels per kernel row.
+            var src = input + iy0 * rowPitch + ix0 * c
+            for _ in 0..<g.kernelHeight {
+                im2colSpan(src, kwc, zp, dst, srcEnd: srcEnd, dstEnd: dstEnd)
+                src += rowPitch
+                dst += kwc
+            }
+        } else {
+            for ky in 0..<g.kernelHeight {
+                let iy = iy0 + ky
+                if iy < 0 || iy >= g.inputHeight {
+                    dst.update(repeating: 0, count: kwc)
+                } else if rowInside {
+                    im2colSpan(input + iy * rowPitch + ix0 * c, kwc, zp, dst, srcEnd: srcEnd, dstEnd: dstEnd)
+                } else {
+                    var d = dst
+                    for kx in 0..<g.kernelWidth {
+                        let ix = ix0 + kx
+                        if ix < 0 || ix >= g.inputWidth {
+                            d.update(repeating: 0, count: c)
+                        } else {
+                            im2colSpan(input + iy * rowPitch + ix * c, c, zp, d, srcEnd: srcEnd, dstEnd: dstEnd)
+                        }
+                        d += c
                     }
-                    dst += c
                 }
+                dst += kwc
             }
         }
         if depthStride > depth { dst.pointee = 0 }
+        row += depthStride
+        ox += 1
+        if ox == g.outputWidth { ox = 0; oy += 1 }
     }
 }
 
 /// `dst[k] = src[k] - zp` for `n` values: 16, then 8 at a time (sign extension and a subtraction
-/// per vector), the rest one by one.
+/// per vector), the rest one by one. A tail shorter than 16 is one 16-value step instead when
+/// reading and writing 16 values stays before `srcEnd` and `dstEnd` (callers overwrite what lies
+/// past `n` afterwards): the short spans of small-channel convolutions (3 input channels: spans
+/// of 9 or 15) then cost one vector step.
 @inline(__always)
 func im2colSpan<E: QuantizedActivation>(
-    _ src: UnsafePointer<E>, _ n: Int, _ zp: Int16, _ dst: UnsafeMutablePointer<Int16>
+    _ src: UnsafePointer<E>, _ n: Int, _ zp: Int16, _ dst: UnsafeMutablePointer<Int16>,
+    srcEnd: UnsafeRawPointer? = nil, dstEnd: UnsafeMutableRawPointer? = nil
 ) {
     var k = 0
     while k + 16 <= n {
@@ -103,6 +128,13 @@ func im2colSpan<E: QuantizedActivation>(
         let v = x &- SIMD16<Int16>(repeating: zp)
         for j in 0..<16 { dst[k + j] = v[j] }
         k += 16
+    }
+    if k < n, let srcEnd, let dstEnd, UnsafeRawPointer(src + k + 16) <= srcEnd,
+       UnsafeMutableRawPointer(dst + k + 16) <= dstEnd {
+        let x = widen16(UnsafeRawPointer(src + k).loadUnaligned(as: SIMD16<E>.self))
+        let v = x &- SIMD16<Int16>(repeating: zp)
+        for j in 0..<16 { dst[k + j] = v[j] }
+        return
     }
     if k + 8 <= n {
         let x = UnsafeRawPointer(src + k).loadUnaligned(as: SIMD8<E>.self)

@@ -317,6 +317,15 @@ public final class OutputStage {
     /// Quantised activation bounds (fused RELU/RELU6 or the full int8 range).
     public let minimum: Int32
     public let maximum: Int32
+    /// Per 16 channels, the constants of the fused 16-lane stage (`StageRegisters`).
+    let groups: UnsafeMutablePointer<OutputStageGroup>
+    /// Some channel has a left shift (otherwise `StageRegisters` skips the shift).
+    let hasLeftShift: Bool
+    /// The output zero point is folded into `OutputStageGroup.round` (otherwise added after).
+    let zeroPointFolded: Bool
+    /// Every channel's shifts are in `0...31`, the range the fused stage is exact for (always
+    /// true for a `FixedMultiplier(real)`); otherwise the GEMM uses the 8-lane `applyStage`.
+    let fusedExact: Bool
 
     public init(bias: [Int32], multipliers: [FixedMultiplier], outputZeroPoint: Int32,
                 minimum: Int32 = -128, maximum: Int32 = 127) {
@@ -349,9 +358,50 @@ public final class OutputStage {
             (vectors + g * 4 + 2).initialize(to: l)
             (vectors + g * 4 + 3).initialize(to: r)
         }
+        var anyLeft = false, exact = true, fold = true
+        for c in 0..<paddedChannels {
+            let l = leftShift[c], e = rightShift[c]
+            if l != 0 { anyLeft = true }
+            if l < 0 || l > 31 || e < 0 || e > 31 { exact = false; continue }
+            // |y| ≤ 2^62 − 2^31 (a 32×32-bit product); `y + round` must not overflow, so the
+            // rounding constant with the zero point folded in must stay within 2^62 − 2^32
+            // (without it, 2^30 + 2^61 always does).
+            let round = pow2(30) + (e >= 1 ? pow2(30 + Int(e)) : 0)
+                + Double(outputZeroPoint.magnitude) * pow2(31 + Int(e))
+            if !(round <= pow2(62) - pow2(32)) { fold = false }
+        }
+        hasLeftShift = anyLeft
+        fusedExact = exact
+        zeroPointFolded = fold
+        groups = .allocate(capacity: paddedChannels / 16)
+        for g in 0..<(paddedChannels / 16) {
+            var grp = OutputStageGroup()
+            for i in 0..<16 {
+                let c = g * 16 + i
+                grp.bias[i] = self.bias[c]
+                grp.left[i] = leftShift[c] & 31
+                grp.multiplier[i] = multiplier[c]
+                let e = Int64(rightShift[c] & 31)
+                var round: Int64 = 1 << 30
+                if e >= 1 { round += 1 << (30 + e) }
+                if fold { round += Int64(outputZeroPoint) << (31 + e) }
+                let lane = i / 2
+                if i & 1 == 0 {
+                    grp.roundEven[lane] = round
+                    grp.negativeEven[lane] = e >= 1 ? 1 << 31 : 0
+                    grp.shiftEven[lane] = 31 + e
+                } else {
+                    grp.roundOdd[lane] = round
+                    grp.negativeOdd[lane] = e >= 1 ? 1 << 31 : 0
+                    grp.shiftOdd[lane] = 31 + e
+                }
+            }
+            (groups + g).initialize(to: grp)
+        }
     }
 
     deinit {
+        groups.deallocate()
         vectors.deallocate()
         bias.deallocate()
         multiplier.deallocate()
@@ -379,6 +429,90 @@ func applyStage<E: QuantizedActivation>(_ stage: OutputStage, _ acc: I32x8, chan
     return narrow(v)
 }
 
+
+/// Sixteen int32 lanes: one AVX-512 register, four NEON ones.
+public typealias I32x16 = SIMD16<Int32>
+
+/// The constants of `StageRegisters` for 16 channels. 64-bit fields are split by lane parity:
+/// `…Even` holds channels 0, 2, …, 14 and `…Odd` channels 1, 3, …, 15 (the even and odd int32
+/// lanes of a 16-channel vector seen as 8 int64 lanes). The 32-bit fields are in channel order.
+struct OutputStageGroup {
+    var bias = I32x16()
+    var left = I32x16()
+    var multiplier = I32x16()
+    /// `2^30 + (e ≥ 1 ? 2^(30+e) : 0) + zeroPoint · 2^(31+e)` (the zero point when folded).
+    var roundEven = SIMD8<Int64>(), roundOdd = SIMD8<Int64>()
+    /// `e ≥ 1 ? 2^31 : 0`: subtracted from negative products.
+    var negativeEven = SIMD8<Int64>(), negativeOdd = SIMD8<Int64>()
+    /// `31 + e`.
+    var shiftEven = SIMD8<Int64>(), shiftOdd = SIMD8<Int64>()
+}
+
+/// The output stage of 16 channels with every constant in registers: `OutputStageGroup` and the
+/// stage's scalars, loaded once per block of a GEMM so that the per-row work is vector
+/// arithmetic only. `apply` expects accumulators that already hold the bias.
+///
+/// Equal to `OutputStage.apply` lane by lane: with `y = (acc << left) · m` (64-bit, |y| < 2^62)
+/// the reference computes `s = ⌊(y + 2^30) / 2^31⌋` (gemmlowp's doubling high multiply for
+/// `m ≠ Int32.min`), then `⌊(s + 2^(e−1) − [s < 0]) / 2^e⌋` for `e ≥ 1` (rounding half away from
+/// zero) and `s` for `e = 0`. Nested floors of integer quotients merge:
+/// `⌊(⌊z / 2^31⌋ + c) / 2^e⌋ = ⌊(z + c·2^31) / 2^(31+e)⌋`, so the result is
+/// `(y + 2^30 + 2^(30+e) − [s < 0]·2^31) >> (31+e)` — one rounding constant and one 64-bit
+/// arithmetic shift. `[s < 0]` may be replaced by `[y < 0]`: they differ only for
+/// `y ∈ [−2^30, 0)`, where `s = 0` and both forms give 0 (`e ≥ 1`). Adding `zp·2^(31+e)` adds the
+/// zero point exactly (wrapping to int32 afterwards as the reference's `&+` does).
+/// Requires `stage.fusedExact`.
+struct StageRegisters {
+    let group: OutputStageGroup
+    let leftShift: Bool
+    let zeroPoint: I32x16
+    let minimum: I32x16
+    let maximum: I32x16
+
+    @inline(always)
+    init(_ stage: OutputStage, group g: Int) {
+        group = stage.groups[g]
+        leftShift = stage.hasLeftShift
+        zeroPoint = I32x16(repeating: stage.zeroPointFolded ? 0 : stage.outputZeroPoint)
+        minimum = I32x16(repeating: stage.minimum)
+        maximum = I32x16(repeating: stage.maximum)
+    }
+
+    /// Requantised lanes, clamped (not narrowed).
+    @inline(always)
+    func apply(_ acc: I32x16) -> I32x16 {
+        var v = requantize(acc)
+        // Only the stdlib's concrete (builtin) 16-lane operations: `replacing(with:where:)`,
+        // `&` and `|` are generic lane loops that LLVM vectorised only partly for 16 lanes
+        // (per-lane selects and stores). `v + (v − bound)·m` with `m` the comparison's −1/0
+        // lanes is `bound` where `m` is set; LLVM folds it into `vpmaxsd`/`vpminsd`.
+        v = v &+ (v &- minimum) &* (v .< minimum)._storage
+        v = v &+ (v &- maximum) &* (v .> maximum)._storage
+        return v
+    }
+
+    /// Requantised lanes, before the clamp.
+    @inline(always)
+    func requantize(_ acc: I32x16) -> I32x16 {
+        var x = acc
+        if leftShift { x = x &<< group.left }
+        let x64 = unsafeBitCast(x, to: SIMD8<Int64>.self)
+        let m64 = unsafeBitCast(group.multiplier, to: SIMD8<Int64>.self)
+        // Even lanes: the sign-extended low halves (`vpmuldq`); odd lanes: the high halves.
+        let ye = ((x64 &<< 32) &>> 32) &* ((m64 &<< 32) &>> 32)
+        let yo = (x64 &>> 32) &* (m64 &>> 32)
+        var te = ye &+ group.roundEven
+        var to = yo &+ group.roundOdd
+        // Arithmetic, not `replacing(with:where: y .< 0)`: comparisons with a scalar become lane
+        // loops through memory.
+        te &-= group.negativeEven & (ye &>> 63)
+        to &-= group.negativeOdd & (yo &>> 63)
+        te = te &>> group.shiftEven
+        to = to &>> group.shiftOdd
+        let low = SIMD8<Int64>(repeating: 0xFFFF_FFFF)
+        return unsafeBitCast((te & low) | (to &<< 32), to: I32x16.self) &+ zeroPoint
+    }
+}
 
 /// Fused activation of a TFLite op, mapped into the quantised output domain.
 public enum FusedActivation: Sendable, Equatable {

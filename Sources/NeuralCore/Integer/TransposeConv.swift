@@ -159,21 +159,30 @@ public final class TransposeConvPlan {
                         oy += s
                         continue
                     }
-                    for j in 0..<cols {
-                        let ox = px + j * s
-                        var dst = scratch + j * w.depthStride
-                        for (ky, kx) in list {
-                            let ny = oy + padTop - ky, nx = ox + padLeft - kx
-                            let iy = ny / s, ix = nx / s
-                            if ny < 0 || nx < 0 || iy >= inputHeight || ix >= inputWidth {
-                                dst.update(repeating: 0, count: ic)
-                            } else {
-                                let src = input + (iy * inputWidth + ix) * ic
-                                for i in 0..<ic { dst[i] = Int16(truncatingIfNeeded: src[i]) &- zp }
-                            }
-                            dst += ic
+                    // im2col tap by tap: a tap's input row and first column are fixed for the
+                    // whole output row of this class (exact divisions, hoisted out of the
+                    // columns), and consecutive columns read consecutive input pixels.
+                    let depthStride = w.depthStride
+                    for t in 0..<list.count {
+                        let (ky, kx) = list[t]
+                        let ny = oy + padTop - ky
+                        let base = scratch + t * ic
+                        let iy = ny / s
+                        if ny < 0 || iy >= inputHeight {
+                            for j in 0..<cols { (base + j * depthStride).update(repeating: 0, count: ic) }
+                            continue
                         }
-                        if w.depthStride > w.depth { dst.pointee = 0 }
+                        // Columns j read input column ix0 + j: inside the input for
+                        // jLo ..< jHi, zero outside (no test per column).
+                        let ix0 = (px + padLeft - kx) / s
+                        let row = input + iy * inputWidth * ic
+                        let jLo = min(cols, max(0, -ix0)), jHi = max(jLo, min(cols, inputWidth - ix0))
+                        for j in 0..<jLo { (base + j * depthStride).update(repeating: 0, count: ic) }
+                        for j in jLo..<jHi { im2colSpan(row + (ix0 + j) * ic, ic, zp, base + j * depthStride) }
+                        for j in jHi..<cols { (base + j * depthStride).update(repeating: 0, count: ic) }
+                    }
+                    if depthStride > w.depth {
+                        for j in 0..<cols { scratch[j * depthStride + w.depth] = 0 }
                     }
                     switch target {
                     case .quantized(let stage, let output):
