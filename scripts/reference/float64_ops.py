@@ -114,7 +114,8 @@ def evaluate(name, op, inputs, out_shape):
     if name == "HARD_SWISH":
         return x * np.clip(x + 3, 0, 6) / 6
     if name == "LOGISTIC":
-        return 1 / (1 + np.exp(-x))
+        with np.errstate(over="ignore"):  # exp(-x) = inf for x < -709 gives the exact limit 0
+            return 1 / (1 + np.exp(-x))
     if name in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
         return pool(x, o, name == "AVERAGE_POOL_2D")
     if name == "MEAN":
