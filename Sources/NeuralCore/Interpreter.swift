@@ -105,6 +105,19 @@ public final class Interpreter {
         }
     }
 
+    /// Runs the model like `run()`, calling `body` after each graph operation with the operation's
+    /// index and its output tensor's values (float path only; valid inside `body` only, since a later
+    /// operation may reuse the slot). For comparing intermediates with another implementation.
+    public func run(inspecting body: (_ operation: Int, _ output: UnsafeBufferPointer<Float>) -> Void) {
+        guard case .float(let program) = engine else {
+            preconditionFailure("run(inspecting:) needs the float path")
+        }
+        program.run { k in
+            let t = graph.operations[k].output
+            body(k, UnsafeBufferPointer(start: tensorPointer(t), count: graph.tensors[t].elementCount))
+        }
+    }
+
     /// Lends output `i`'s values after `run()`.
     public func withOutput<R>(_ i: Int, _ body: (UnsafeBufferPointer<Float>) -> R) -> R {
         let t = graph.outputs[i]

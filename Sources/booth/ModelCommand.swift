@@ -92,8 +92,10 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Where to write the outputs (float32, concatenated).") var output: String
         @Option(help: "Execution path: float or int.") var path: PathOption = .float
         @Flag(help: "Use the scalar reference kernels (float path).") var scalarKernels = false
+        @Option(help: "Also write every operation's output tensor T as DIR/T.f32 (float path; T is the model's tensor index).") var dump: String?
 
         func run() throws {
+            if dump != nil && path != .float { throw Failure(description: "--dump needs --path float") }
             let interpreter = try ModelCommand.interpreter(model, path.path, scalar: scalarKernels)
             guard let data = FileManager.default.contents(atPath: input) else { throw Failure(description: "cannot read input file \(input)") }
             let expected = interpreter.inputShape(0).reduce(1, *)
@@ -108,7 +110,18 @@ struct ModelCommand: ParsableCommand {
                     }
                 }
             }
-            interpreter.run()
+            if let dump {
+                var failed: String?
+                interpreter.run { k, values in
+                    var bytes = Data(capacity: values.count * 4)
+                    for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+                    let file = dump + "/\(interpreter.graph.operations[k].output).f32"
+                    if (try? bytes.write(to: URL(fileURLWithPath: file))) == nil { failed = file }
+                }
+                if let failed { throw Failure(description: "cannot write \(failed)") }
+            } else {
+                interpreter.run()
+            }
             var out = Data()
             for k in 0..<interpreter.outputCount {
                 interpreter.withOutput(k) { values in

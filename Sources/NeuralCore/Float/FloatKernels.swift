@@ -3,17 +3,40 @@
 enum FloatKernels {
     // MARK: Pooling
 
+    /// Max over the window (taps outside the input are ignored), then the fused activation.
     static func maxPool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-        pool(s, out: o, g, input: input, output: output, average: false)
+        let (n, h, w, c) = (s[0], s[1], s[2], s[3])
+        let (oh, ow) = (o[1], o[2])
+        let (lo, hi) = g.activation.bounds
+        for b in 0..<n {
+            for oy in 0..<oh {
+                let y0 = oy * g.strideH - g.padTop
+                let yLo = max(0, y0), yHi = min(h, y0 + g.filterH)
+                for ox in 0..<ow {
+                    let x0 = ox * g.strideW - g.padLeft
+                    let xLo = max(0, x0), xHi = min(w, x0 + g.filterW)
+                    let dst = output + ((b * oh + oy) * ow + ox) * c
+                    // Channels innermost (contiguous reads), the running maximum kept in the output.
+                    dst.update(repeating: -Float.greatestFiniteMagnitude, count: c)
+                    for y in yLo..<max(yLo, yHi) {
+                        for x in xLo..<max(xLo, xHi) {
+                            let src = input + ((b * h + y) * w + x) * c
+                            for ch in 0..<c { dst[ch] = max(dst[ch], src[ch]) }
+                        }
+                    }
+                    for ch in 0..<c { dst[ch] = min(max(dst[ch], lo), hi) }
+                }
+            }
+        }
     }
 
+    /// Average over the taps inside the input (TFLite's count), then the fused activation.
+    ///
+    /// The sum is kept in Double and rounded once (within 0.5 ulp): the segmentation models'
+    /// squeeze-and-excitation blocks pool whole 128×128 maps, where a float32 running sum (TFLite's
+    /// reference kernel) is off by up to 440 ulp of the mean, 2e-6 of the map's scale, three times
+    /// what XNNPACK's blocked sums lose; the oracle should not (FloatReductionTests).
     static func averagePool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-        pool(s, out: o, g, input: input, output: output, average: true)
-    }
-
-    /// Max or average over the window; the average counts only taps inside the input (TFLite).
-    @inline(__always)
-    static func pool(_ s: [Int], out o: [Int], _ g: PoolGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, average: Bool) {
         let (n, h, w, c) = (s[0], s[1], s[2], s[3])
         let (oh, ow) = (o[1], o[2])
         let (lo, hi) = g.activation.bounds
@@ -26,24 +49,15 @@ enum FloatKernels {
                     let xLo = max(0, x0), xHi = min(w, x0 + g.filterW)
                     let dst = output + ((b * oh + oy) * ow + ox) * c
                     let count = max(0, yHi - yLo) * max(0, xHi - xLo)
-                    // Channels innermost (contiguous reads), accumulating in the output; each
-                    // channel still sums its window row by row, left to right.
-                    dst.update(repeating: average ? 0 : -Float.greatestFiniteMagnitude, count: c)
-                    if count > 0 {
-                        for y in yLo..<yHi {
-                            for x in xLo..<xHi {
-                                let src = input + ((b * h + y) * w + x) * c
-                                if average {
-                                    for ch in 0..<c { dst[ch] += src[ch] }
-                                } else {
-                                    for ch in 0..<c { dst[ch] = max(dst[ch], src[ch]) }
-                                }
+                    for ch in 0..<c {
+                        var sum: Double = 0
+                        if count > 0 {
+                            for y in yLo..<yHi {
+                                let row = input + ((b * h + y) * w) * c + ch
+                                for x in xLo..<xHi { sum += Double(row[x * c]) }
                             }
                         }
-                    }
-                    for ch in 0..<c {
-                        var v = dst[ch]
-                        if average { v = count > 0 ? v / Float(count) : 0 }
+                        let v = count > 0 ? Float(sum / Double(count)) : 0
                         dst[ch] = min(max(v, lo), hi)
                     }
                 }
@@ -152,37 +166,43 @@ enum FloatKernels {
         }
     }
 
-    /// Mean over the flagged dimensions of a 4-D tensor.
+    /// Mean over the flagged dimensions of a 4-D tensor, summed in Double and rounded once (see
+    /// `averagePool`).
     static func mean(_ s: [Int], reduced: [Bool], input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
-        // Output strides in the kept-dims 4-D space (0 along reduced dimensions).
-        var stride = SIMD4<Int>()
+        // Input strides; kept dimensions index the output, reduced ones are summed over.
+        var step = SIMD4<Int>()
         var r = 1
-        var count = 1
-        var outCount = 1
-        for r3 in 0..<4 {
-            let d = 3 - r3
-            if reduced[d] {
-                count *= s[d]
-            } else {
-                stride[d] = r
-                r *= s[d]
-                outCount *= s[d]
-            }
+        for d in stride(from: 3, through: 0, by: -1) {
+            step[d] = r
+            r *= s[d]
         }
-        output.update(repeating: 0, count: outCount)
-        var src = input
-        for d0 in 0..<s[0] {
-            for d1 in 0..<s[1] {
-                for d2 in 0..<s[2] {
-                    let dst = output + d0 * stride[0] + d1 * stride[1] + d2 * stride[2]
-                    let st = stride[3]
-                    for d3 in 0..<s[3] { dst[d3 * st] += src[d3] }
-                    src += s[3]
+        var outer = SIMD4<Int>(repeating: 1), inner = SIMD4<Int>(repeating: 1)
+        var count = 1
+        for d in 0..<4 {
+            if reduced[d] { inner[d] = s[d]; count *= s[d] } else { outer[d] = s[d] }
+        }
+        let divisor = Double(max(count, 1))
+        var dst = output
+        for a0 in 0..<outer[0] {
+            for a1 in 0..<outer[1] {
+                for a2 in 0..<outer[2] {
+                    for a3 in 0..<outer[3] {
+                        let base = input + a0 * step[0] + a1 * step[1] + a2 * step[2] + a3 * step[3]
+                        var sum: Double = 0
+                        for r0 in 0..<inner[0] {
+                            for r1 in 0..<inner[1] {
+                                for r2 in 0..<inner[2] {
+                                    let p = base + r0 * step[0] + r1 * step[1] + r2 * step[2]
+                                    for r3 in 0..<inner[3] { sum += Double(p[r3 * step[3]]) }
+                                }
+                            }
+                        }
+                        dst.pointee = Float(sum / divisor)
+                        dst += 1
+                    }
                 }
             }
         }
-        let scale = 1 / Float(max(count, 1))
-        for i in 0..<outCount { output[i] *= scale }
     }
 
     /// Copies one input of a concatenation into its slot of the output along `axis` (4-D form).

@@ -22,6 +22,8 @@ final class FloatProgram {
     /// The steps, in a buffer allocated once at load: iterating it by pointer allocates nothing
     /// even in unoptimised builds (an Array iterator's read coroutine mallocs its frame at -Onone).
     private(set) var steps = UnsafeMutableBufferPointer<Step>(start: nil, count: 0)
+    /// For graph operation k, the index one past its last step (a concatenation takes several).
+    private(set) var operationEnds = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
     /// Packed weights and biases of the convolutions plus every other constant (one allocation).
     let constants: UnsafeMutablePointer<Float>
     let constantCount: Int
@@ -74,11 +76,15 @@ final class FloatProgram {
             return (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
         }
         var steps = [Step]()
+        var ends = [Int]()
         defer {
             self.steps = .allocate(capacity: steps.count)
             _ = self.steps.initialize(from: steps)
+            self.operationEnds = .allocate(capacity: ends.count)
+            _ = self.operationEnds.initialize(from: ends)
         }
         for (k, op) in graph.operations.enumerated() {
+            defer { ends.append(steps.count) }
             let out = pointer(op.output)
             let os = graph.tensors[op.output].shape4
             let x = op.inputs[0]
@@ -139,38 +145,55 @@ final class FloatProgram {
     deinit {
         steps.deinitialize()
         steps.deallocate()
+        operationEnds.deallocate()
         constants.deallocate()
     }
 
     func run() {
-        guard let base = steps.baseAddress else { return }
-        for i in 0..<steps.count {
-            switch base[i] {
-            case .conv(let d, let i, let w, let b, let o):
-                if scalarOnly { FloatConvolution.convScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(d, input: i, weights: w, bias: b, output: o) }
-            case .depthwise(let d, let i, let w, let b, let o):
-                if scalarOnly { FloatConvolution.depthwiseScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(d, input: i, weights: w, bias: b, output: o) }
-            case .transpose(let d, let i, let w, let b, let o):
-                if scalarOnly { FloatConvolution.transposeScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(d, input: i, weights: w, bias: b, output: o) }
-            case .binary(let op, let sa, let sb, let so, let act, let a, let b, let o):
-                FloatKernels.binary(op, sa, sb, out: so, activation: act, a: a, b: b, output: o)
-            case .unary(let op, let count, let i, let o):
-                FloatKernels.unary(op, count: count, input: i, output: o)
-            case .pad(let s, let so, let before, let i, let o):
-                FloatKernels.pad(s, out: so, before: before, input: i, output: o)
-            case .maxPool(let s, let so, let g, let i, let o):
-                FloatKernels.maxPool(s, out: so, g, input: i, output: o)
-            case .averagePool(let s, let so, let g, let i, let o):
-                FloatKernels.averagePool(s, out: so, g, input: i, output: o)
-            case .mean(let s, let reduced, let i, let o):
-                FloatKernels.mean(s, reduced: reduced, input: i, output: o)
-            case .concatenatePart(let s, let axis, let size, let offset, let i, let o):
-                FloatKernels.concatenatePart(s, axis: axis, outAxisSize: size, axisOffset: offset, input: i, output: o)
-            case .clamp(let act, let count, let p):
-                FloatKernels.clamp(act, count: count, p)
-            case .resize(let s, let so, let ac, let hp, let i, let o):
-                FloatKernels.resizeBilinear(s, out: so, alignCorners: ac, halfPixelCenters: hp, input: i, output: o)
+        for i in 0..<steps.count { runStep(i) }
+    }
+
+    /// Runs the graph operation by operation, calling `body` after each with the operation's index
+    /// (its values are then in the arena until a later operation reuses the slot).
+    func run(inspecting body: (_ operation: Int) -> Void) {
+        var i = 0
+        for k in 0..<operationEnds.count {
+            while i < operationEnds[k] {
+                runStep(i)
+                i += 1
             }
+            body(k)
+        }
+    }
+
+    @inline(__always)
+    private func runStep(_ i: Int) {
+        guard let base = steps.baseAddress else { return }
+        switch base[i] {
+        case .conv(let d, let i, let w, let b, let o):
+            if scalarOnly { FloatConvolution.convScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(d, input: i, weights: w, bias: b, output: o) }
+        case .depthwise(let d, let i, let w, let b, let o):
+            if scalarOnly { FloatConvolution.depthwiseScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(d, input: i, weights: w, bias: b, output: o) }
+        case .transpose(let d, let i, let w, let b, let o):
+            if scalarOnly { FloatConvolution.transposeScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(d, input: i, weights: w, bias: b, output: o) }
+        case .binary(let op, let sa, let sb, let so, let act, let a, let b, let o):
+            FloatKernels.binary(op, sa, sb, out: so, activation: act, a: a, b: b, output: o)
+        case .unary(let op, let count, let i, let o):
+            FloatKernels.unary(op, count: count, input: i, output: o)
+        case .pad(let s, let so, let before, let i, let o):
+            FloatKernels.pad(s, out: so, before: before, input: i, output: o)
+        case .maxPool(let s, let so, let g, let i, let o):
+            FloatKernels.maxPool(s, out: so, g, input: i, output: o)
+        case .averagePool(let s, let so, let g, let i, let o):
+            FloatKernels.averagePool(s, out: so, g, input: i, output: o)
+        case .mean(let s, let reduced, let i, let o):
+            FloatKernels.mean(s, reduced: reduced, input: i, output: o)
+        case .concatenatePart(let s, let axis, let size, let offset, let i, let o):
+            FloatKernels.concatenatePart(s, axis: axis, outAxisSize: size, axisOffset: offset, input: i, output: o)
+        case .clamp(let act, let count, let p):
+            FloatKernels.clamp(act, count: count, p)
+        case .resize(let s, let so, let ac, let hp, let i, let o):
+            FloatKernels.resizeBilinear(s, out: so, alignCorners: ac, halfPixelCenters: hp, input: i, output: o)
         }
     }
 }
