@@ -3,7 +3,7 @@
 // The targets follow the pipeline: ImageCore → NeuralCore → Vision → Passport; Hardware; Kiosk; booth.
 import PackageDescription
 
-import class Foundation.ProcessInfo
+import Foundation
 
 /// On x86-64, code for the CPU that builds it ("native": AVX-512 and VNNI where the CPU has them,
 /// as LiteRT's XNNPACK picks at run time): without at least AVX2 + FMA Swift's SIMD fused
@@ -13,7 +13,15 @@ import class Foundation.ProcessInfo
 /// NEON as is.
 #if arch(x86_64)
 let cpu = ProcessInfo.processInfo.environment["BOOTH_TARGET_CPU"] ?? "native"
-let cpuFlags = cpu.isEmpty ? [] : ["-target-cpu", cpu]
+/// AVX-512 targets (32 vector registers) get `BOOTH_AVX512`: the GEMM's 8-row tiles.
+let avx512: Bool = {
+    if cpu == "native" {
+        return (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.contains(" avx512f") ?? false
+    }
+    return ["x86-64-v4", "skylake-avx512", "cascadelake", "cooperlake", "icelake-client", "icelake-server",
+            "tigerlake", "sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5"].contains(cpu)
+}()
+let cpuFlags = (cpu.isEmpty ? [] : ["-target-cpu", cpu]) + (avx512 ? ["-D", "BOOTH_AVX512"] : [])
 #else
 let cpuFlags: [String] = []
 #endif

@@ -316,7 +316,10 @@ func gemmBlock<S: GEMMTileSink>(_ aRaw: UnsafeRawPointer, rows: Int, rowBytes: I
                                 _ w: UnsafeRawPointer, _ sink: S) {
     let start = sink.start
     var r = 0
-#if arch(x86_64)
+#if arch(x86_64) && BOOTH_AVX512
+    // 8-row tiles need AVX-512's 32 vector registers (eight zmm accumulators); with AVX2's 16
+    // they spill (1.3× slower on the models), so Package.swift defines BOOTH_AVX512 only for
+    // AVX-512 targets.
     while r + 8 <= rows {
         var c0 = start, c1 = start, c2 = start, c3 = start
         var c4 = start, c5 = start, c6 = start, c7 = start
