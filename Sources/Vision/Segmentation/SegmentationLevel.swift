@@ -13,9 +13,9 @@
 ///
 /// | level | 640×480 frame | 4000×3000 still | working memory at 640×480 | model path |
 /// |---|---|---|---|---|
-/// | `fast` | 3.6 ms | — | 3.0 MiB | integer (int16 activations) |
-/// | `balanced` | 5.9 ms | — | 9.9 MiB | float |
-/// | `accurate` | 42 ms | 0.47 s (18.6 MiB) | 7.3 MiB | float |
+/// | `fast` | 2.3 ms | — | 3.0 MiB | integer (int16 activations) |
+/// | `balanced` | 6.3 ms | — | 9.9 MiB | float |
+/// | `accurate` | 41 ms | 0.41 s (18.6 MiB) | 7.3 MiB | float |
 public enum SegmentationLevel: String, Sendable, CaseIterable, Equatable {
     /// Live preview on a Pi: one landscape-model run, a cheap bilinear upsample.
     case fast
