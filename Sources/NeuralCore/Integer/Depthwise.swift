@@ -104,38 +104,9 @@ public func depthwiseScalar<E: QuantizedActivation>(
 
 // MARK: - SIMD
 
-// Loads and stores are lane loops (LLVM makes them one `vpmovsx*` / `vpmov*` or `ld1` + `sxtl`):
-// in a body this large the SIL inliner leaves `loadUnaligned`, `storeBytes` and `min`/`max`
-// out of line, these loops it does not.
-
-/// Sixteen activations of either width at `p`, sign-extended.
-@inline(always)
-func depthwiseLoad<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 { r[i] = Int32(truncatingIfNeeded: p[i]) }
-    return r
-}
-
-/// Sixteen int16 filter taps at `p`, sign-extended.
-@inline(always)
-func depthwiseLoad(_ p: UnsafePointer<Int16>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 { r[i] = Int32(p[i]) }
-    return r
-}
-
-@inline(always)
-func depthwiseLoad(_ p: UnsafePointer<Int32>) -> SIMD16<Int32> {
-    var r = SIMD16<Int32>()
-    for i in 0..<16 { r[i] = p[i] }
-    return r
-}
-
-/// Stores sixteen lanes (already clamped to `E`'s range) as `E`.
-@inline(always)
-func depthwiseStore<E: QuantizedActivation>(_ v: SIMD16<Int32>, _ p: UnsafeMutablePointer<E>) {
-    for i in 0..<16 { p[i] = E(truncatingIfNeeded: v[i]) }
-}
+// Loads and stores are the lane loops `load16` / `store16` (LLVM makes them one `vpmovsx*` /
+// `vpmov*` or `ld1` + `sxtl`): in a body this large the SIL inliner leaves `loadUnaligned`,
+// `storeBytes` and `min`/`max` out of line, these loops it does not.
 
 @inline(always)
 func depthwiseMin(_ a: Int, _ b: Int) -> Int { a < b ? a : b }
@@ -180,9 +151,9 @@ func depthwiseSRDHM(_ a: SIMD16<Int32>, _ b: SIMD16<Int32>) -> SIMD16<Int32> {
 /// bias (the kernels start their accumulators at it: wrapping int32 addition is associative).
 @inline(always)
 func depthwiseStage(_ s: OutputStage, biased acc: SIMD16<Int32>, channel c: Int) -> SIMD16<Int32> {
-    let x = acc &<< depthwiseLoad(s.leftShift + c)
-    let p = depthwiseSRDHM(x, depthwiseLoad(s.multiplier + c))
-    let exponent = depthwiseLoad(s.rightShift + c)
+    let x = acc &<< load16(s.leftShift + c)
+    let p = depthwiseSRDHM(x, load16(s.multiplier + c))
+    let exponent = load16(s.rightShift + c)
     let mask = (SIMD16<Int32>(repeating: 1) &<< exponent) &- 1
     let threshold = (mask &>> 1) &- (p &>> 31)
     let up = SIMD16<Int32>(repeating: 0).replacing(with: 1, where: (p & mask) .> threshold)
@@ -207,8 +178,8 @@ func depthwiseInterior<E: QuantizedActivation>(
     var acc = start
     for ky in 0..<k {
         for kx in 0..<k {
-            let x = depthwiseLoad(p + ky * rowStride + kx * columnStride)
-            let wv = depthwiseLoad(w + (ky * k + kx) * tapStride)
+            let x = load16(p + ky * rowStride + kx * columnStride)
+            let wv = load16(w + (ky * k + kx) * tapStride)
             acc &+= x &* wv
         }
     }
@@ -226,9 +197,9 @@ func depthwiseInteriorPair<E: QuantizedActivation>(
     var a = start, b = start
     for ky in 0..<k {
         for kx in 0..<(k + s) {
-            let x = depthwiseLoad(p + ky * rowStride + kx * columnStride)
-            if kx < k { a &+= x &* depthwiseLoad(w + (ky * k + kx) * tapStride) }
-            if kx >= s { b &+= x &* depthwiseLoad(w + (ky * k + kx - s) * tapStride) }
+            let x = load16(p + ky * rowStride + kx * columnStride)
+            if kx < k { a &+= x &* load16(w + (ky * k + kx) * tapStride) }
+            if kx >= s { b &+= x &* load16(w + (ky * k + kx - s) * tapStride) }
         }
     }
     return (a, b)
@@ -250,22 +221,22 @@ func depthwiseInteriorSpan<E: QuantizedActivation>(
     var ch = 0
     while ch < c {
         let cc = depthwiseMin(ch, c - 16)
-        let start = depthwiseLoad(stage.bias + cc) &- SIMD16<Int32>(repeating: zp) &* depthwiseLoad(weights.sums + cc)
+        let start = load16(stage.bias + cc) &- SIMD16<Int32>(repeating: zp) &* load16(weights.sums + cc)
         let w = UnsafePointer(weights.interiorTaps + cc)
         var p = origin + cc
         var dst = dst0 + cc
         for _ in 0..<pairs {
             let (a, b) = depthwiseInteriorPair(p, rowStride: rowStride, columnStride: c, k: k, s: s, w,
                                                tapStride: weights.paddedChannels, start)
-            depthwiseStore(depthwiseStage(stage, biased: a, channel: cc), dst)
-            depthwiseStore(depthwiseStage(stage, biased: b, channel: cc), dst + c)
+            store16(depthwiseStage(stage, biased: a, channel: cc), dst)
+            store16(depthwiseStage(stage, biased: b, channel: cc), dst + c)
             p += 2 * step
             dst += 2 * c
         }
         if pairs * 2 < ox1 - ox0 {
             let acc = depthwiseInterior(p, rowStride: rowStride, columnStride: c, k: k, w,
                                         tapStride: weights.paddedChannels, start)
-            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst)
+            store16(depthwiseStage(stage, biased: acc, channel: cc), dst)
         }
         ch += 16
     }
@@ -289,15 +260,15 @@ func depthwiseBorderSpan<E: QuantizedActivation>(
         var ch = 0
         while ch < c {
             let cc = depthwiseMin(ch, c - 16)
-            var acc = depthwiseLoad(stage.bias + cc)
+            var acc = load16(stage.bias + cc)
             for ky in ky0..<depthwiseMax(ky0, ky1) {
                 let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + cc
                 let wRow = weights.data + ky * g.kernelWidth * weights.paddedChannels + cc
                 for kx in kx0..<depthwiseMax(kx0, kx1) {
-                    acc &+= (depthwiseLoad(row + kx * c) &- zpv) &* depthwiseLoad(wRow + kx * weights.paddedChannels)
+                    acc &+= (load16(row + kx * c) &- zpv) &* load16(wRow + kx * weights.paddedChannels)
                 }
             }
-            depthwiseStore(depthwiseStage(stage, biased: acc, channel: cc), dst + cc)
+            store16(depthwiseStage(stage, biased: acc, channel: cc), dst + cc)
             ch += 16
         }
     }

@@ -148,22 +148,6 @@ struct MulLanes: ElementwiseLanes {
     }
 }
 
-/// Sixteen activations of either width at `p`, sign-extended.
-@inline(always)
-func loadWidened16<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> SIMD16<Int32> {
-    // Element reads, not `loadUnaligned(as: SIMD16<E>.self)`, which Swift 6.3 can leave out of
-    // line here; LLVM joins them into one sign-extending vector load.
-    var r = SIMD16<Int32>()
-    for i in 0..<16 { r[i] = Int32(truncatingIfNeeded: p[i]) }
-    return r
-}
-
-/// Stores sixteen clamped int32 lanes as `E` (lane by lane: one narrowing store).
-@inline(always)
-func storeNarrowed16<E: QuantizedActivation>(_ v: SIMD16<Int32>, _ p: UnsafeMutablePointer<E>) {
-    for i in 0..<16 { p[i] = E(truncatingIfNeeded: v[i]) }
-}
-
 @inline(always)
 func elementwiseLanes<E: QuantizedActivation, L: ElementwiseLanes>(
     _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
@@ -178,11 +162,11 @@ func elementwiseLanes<E: QuantizedActivation, L: ElementwiseLanes>(
         let splat = V(repeating: Int32(truncatingIfNeeded: b[0])) &- zp2
         var i = 0
         while i + 16 <= count {
-            let x2 = period == 1 ? splat : loadWidened16(b + i) &- zp2
-            var v = lanes.apply(loadWidened16(a + i) &- zp1, x2) &+ zpOut
+            let x2 = period == 1 ? splat : load16(b + i) &- zp2
+            var v = lanes.apply(load16(a + i) &- zp1, x2) &+ zpOut
             v = v.replacing(with: lo, where: v .< lo)
             v = v.replacing(with: hi, where: v .> hi)
-            storeNarrowed16(v, output + i)
+            store16(v, output + i)
             i += 16
         }
         while i < count { output[i] = params.scalar(a[i], b[period == 1 ? 0 : i]); i += 1 }
@@ -200,10 +184,10 @@ func elementwiseLanes<E: QuantizedActivation, L: ElementwiseLanes>(
                 if !overlap { break }
                 i = period - 16
             }
-            var v = lanes.apply(loadWidened16(a + base + i) &- zp1, loadWidened16(b + i) &- zp2) &+ zpOut
+            var v = lanes.apply(load16(a + base + i) &- zp1, load16(b + i) &- zp2) &+ zpOut
             v = v.replacing(with: lo, where: v .< lo)
             v = v.replacing(with: hi, where: v .> hi)
-            storeNarrowed16(v, output + base + i)
+            store16(v, output + base + i)
             i += 16
         }
         while i < period { output[base + i] = params.scalar(a[base + i], b[i]); i += 1 }

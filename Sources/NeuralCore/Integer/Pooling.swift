@@ -84,13 +84,13 @@ func poolMaxSIMD<E: QuantizedActivation>(
                 for ky in ky0..<max(ky0, ky1) {
                     let row = input + ((iy0 + ky) * g.inputWidth + ix0) * c + ch
                     for kx in kx0..<max(kx0, kx1) {
-                        let x = loadWidened16(row + kx * c)
+                        let x = load16(row + kx * c)
                         m = m.replacing(with: x, where: x .> m)
                     }
                 }
                 m = m.replacing(with: lo, where: m .< lo)
                 m = m.replacing(with: hi, where: m .> hi)
-                storeNarrowed16(m, dst + ch)
+                store16(m, dst + ch)
                 ch += 16
             }
         }

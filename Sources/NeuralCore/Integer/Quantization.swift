@@ -257,6 +257,30 @@ func store8<E: QuantizedActivation>(_ v: I32x8, _ p: UnsafeMutablePointer<E>) {
     UnsafeMutableRawPointer(p).storeBytes(of: narrow(v) as SIMD8<E>, as: SIMD8<E>.self)
 }
 
+/// Sixteen activations (or int16 filter taps) at `p`, sign-extended. Element reads, not
+/// `loadUnaligned(as: SIMD16<E>.self)`, which Swift 6.3 leaves out of line in large kernel bodies;
+/// LLVM joins them into one `vpmovsx*` (or `ld1` + `sxtl`).
+@inline(always)
+func load16<E: QuantizedActivation>(_ p: UnsafePointer<E>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = Int32(truncatingIfNeeded: p[i]) }
+    return r
+}
+
+/// Sixteen int32 values at `p` (element reads, for the reason given at `load16`).
+@inline(always)
+func load16(_ p: UnsafePointer<Int32>) -> SIMD16<Int32> {
+    var r = SIMD16<Int32>()
+    for i in 0..<16 { r[i] = p[i] }
+    return r
+}
+
+/// Stores sixteen lanes, already clamped to `E`'s range, as `E` (one narrowing store).
+@inline(always)
+func store16<E: QuantizedActivation>(_ v: SIMD16<Int32>, _ p: UnsafeMutablePointer<E>) {
+    for i in 0..<16 { p[i] = E(truncatingIfNeeded: v[i]) }
+}
+
 @inline(always)
 func vmin(_ a: I32x8, _ b: I32x8) -> I32x8 { a.replacing(with: b, where: b .< a) }
 @inline(always)

@@ -99,9 +99,9 @@ public func resizeBilinearSIMD<E: QuantizedActivation>(
                 let wshift = SIMD16<Int32>(repeating: shift), whalf = SIMD16<Int32>(repeating: half)
                 while ch < c {
                     if ch > c - 16 { ch = c - 16 }
-                    let top = loadWidened16(r0 + x0 * c + ch) &* wgx &+ loadWidened16(r0 + x1 * c + ch) &* wfx
-                    let bottom = loadWidened16(r1 + x0 * c + ch) &* wgx &+ loadWidened16(r1 + x1 * c + ch) &* wfx
-                    storeNarrowed16((top &* wgy &+ bottom &* wfy &+ whalf) &>> wshift, dst + ch)
+                    let top = load16(r0 + x0 * c + ch) &* wgx &+ load16(r0 + x1 * c + ch) &* wfx
+                    let bottom = load16(r1 + x0 * c + ch) &* wgx &+ load16(r1 + x1 * c + ch) &* wfx
+                    store16((top &* wgy &+ bottom &* wfy &+ whalf) &>> wshift, dst + ch)
                     ch += 16
                 }
                 continue
