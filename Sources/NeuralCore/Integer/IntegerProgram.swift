@@ -552,20 +552,14 @@ final class FloatOutputStage {
         self.upper = upper
     }
 
-    /// One output: `clamp(acc · scale + bias)`.
-    @inline(__always)
-    static func value(_ acc: Int32, scale: Float, bias: Float, lower: Float, upper: Float) -> Float {
-        min(max(Float(acc) * scale + bias, lower), upper)
-    }
-
     func apply(_ acc: UnsafePointer<Int32>, rows: Int, channels n: Int, output: UnsafeMutablePointer<Float>,
                rowStride: Int) {
         scale.withUnsafeBufferPointer { s in
             bias.withUnsafeBufferPointer { b in
                 for r in 0..<rows {
                     for c in 0..<n {
-                        output[r * rowStride + c] = Self.value(acc[r * n + c], scale: s[c], bias: b[c], lower: lower,
-                                                               upper: upper)
+                        let v = Float(acc[r * n + c]) * s[c] + b[c]
+                        output[r * rowStride + c] = min(max(v, lower), upper)
                     }
                 }
             }
