@@ -65,6 +65,7 @@ public final class ConfigReader {
         case .integer(let n): d = Double(n)
         default: throw error(key, "expected a number, found \(v.typeName)")
         }
+        if !d.isFinite { throw error(key, "must be a finite number; found \(d)") }
         if let range, !range.contains(d) { throw error(key, "must be in \(range.lowerBound)...\(range.upperBound); found \(d)") }
         return d
     }
@@ -87,7 +88,8 @@ public final class ConfigReader {
         var out: [Double] = []
         for item in items {
             switch item {
-            case .float(let f): out.append(f)
+            case .float(let f) where f.isFinite: out.append(f)
+            case .float(let f): throw error(key, "must hold finite numbers; found \(f)")
             case .integer(let n): out.append(Double(n))
             default: throw error(key, "expected an array of numbers")
             }

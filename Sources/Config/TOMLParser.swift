@@ -89,7 +89,13 @@ public struct TOMLParser {
                 guard peek == 0x3D else { throw fail("expected '=' after key", key: path.joined(separator: ".")) }
                 i += 1
                 skipSpaces()
-                let v = try value()
+                let v: TOMLValue
+                do { v = try value() } catch {
+                    // A bad value names its key, as every other config error does.
+                    var named = error
+                    if named.key == nil { named.key = (current + path).joined(separator: ".") }
+                    throw named
+                }
                 try Self.insert(v, at: current + path, into: &root, allowExistingTable: false, fail: fail(_:key:))
                 try endOfLine()
             }
@@ -220,6 +226,7 @@ public struct TOMLParser {
             if clean.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let d = Double(clean), d.isFinite { return .float(d) }
             if clean == "inf" || clean == "+inf" { return .float(.infinity) }
             if clean == "-inf" { return .float(-.infinity) }
+            if clean == "nan" || clean == "+nan" || clean == "-nan" { return .float(.nan) }
             throw fail("not a TOML value: \(word)")
         }
     }

@@ -59,9 +59,10 @@ struct AnalyzeCommand: ParsableCommand {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
 
     func run() throws {
+        try OptionCheck.int(jobs, "--jobs", in: 1...256)
         let directory = ModelOptions.directory(models)
         let execution = try ModelOptions.executionPath(path)
-        let workers = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let workers = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Fail early, in one line, when the models are missing.
         do { _ = try FaceAnalyzer(modelDirectory: directory, path: execution) } catch {
             throw ValidationError("cannot load the face models from \(directory): \(error)")

@@ -1,4 +1,8 @@
 import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Kiosk
 
 @main
@@ -6,6 +10,7 @@ struct Booth: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "booth",
         abstract: "Passport-photo and photo-booth kiosk, and the tools that share its vision core.",
+        discussion: ExitStatus.table,
         version: BoothVersion.string,
         // One command per line, so branches adding commands merge cleanly.
         subcommands: [
@@ -20,4 +25,18 @@ struct Booth: ParsableCommand {
             SegmentCommand.self,
             StoreStressCommand.self,
         ])
+
+    /// Parses and runs a command. A `CommandFailure` is printed as one line (no usage text) and
+    /// exits with its status from the `ExitStatus` table; parse errors exit 64 with the usage.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("booth: \(failure.description)\n".utf8))
+            Glibc.exit(failure.status.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -46,6 +46,9 @@ struct FacesCommand: ParsableCommand {
     var minPresence: Float = 0.8
 
     func run() throws {
+        try OptionCheck.real(minFaceSize, "--min-face-size", in: 0...65_536)
+        try OptionCheck.real(minScore, "--min-score", in: 0...1)
+        try OptionCheck.real(minPresence, "--min-presence", in: 0...1)
         let directory = ModelOptions.directory(models)
         let execution = try ModelOptions.executionPath(path)
         let analyzer: FaceAnalyzer

@@ -65,6 +65,8 @@ struct GreetCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OptionCheck.int(quality, "--quality", in: 1...100)
+        try OptionCheck.int(frames, "--frames", in: 1...10_000_000)
         if let photo { try still(photo) } else { try stream(input!) }
     }
 

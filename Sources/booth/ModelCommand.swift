@@ -141,6 +141,7 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Execution path: float or int.") var path: PathOption = .float
 
         func run() throws {
+            try OptionCheck.int(runs, "--runs", in: 1...1_000_000)
             let interpreter = try ModelCommand.interpreter(model, path.path)
             let count = interpreter.inputShape(0).reduce(1, *)
             if let input {
@@ -161,7 +162,7 @@ struct ModelCommand: ParsableCommand {
             }
             for _ in 0..<3 { interpreter.run() }
             var times = [Double]()
-            for _ in 0..<max(runs, 1) {
+            for _ in 0..<runs {
                 let start = DispatchTime.now().uptimeNanoseconds
                 interpreter.run()
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)

@@ -14,7 +14,7 @@ enum ModelOptions {
         switch text {
         case "float": return .float
         case "integer", "int": return .integer
-        default: throw ValidationError("\(option) must be float or integer")
+        default: throw CommandFailure.usage("\(option) must be float or integer; found \"\(text)\"")
         }
     }
 }

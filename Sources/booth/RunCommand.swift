@@ -29,21 +29,29 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Inference path of the face stages: float or integer.") var inference = "float"
 
     func run() throws {
+        // Numbers from the command line first: one line naming the option, exit 64.
+        try OptionCheck.int(statsEvery, "--stats-every", in: 1...86_400)
+        let script = try shutterScript.map(RunCommand.parseScript)
+        let stopAfter = try duration.map(RunCommand.parseDuration)
+        let execution = try ModelOptions.executionPath(inference, option: "--inference")
+        var chosenMode: KioskConfig.Mode?
+        if let mode {
+            guard let m = KioskConfig.Mode(rawValue: mode) else { throw CommandFailure.usage("--mode must be passport or booth; found \"\(mode)\"") }
+            chosenMode = m
+        }
+
         LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
         let log = Logger(label: "booth")
         var cfg: KioskConfig
         do {
             if let text = DataFiles.readText(config) { cfg = try KioskConfig.parse(text, file: config) } else {
                 cfg = .defaults
-                if config != "/etc/booth/booth.toml" { throw ValidationError("\(config): cannot read") }
+                if config != "/etc/booth/booth.toml" { throw CommandFailure("\(config): cannot read the config file", status: .config) }
                 cfg.photoDirectory = "out/photos"
                 log.notice("no config file: built-in defaults", metadata: ["config": "\(config)", "board": "\(cfg.board)"])
             }
             if let board { cfg.board = board }
-            if let mode {
-                guard let m = KioskConfig.Mode(rawValue: mode) else { throw ValidationError("--mode must be passport or booth") }
-                cfg.mode = m
-            }
+            if let chosenMode { cfg.mode = chosenMode }
             if let profile { cfg.profile = profile }
             if let photos { cfg.photoDirectory = photos }
             if let background { cfg.background = background }
@@ -51,17 +59,10 @@ struct RunCommand: ParsableCommand {
             var options = KioskOptions(config: cfg, board: try BoardLibrary.load(cfg.board))
             options.cameraFolder = cameraFolder
             options.screensDirectory = screens
-            if let shutterScript {
-                options.shutterScript = try shutterScript.split(separator: ",").map {
-                    guard let s = Double($0.trimmingCharacters(in: .whitespaces)), s >= 0 else {
-                        throw ValidationError("--shutter-script: \"\($0)\" is not a number of seconds")
-                    }
-                    return s
-                }
-            }
-            if let duration { options.duration = try parseDuration(duration) }
-            options.reportInterval = .seconds(max(1, statsEvery))
-            options.inference = try ModelOptions.executionPath(inference, option: "--inference")
+            options.shutterScript = script
+            options.duration = stopAfter
+            options.reportInterval = .seconds(statsEvery)
+            options.inference = execution
 
             ProcessSignals.installHandlers()
             let kiosk = try KioskRuntime(options: options, logger: log)
@@ -74,19 +75,42 @@ struct RunCommand: ParsableCommand {
             for p in summary.photos { print(p.jpeg) }
         } catch let e as ConfigError {
             log.critical("\(e)")
-            throw ExitCode(78)   // EX_CONFIG
+            throw ExitCode(ExitStatus.config.rawValue)
         } catch let e as KioskError {
             log.critical("\(e)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.failure.rawValue)
         }
     }
 
-    func parseDuration(_ text: String) throws -> Duration {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        for (suffix, ms) in units where text.hasSuffix(suffix) {
-            if let n = Double(text.dropLast(suffix.count)), n > 0 { return .milliseconds(Int64(n * Double(ms))) }
+    /// `--shutter-script "3,9"`: press times in seconds after start, each within the range a board
+    /// file's `gpio.script` allows.
+    static func parseScript(_ text: String) throws(CommandFailure) -> [Double] {
+        let range = Board.scriptSecondsRange
+        var out: [Double] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = part.trimmingCharacters(in: .whitespaces)
+            guard let s = Double(item), s.isFinite, range.contains(s) else {
+                throw .usage("--shutter-script: \"\(item)\" is not a number of seconds in 0...\(Int(range.upperBound))")
+            }
+            out.append(s)
         }
-        if let n = Double(text), n > 0 { return .milliseconds(Int64(n * 1000)) }
-        throw ValidationError("--for: \"\(text)\" is not a duration like 30s, 10m or 2h")
+        return out
+    }
+
+    /// The longest `--for`: a year.
+    static let maximumDurationMilliseconds: Double = 366 * 86_400_000
+
+    /// `--for 90s|10m|2h|500ms|30` (plain numbers are seconds): more than 0 ms, at most a year.
+    static func parseDuration(_ text: String) throws(CommandFailure) -> Duration {
+        let units: [(String, Double)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+        var milliseconds: Double?
+        for (suffix, ms) in units where text.hasSuffix(suffix) {
+            if let n = Double(text.dropLast(suffix.count)) { milliseconds = n * ms; break }
+        }
+        if milliseconds == nil, let n = Double(text) { milliseconds = n * 1000 }
+        guard let ms = milliseconds, ms.isFinite, ms >= 1, ms <= maximumDurationMilliseconds else {
+            throw .usage("--for: \"\(text)\" is not a duration from 1ms to 366 days, like 30s, 10m or 2h")
+        }
+        return .milliseconds(Int64(ms))
     }
 }

@@ -84,9 +84,3 @@ struct SegmentCommand: ParsableCommand {
 }
 
 extension SegmentationLevel: ExpressibleByArgument {}
-
-/// A failure while running (unreadable input, unwritable output): printed as one line, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

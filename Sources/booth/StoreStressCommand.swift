@@ -13,6 +13,7 @@ struct StoreStressCommand: ParsableCommand {
     @Option(help: "Photos to save (0 = until killed).") var count = 0
 
     func run() throws {
+        try OptionCheck.int(count, "--count", in: 0...Int.max)
         let store = try PhotoStore(root: dir, minimumFreeBytes: 0)
         let img = ImageBuffer(format: .rgb888, width: 1280, height: 960)
         let p = img.image().luma

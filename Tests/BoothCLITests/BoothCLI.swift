@@ -4,6 +4,8 @@ import TestSupport
 /// Runs the built `booth` executable (it sits beside the test bundle in .build/<config>/).
 enum BoothCLI {
     struct Result {
+        /// False when a signal ended the process (a Swift trap is SIGILL or SIGTRAP).
+        var exited: Bool
         var status: Int32
         var stdout: String
         var stderr: String
@@ -18,7 +20,11 @@ enum BoothCLI {
         return nil
     }
 
-    static func run(_ arguments: [String], in directory: String = Fixtures.packageRoot) throws -> Result {
+    /// The statuses of the exit-code table (`booth --help`): 0, 1, 2, 64, 65, 74, 78.
+    static let documentedStatuses: Set<Int32> = [0, 1, 2, 64, 65, 74, 78]
+
+    static func run(_ arguments: [String], in directory: String = Fixtures.packageRoot,
+                    environment: [String: String] = [:]) throws -> Result {
         guard let executable else { throw CLIError.notBuilt }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -26,6 +32,7 @@ enum BoothCLI {
         p.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         env["BOOTH_MODELS"] = Fixtures.models
+        env.merge(environment) { $1 }
         p.environment = env
         // Output goes to files, so a chatty process can never block on a full pipe.
         let dir = makeTemporaryDirectory()
@@ -37,7 +44,7 @@ enum BoothCLI {
         p.waitUntilExit()
         let outBytes = FileManager.default.contents(atPath: dir + "/out") ?? Data()
         let errBytes = FileManager.default.contents(atPath: dir + "/err") ?? Data()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outBytes, as: UTF8.self),
+        return Result(exited: p.terminationReason == .exit, status: p.terminationStatus, stdout: String(decoding: outBytes, as: UTF8.self),
                       stderr: String(decoding: errBytes, as: UTF8.self))
     }
 

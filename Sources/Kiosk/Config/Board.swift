@@ -45,6 +45,13 @@ public struct Board: Sendable, Equatable {
         public var script: [Double]
     }
 
+    /// Seconds after start a scripted press may be given at (`gpio.script`, `booth run --shutter-script`):
+    /// up to about 11 days, so every value converts to whole milliseconds without overflow.
+    public static let scriptSecondsRange: ClosedRange<Double> = 0...1_000_000
+
+    /// Width and height a `display.mode` may ask for.
+    public static let displaySizeRange: ClosedRange<Int> = 16...8192
+
     public var name: String
     public var camera: Camera
     public var display: Display
@@ -83,7 +90,9 @@ public struct Board: Sendable, Equatable {
             every: try d.int("every", default: 30, in: 1...100_000))
         if !display.mode.isEmpty {
             let parts = display.mode.split(separator: "x")
-            try check(parts.count == 2 && parts.allSatisfy { Int($0) != nil }, file, "display.mode", "must look like \"1280x720\"")
+            let r = Board.displaySizeRange
+            try check(parts.count == 2 && parts.allSatisfy { Int($0).map(r.contains) ?? false }, file, "display.mode",
+                      "must look like \"1280x720\", each side in \(r.lowerBound)...\(r.upperBound)")
         }
 
         let g = try r.table("gpio") ?? ConfigReader(TOMLTable(), file: file, prefix: "gpio")
@@ -97,7 +106,8 @@ public struct Board: Sendable, Equatable {
             hideBackgroundLine: try g.int("hide_background_line", default: -1, in: -1...1023),
             debugLine: try g.int("debug_line", default: -1, in: -1...1023),
             script: try g.doubles("script") ?? [])
-        try check(gpio.script.allSatisfy { $0 >= 0 }, file, "gpio.script", "press times must be seconds ≥ 0")
+        try check(gpio.script.allSatisfy { $0.isFinite && scriptSecondsRange.contains($0) }, file, "gpio.script",
+                  "press times must be seconds in 0...\(Int(scriptSecondsRange.upperBound))")
         let lines = [gpio.shutterLine, gpio.ledLine, gpio.hideBackgroundLine, gpio.debugLine].filter { $0 >= 0 }
         try check(gpio.shutter != .gpio || Set(lines).count == lines.count, file, "gpio", "two functions share one GPIO line")
 
