@@ -14,6 +14,8 @@ public enum ModelError: Error, Equatable, Sendable {
     case unsupported(String)
     /// The requested execution path is not available for this model (or not built yet).
     case pathUnavailable(String)
+    /// A valid model, but not the one a stage expects: its input or output shapes differ.
+    case wrongModel(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ModelError: Error, Equatable, Sendable {
         case .unsupportedOperator(let name): return "unsupported operator in model: " + name
         case .unsupported(let what): return "unsupported model feature: " + what
         case .pathUnavailable(let what): return "execution path unavailable: " + what
+        case .wrongModel(let what): return "not the expected model: " + what
         }
     }
 }

@@ -32,7 +32,9 @@ struct AnalyzeCommand: ParsableCommand {
             "components" {sharpness, exposure, noise, pose, eyesOpen, mouthNeutral, occlusion, resolution} \
             and "eyeOpenness", "mouthOpenness", "smile"; each image gains "score" and "weakest". The array \
             is sorted best first. A file that cannot be read is reported on stderr in one line (and in the \
-            JSON with "error"); the others are still processed; the exit status is 1 if any failed.
+            JSON with "error"); the others are still processed; the exit status is then that of the failures \
+            (65 bad image, 74 unreadable file or missing input; 1 when mixed). Images sharing a base name \
+            are annotated as NAME.png, NAME-2.png, ….
             """)
 
     @Argument(help: "Images (JPEG, PNG, PPM/PGM) and folders of them (searched recursively).")
@@ -60,21 +62,15 @@ struct AnalyzeCommand: ParsableCommand {
 
     func run() throws {
         try OptionCheck.int(jobs, "--jobs", in: 1...256)
-        let directory = ModelOptions.directory(models)
+        let directory = try ModelOptions.directory(models)
         let execution = try ModelOptions.executionPath(path)
         let workers = jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
-        // Fail early, in one line, when the models are missing.
-        do { _ = try FaceAnalyzer(modelDirectory: directory, path: execution) } catch {
-            throw ValidationError("cannot load the face models from \(directory): \(error)")
-        }
+        // Fail early, in one line naming the file, when a model is missing, corrupt or the wrong one.
+        _ = try ModelOptions.faceAnalyzer(directory, path: execution)
         var failedInputs = false
         let files = Self.expand(inputs, failed: &failedInputs)
-        if let annotate {
-            do { try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true) } catch {
-                throw ValidationError("cannot create \(annotate): \(error.localizedDescription)")
-            }
-        }
-        let outputs = annotate.map { Self.annotationPaths(files, folder: $0) }
+        if let annotate { try OutputPaths.makeFolder(annotate, option: "--annotate") }
+        let outputs = annotate.map { OutputPaths.unique(files, folder: $0, ext: "png") }
         let job = AnalyzeJob(files: files, annotations: outputs, modelDirectory: directory, execution: execution,
                              workers: min(workers, max(1, files.count)), json: json)
         let progress = Progress(total: files.count, tty: isatty(2) == 1)
@@ -94,14 +90,14 @@ struct AnalyzeCommand: ParsableCommand {
 
         var outcomes = results.withLock { $0 }
         outcomes.sort(by: AnalyzeOutcome.ranked)
-        let failed = failedInputs || outcomes.contains { $0.error != nil }
+        let failures = (failedInputs ? [ExitStatus.io] : []) + outcomes.compactMap(\.status)
         if facesOnly { outcomes.removeAll { $0.faceCount == 0 } }
         if json {
             print("[\n" + outcomes.map(\.json).joined(separator: ",\n") + "\n]")
         } else {
             Self.printTable(outcomes)
         }
-        if failed { throw ExitCode(1) }
+        if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }
     }
 
     /// Files as given, and the images inside folders (recursively, sorted). A missing input is
@@ -129,16 +125,6 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     /// One PNG name per input in `folder`: the base name, with -2, -3… when names repeat.
-    static func annotationPaths(_ files: [String], folder: String) -> [String] {
-        var used: [String: Int] = [:]
-        return files.map { file in
-            let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            let n = used[base, default: 0] + 1
-            used[base] = n
-            return (folder as NSString).appendingPathComponent(n == 1 ? base + ".png" : "\(base)-\(n).png")
-        }
-    }
-
     static func printTable(_ outcomes: [AnalyzeOutcome]) {
         let width = min(60, max(4, outcomes.map(\.file.count).max() ?? 4))
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
@@ -159,6 +145,8 @@ struct AnalyzeOutcome: Sendable {
     var weakest = "-"
     var json = ""
     var error: String?
+    /// The exit status this image's failure asks for (`ExitStatus`), nil when it succeeded.
+    var status: ExitStatus?
 
     /// Best first; images without faces after those with faces; failures last; then input order.
     static func ranked(_ a: AnalyzeOutcome, _ b: AnalyzeOutcome) -> Bool {
@@ -209,7 +197,8 @@ struct AnalyzeJob: Sendable {
         do { analyzer = try FaceAnalyzer(modelDirectory: modelDirectory, path: execution) } catch {
             // Checked before starting; only a file vanishing mid-run lands here.
             while case let i = next.value.wrappingAdd(1, ordering: .relaxed).oldValue, i < files.count {
-                continuation.yield(AnalyzeOutcome(index: i, file: files[i], json: "", error: "cannot load the face models: \(error)"))
+                continuation.yield(AnalyzeOutcome(index: i, file: files[i], json: "", error: "cannot load the face models: \(error)",
+                                                  status: .failure))
             }
             return
         }
@@ -229,6 +218,7 @@ struct AnalyzeJob: Sendable {
             buffer = try decoder.decode(path: file, as: .rgb888)
         } catch {
             let message = "\(error)"
+            outcome.status = CommandFailure(error).status
             outcome.error = message.hasPrefix(file) ? String(message.dropFirst(file.count + 2)) : message
             if json {
                 outcome.json = "{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"score\": 0, \"faces\": [], \"error\": \(JSONText.string(outcome.error!))}"
@@ -267,6 +257,7 @@ struct AnalyzeJob: Sendable {
             QualityAnnotator.drawScores(zip(faces, qualities).map { ($0.box, $1.score) }, imageScore: outcome.score, on: image)
             do { try PNGWriter.write(image, to: annotations[i]) } catch {
                 outcome.error = "cannot write annotation: \(error)"
+                outcome.status = CommandFailure(error).status
             }
         }
         return outcome

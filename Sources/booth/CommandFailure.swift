@@ -21,6 +21,16 @@ struct CommandFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// Any error as a failure: a `CommandFailure` as it is, an image file error by its kind, anything
+    /// else a runtime failure (1) with its description.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CommandFailure: self = failure
+        case let file as ImageFileError: self.init(file, context: nil)
+        default: self.init("\(error)", status: .failure)
+        }
+    }
+
     /// A value from the command line outside its range (64).
     static func usage(_ description: String) -> CommandFailure {
         CommandFailure(description, status: .usage)

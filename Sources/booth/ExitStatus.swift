@@ -29,6 +29,13 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         }
     }
 
+    /// The status a batch command (several inputs) ends with: its failures' common status, else 1;
+    /// nil when nothing failed.
+    static func combined(_ failures: [ExitStatus]) -> ExitStatus? {
+        guard let first = failures.first else { return nil }
+        return failures.allSatisfy { $0 == first } ? first : .failure
+    }
+
     /// The table as `booth --help` shows it.
     static var table: String {
         "Exit status: " + allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + "."

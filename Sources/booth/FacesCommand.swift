@@ -15,7 +15,8 @@ struct FacesCommand: ParsableCommand {
             {"x","y","width","height"}, "confidence", "roll", "pitch", "yaw", "landmarks68": [[x,y] x 68], \
             "pupils": {"left": [x,y], "right": [x,y]}, "regions": {name: [[x,y], ...]}}], "error" (only on \
             failure)}. Pixels of the image after EXIF orientation, origin top-left; angles in radians; \
-            left/right are the person's own.
+            left/right are the person's own. --annotate DIR writes DIR/NAME.png per image (images sharing \
+            a base name get NAME-2.png, …).
             """)
 
     @Argument(help: "Images (JPEG, PNG, PPM).")
@@ -49,34 +50,27 @@ struct FacesCommand: ParsableCommand {
         try OptionCheck.real(minFaceSize, "--min-face-size", in: 0...65_536)
         try OptionCheck.real(minScore, "--min-score", in: 0...1)
         try OptionCheck.real(minPresence, "--min-presence", in: 0...1)
-        let directory = ModelOptions.directory(models)
         let execution = try ModelOptions.executionPath(path)
-        let analyzer: FaceAnalyzer
-        do {
-            analyzer = try FaceAnalyzer(modelDirectory: directory, path: execution)
-        } catch {
-            throw ValidationError("cannot load the face models from \(directory): \(error)")
-        }
+        let analyzer = try ModelOptions.faceAnalyzer(models, path: execution)
         analyzer.tiled = !noTiles
         analyzer.detector.minFaceSize = minFaceSize
         analyzer.minPresence = minPresence
         if let minScore { analyzer.minDetectionScore = minScore }
-        if let annotate {
-            try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
-        }
-        var failed = false
+        if let annotate { try OutputPaths.makeFolder(annotate, option: "--annotate") }
+        let annotations = annotate.map { OutputPaths.unique(images, folder: $0, ext: "png") }
+        var failures: [ExitStatus] = []
         var objects: [String] = []
         let decoder = ImageDecoder()
-        for file in images {
+        for (k, file) in images.enumerated() {
             let buffer: ImageBuffer
             do {
                 buffer = try decoder.decode(path: file, as: .rgb888)
             } catch {
-                failed = true
+                failures.append(CommandFailure(error).status)
                 if json {
                     objects.append("{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"faces\": [], \"error\": \(JSONText.string("\(error)"))}")
                 } else {
-                    FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("\(error)\n".utf8))
                 }
                 continue
             }
@@ -92,19 +86,19 @@ struct FacesCommand: ParsableCommand {
                                  f.roll * 180 / .pi, f.pitch * 180 / .pi, f.yaw * 180 / .pi))
                 }
             }
-            if let annotate {
+            if let annotations {
                 FaceAnnotator.draw(faces, on: image)
-                let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
                 do {
-                    try PNGWriter.write(image, to: annotate + "/" + base + ".png")
+                    try PNGWriter.write(image, to: annotations[k])
                 } catch {
-                    failed = true
-                    FileHandle.standardError.write(Data("\(file): cannot write annotation: \(error)\n".utf8))
+                    failures.append(CommandFailure(error).status)
+                    FileHandle.standardError.write(Data("\(file): cannot write the annotation: \(error)\n".utf8))
                 }
             }
+            withExtendedLifetime(buffer) {}
         }
         if json { print("[\n" + objects.joined(separator: ",\n") + "\n]") }
-        if failed { throw ExitCode(1) }
+        if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }
     }
 }
 

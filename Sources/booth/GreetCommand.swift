@@ -20,8 +20,8 @@ struct GreetCommand: ParsableCommand {
         discussion: """
             BG is an image file (scaled to cover and centred, never stretched), a colour (white, \
             cream, grey, or #RRGGBB) or blur[:N] (the photo's own background blurred, N percent of the \
-            shorter side, default 4). A photo uses the accurate level and writes OUT (JPEG, or PNG \
-            when OUT ends in .png). --input DIR treats the folder's images, in name order, as \
+            shorter side, default 4). A photo uses the accurate level and writes OUT in the format its \
+            name ends in (.jpg/.jpeg or .png; any other ending is refused). --input DIR treats the folder's images, in name order, as \
             frames of one video (temporal stability on) and writes OUTDIR/frame-NNNNNN.jpg; \
             --input camera reads the board's camera (libcamera on a Pi; the dev board's folder \
             camera here): --board, else the board named in /etc/booth/booth.toml, else dev. \
@@ -73,41 +73,38 @@ struct GreetCommand: ParsableCommand {
     // MARK: Still
 
     func still(_ photo: String) throws {
+        let format = try OutputPaths.format(of: output, allowed: [.jpeg, .png], option: "-o")
         let decoder = ImageDecoder()
         let image: ImageBuffer
-        do { image = try decoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error.description) }
-        let segmenter = try SegmentCommand.segmenter(.accurate, models: models)
+        do { image = try decoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
+        let segmenter = try ModelOptions.segmenter(.accurate, models: models)
         let compositor = try GreetCommand.compositor(background, width: image.width, height: image.height, decoder: decoder)
         let mask = segmenter.segment(image.image())
         compositor.composite(frame: image.image(), mask: mask.plane, into: image.image())
-        try write(image.image(), to: output)
+        try write(image.image(), to: output, as: format)
     }
 
-    func write(_ image: Image, to path: String) throws {
+    func write(_ image: Image, to path: String, as format: OutputPaths.Format) throws {
         do {
-            if path.lowercased().hasSuffix(".png") {
-                try PNGWriter.write(image, to: path)
-            } else {
-                let bytes = try JPEGCodec().encode(image, quality: quality)
-                try FileIO.writeAtomically(bytes, to: path)
+            switch format {
+            case .png: try PNGWriter.write(image, to: path)
+            case .jpeg: try FileIO.writeAtomically(try JPEGCodec().encode(image, quality: quality), to: path)
             }
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure(error)
         }
     }
 
     // MARK: Stream
 
     func stream(_ input: String) throws {
-        do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-            throw CommandFailure("cannot create the output folder \(output): \(error.localizedDescription)")
-        }
-        let segmenter = try SegmentCommand.segmenter(level, models: models)
+        try OutputPaths.makeFolder(output, option: "-o")
+        let segmenter = try ModelOptions.segmenter(level, models: models)
         segmenter.temporalStability = true
         let decoder = ImageDecoder()
         var compositor: BackgroundCompositor?
         var index = 0
-        var failed = false
+        var failures: [ExitStatus] = []
         func process(_ frame: Image) throws {
             if compositor?.width != frame.width || compositor?.height != frame.height {
                 compositor = try GreetCommand.compositor(background, width: frame.width, height: frame.height, decoder: decoder)
@@ -116,13 +113,13 @@ struct GreetCommand: ParsableCommand {
             let mask = segmenter.segment(frame)
             compositor!.composite(frame: frame, mask: mask.plane, into: frame)
             index += 1
-            try write(frame, to: output + "/" + GreetCommand.frameName(index))
+            try write(frame, to: output + "/" + GreetCommand.frameName(index), as: .jpeg)
         }
         if input == "camera" {
             let boardName = board ?? DataFiles.readText("/etc/booth/booth.toml")
                 .flatMap { try? KioskConfig.parse($0, file: "/etc/booth/booth.toml").board } ?? "dev"
             let cameraBoard: Board
-            do { cameraBoard = try BoardLibrary.load(boardName) } catch { throw CommandFailure("board: \(error)") }
+            do { cameraBoard = try BoardLibrary.load(boardName) } catch { throw CommandFailure("board: \(error)", status: .config) }
             let source: any FrameSource
             do { source = try Devices.openCamera(cameraBoard, folderOverride: cameraFolder, captureStills: false) } catch {
                 throw CommandFailure("camera (board \(cameraBoard.name)): \(error.description)")
@@ -131,26 +128,26 @@ struct GreetCommand: ParsableCommand {
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CommandFailure("\(input) is not a folder of frames (or camera)")
+                throw CommandFailure("\(input) is not a folder of frames (or camera)", status: .io)
             }
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: input).sorted() } catch {
-                throw CommandFailure("cannot list \(input): \(error.localizedDescription)")
+                throw CommandFailure("cannot list \(input): \(error.localizedDescription)", status: .io)
             }
             let images = names.filter { n in [".jpg", ".jpeg", ".png", ".ppm"].contains { n.lowercased().hasSuffix($0) } }
-            if images.isEmpty { throw CommandFailure("\(input) holds no JPEG, PNG or PPM frames") }
+            if images.isEmpty { throw CommandFailure("\(input) holds no JPEG, PNG or PPM frames", status: .badInput) }
             for name in images {
                 do {
                     let frame = try decoder.decode(path: input + "/" + name, as: .rgb888)
                     try process(frame.image())
                 } catch let error as ImageFileError {
-                    failed = true
+                    failures.append(CommandFailure(error).status)
                     SegmentCommand.warn("booth greet: \(error.description)")
                 }
             }
         }
         print("booth greet: \(index) frame\(index == 1 ? "" : "s") written to \(output)")
-        if failed { throw ExitCode(1) }
+        if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }
     }
 
     static func frameName(_ i: Int) -> String {
@@ -225,7 +222,7 @@ struct GreetCommand: ParsableCommand {
         case .blur(let n): compositor.setBackground(.blurred(strength: n))
         case .file(let path):
             let picture: ImageBuffer
-            do { picture = try decoder.decode(path: path, as: .rgb888) } catch { throw CommandFailure("background: \(error.description)") }
+            do { picture = try decoder.decode(path: path, as: .rgb888) } catch { throw CommandFailure(error, context: "background") }
             compositor.setBackground(.image(picture.image()))
         }
         return compositor

@@ -15,13 +15,9 @@ struct ModelCommand: ParsableCommand {
         var path: ExecutionPath { self == .float ? .float : .integer }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static func load(_ file: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw Failure(description: "cannot read model file \(file)")
+            throw CommandFailure("cannot read model file \(file)", status: .io)
         }
         return [UInt8](data)
     }
@@ -31,7 +27,7 @@ struct ModelCommand: ParsableCommand {
         do {
             return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, scalarKernels: scalar)
         } catch {
-            throw Failure(description: "\(file): \(error.description)")
+            throw CommandFailure("\(file): \(error.description)", status: .badInput)
         }
     }
 
@@ -47,7 +43,7 @@ struct ModelCommand: ParsableCommand {
         func run() throws {
             let bytes = try ModelCommand.load(model)
             let parsed: TFLiteModel
-            do { parsed = try TFLiteModel(bytes: bytes) } catch { throw Failure(description: "\(model): \(error.description)") }
+            do { parsed = try TFLiteModel(bytes: bytes) } catch { throw CommandFailure("\(model): \(error.description)", status: .badInput) }
             print("model: \(model) (\(bytes.count) bytes, schema version \(parsed.version))")
             if !parsed.description.isEmpty { print("description: \(parsed.description)") }
 
@@ -95,13 +91,13 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Also write every operation's output tensor T as DIR/T.f32 (float path; T is the model's tensor index).") var dump: String?
 
         func run() throws {
-            if dump != nil && path != .float { throw Failure(description: "--dump needs --path float") }
+            if dump != nil && path != .float { throw CommandFailure("--dump needs --path float", status: .usage) }
             let interpreter = try ModelCommand.interpreter(model, path.path, scalar: scalarKernels)
-            guard let data = FileManager.default.contents(atPath: input) else { throw Failure(description: "cannot read input file \(input)") }
+            guard let data = FileManager.default.contents(atPath: input) else { throw CommandFailure("cannot read input file \(input)", status: .io) }
             let expected = interpreter.inputShape(0).reduce(1, *)
-            guard interpreter.inputCount == 1 else { throw Failure(description: "the model has \(interpreter.inputCount) inputs; only single-input models can be run here") }
+            guard interpreter.inputCount == 1 else { throw CommandFailure("the model has \(interpreter.inputCount) inputs; only single-input models can be run here", status: .badInput) }
             guard data.count == expected * 4 else {
-                throw Failure(description: "\(input) has \(data.count) bytes; the model expects \(expected * 4) bytes (\(ModelCommand.shapeText(interpreter.inputShape(0))) float32 values)")
+                throw CommandFailure("\(input) has \(data.count) bytes; the model expects \(expected * 4) bytes (\(ModelCommand.shapeText(interpreter.inputShape(0))) float32 values)", status: .badInput)
             }
             interpreter.withInput(0) { dst in
                 data.withUnsafeBytes { raw in
@@ -118,7 +114,7 @@ struct ModelCommand: ParsableCommand {
                     let file = dump + "/\(interpreter.graph.operations[k].output).f32"
                     if (try? bytes.write(to: URL(fileURLWithPath: file))) == nil { failed = file }
                 }
-                if let failed { throw Failure(description: "cannot write \(failed)") }
+                if let failed { throw CommandFailure("cannot write \(failed)", status: .io) }
             } else {
                 interpreter.run()
             }
@@ -128,7 +124,7 @@ struct ModelCommand: ParsableCommand {
                     for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
                 }
             }
-            do { try out.write(to: URL(fileURLWithPath: output), options: .atomic) } catch { throw Failure(description: "cannot write \(output): \(error.localizedDescription)") }
+            do { try out.write(to: URL(fileURLWithPath: output), options: .atomic) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)", status: .io) }
         }
     }
 
@@ -146,7 +142,7 @@ struct ModelCommand: ParsableCommand {
             let count = interpreter.inputShape(0).reduce(1, *)
             if let input {
                 guard let data = FileManager.default.contents(atPath: input), data.count == count * 4 else {
-                    throw Failure(description: "\(input) must hold \(count * 4) bytes of float32")
+                    throw CommandFailure("\(input) must hold \(count * 4) bytes of float32", status: .badInput)
                 }
                 interpreter.withInput(0) { dst in
                     data.withUnsafeBytes { raw in for i in 0..<count { dst[i] = raw.loadUnaligned(fromByteOffset: 4 * i, as: Float.self) } }

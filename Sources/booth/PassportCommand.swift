@@ -10,7 +10,11 @@ struct PassportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passport",
         abstract: "Turn one still into a compliant passport photo and a JSON compliance report.",
-        discussion: "Exits 0 when every rule passes, 2 when the photo cannot comply (the failing rules are listed), 1 on errors.")
+        discussion: """
+            Exits 0 when every rule passes and the photo is written; 2 when the photo cannot comply (the failing \
+            rules are listed, the report says why, and no photo is written) — also when the face would be \
+            enlarged more than 2× from the source; otherwise the status table of `booth --help`.
+            """)
 
     @Argument(help: "The photo (JPEG, PNG or PPM; EXIF orientation honoured).") var photo: String
     @Option(help: "Profile name (profiles/NAME.toml) or path.") var profile = "uk"
@@ -19,14 +23,20 @@ struct PassportCommand: ParsableCommand {
     @Flag(help: "Keep the real background (it must then be light and plain).") var keepBackground = false
     @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).") var models: String?
 
+    /// The most a source may be enlarged into the finished photo (output pixels per source pixel of
+    /// the crop). Above it the face had too few pixels: the photo would be a blurred enlargement an
+    /// examiner refuses, so it is refused here (exit 2) instead of passing with a warning. Between 1
+    /// and this, the profile's `no_upscaling` warning still reports it.
+    static let maximumUpscale = 2.0
+
     func run() throws {
+        _ = try OutputPaths.format(of: output, allowed: [.jpeg], option: "-o")
         let prof: Profile
-        do { prof = try ProfileLibrary.load(profile) } catch { throw fail("\(error)") }
+        do { prof = try ProfileLibrary.load(profile) } catch { throw CommandFailure("\(error)", status: .config) }
         let rgb: ImageBuffer
-        do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw fail("\(error)") }
-        let analyzer: FaceAnalyzer
-        do { analyzer = try FaceAnalyzer(modelDirectory: ModelOptions.directory(models)) } catch { throw fail("models: \(error)") }
-        let segmenter = try SegmentCommand.segmenter(.accurate, models: models)
+        do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
+        let analyzer = try ModelOptions.faceAnalyzer(models, path: .float)
+        let segmenter = try ModelOptions.segmenter(.accurate, models: models)
         let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter)
 
         let made: PassportPhoto
@@ -35,28 +45,45 @@ struct PassportCommand: ParsableCommand {
                 try maker.make(from: rgb.image(), keepBackground: keepBackground)
             }
         } catch {
-            try writeReport(Report(profile: prof.name, source: photo, output: nil, complies: false, message: error.message,
-                                   rules: error.rules, width: nil, height: nil))
-            printRules(error.rules)
-            FileHandle.standardError.write(Data("\(photo): \(error.message)\n".utf8))
-            throw ExitCode(2)
+            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: error.message,
+                              rules: error.rules, width: nil, height: nil), rules: error.rules)
+        }
+        if made.crop.scale > Self.maximumUpscale {
+            let message = String(format: "the face is enlarged %.1f× from the source (at most %.0f×): too few pixels for a passport photo; "
+                                 + "use a larger or closer photo", made.crop.scale, Self.maximumUpscale)
+            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: message,
+                              rules: made.rules, width: nil, height: nil), rules: made.rules)
+        }
+        if !made.complies {
+            let message = "cannot comply with \(prof.name): \(made.failures.map(\.rule).joined(separator: ", "))"
+            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: message,
+                              rules: made.rules, width: nil, height: nil), rules: made.rules)
         }
         let jpeg: [UInt8]
         do {
             jpeg = try JPEGCodec().encode(made.image.image(), quality: 95, subsampling: .s444)
             try FileIO.writeAtomically(jpeg, to: output)
-        } catch { throw fail("\(error)") }
-        try writeReport(Report(profile: prof.name, source: photo, output: output, complies: made.complies,
-                               message: made.complies ? "complies" : "does not comply", rules: made.rules,
-                               width: made.image.width, height: made.image.height))
+        } catch { throw CommandFailure(error) }
+        do {
+            try writeReport(Report(profile: prof.name, source: photo, output: output, complies: true, message: "complies",
+                                   rules: made.rules, width: made.image.width, height: made.image.height))
+        } catch {
+            // No photo without its report: a failing command leaves no output behind.
+            unlink(output)
+            throw error
+        }
         printRules(made.rules)
         for w in made.rules where !w.passed && w.severity == .warning {
             FileHandle.standardError.write(Data("warning: \(w.rule) \(w.measured) (limit \(w.limit))\n".utf8))
         }
-        if !made.complies {
-            FileHandle.standardError.write(Data("\(photo): cannot comply with \(prof.name): \(made.failures.map(\.rule).joined(separator: ", "))\n".utf8))
-            throw ExitCode(2)
-        }
+    }
+
+    /// A photo that cannot comply: the report (when asked for) says why, no photo is written, exit 2.
+    func refuse(_ r: Report, rules: [RuleResult]) throws -> Never {
+        try writeReport(r)
+        printRules(rules)
+        FileHandle.standardError.write(Data("\(photo): \(r.message)\n".utf8))
+        throw ExitCode(ExitStatus.notCompliant.rawValue)
     }
 
     struct Report: Encodable {
@@ -74,7 +101,9 @@ struct PassportCommand: ParsableCommand {
         guard let report else { return }
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do { try FileIO.writeAtomically([UInt8](try enc.encode(r)) + [0x0A], to: report) } catch { throw fail("\(error)") }
+        let json: Data
+        do { json = try enc.encode(r) } catch { throw CommandFailure("cannot encode the report: \(error)") }
+        do { try FileIO.writeAtomically([UInt8](json) + [0x0A], to: report) } catch { throw CommandFailure(error, context: "--report") }
     }
 
     func printRules(_ rules: [RuleResult]) {
@@ -82,10 +111,5 @@ struct PassportCommand: ParsableCommand {
             let mark = r.passed ? "ok  " : (r.severity == .warning ? "warn" : "FAIL")
             print("\(mark) \(r.rule.padding(toLength: 22, withPad: " ", startingAt: 0)) \(String(format: "%8.3f", r.measured))  \(r.limit)")
         }
-    }
-
-    func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("booth passport: \(message)\n".utf8))
-        return ExitCode(1)
     }
 }

@@ -12,10 +12,11 @@ struct SegmentCommand: ParsableCommand {
         commandName: "segment",
         abstract: "Write a person mask (8-bit grey PNG) for each photo.",
         discussion: """
-            OUT is a file for one photo, or a folder (created if needed) for several, where each mask \
-            keeps its photo's base name with .png. Masks are written atomically. A photo that cannot \
-            be read is reported on one line and the others are still processed; the exit status is 1 \
-            when any failed.
+            OUT is a .png file for one photo, or a folder (created if needed) for several, where each \
+            mask keeps its photo's base name with .png (photos sharing a base name get -2, -3, …). \
+            Masks are written atomically. A photo that cannot be read is reported on one line and the \
+            others are still processed; the exit status is then that of the failures (65 bad image, \
+            74 unreadable file; 1 when mixed).
             """)
 
     @Argument(help: "Photos (JPEG, PNG, PPM).")
@@ -31,21 +32,19 @@ struct SegmentCommand: ParsableCommand {
     var models: String?
 
     func run() throws {
-        let segmenter = try SegmentCommand.segmenter(level, models: models)
+        let segmenter = try ModelOptions.segmenter(level, models: models)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
         let intoFolder = photos.count > 1 || (exists && isDirectory.boolValue)
-        if intoFolder && !exists {
-            do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot create the output folder \(output): \(error.localizedDescription)")
-            }
-        } else if intoFolder && !isDirectory.boolValue {
-            throw ValidationError("\(output) is a file; several photos need an output folder")
+        if intoFolder {
+            try OutputPaths.makeFolder(output, option: "-o")
+        } else {
+            _ = try OutputPaths.format(of: output, allowed: [.png], option: "-o")
         }
+        let targets = intoFolder ? OutputPaths.unique(photos, folder: output, ext: "png") : [output]
         let decoder = ImageDecoder()
-        var failed = false
-        for photo in photos {
-            let target = intoFolder ? output + "/" + SegmentCommand.baseName(photo) + ".png" : output
+        var failures: [ExitStatus] = []
+        for (photo, target) in zip(photos, targets) {
             do {
                 let image = try decoder.decode(path: photo, as: .rgb888)
                 let mask = segmenter.segment(image.image())
@@ -53,11 +52,12 @@ struct SegmentCommand: ParsableCommand {
                 try PNGWriter.write(Image(format: .gray8, width: plane.width, height: plane.height,
                                           planes: (plane, plane, plane)), to: target)
             } catch {
-                failed = true
-                SegmentCommand.warn("booth segment: \(error.description)")
+                let failure = CommandFailure(error)
+                failures.append(failure.status)
+                SegmentCommand.warn("booth segment: \(failure.description)")
             }
         }
-        if failed { throw ExitCode(1) }
+        if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }
     }
 
     static func baseName(_ path: String) -> String {
@@ -66,20 +66,6 @@ struct SegmentCommand: ParsableCommand {
 
     static func warn(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Loads the models `level` needs from `models` (or $BOOTH_MODELS, or ./models).
-    static func segmenter(_ level: SegmentationLevel, models: String?) throws -> PersonSegmenter {
-        let directory = ModelOptions.directory(models)
-        func read(_ m: SegmentationModel) -> [UInt8]? {
-            try? FileIO.read(directory + "/" + m.fileName, limit: 64 << 20)
-        }
-        do {
-            return try PersonSegmenter(level: level, generalModel: level == .fast ? nil : read(.general),
-                                       landscapeModel: read(.landscape))
-        } catch {
-            throw CommandFailure("cannot load the segmentation models from \(directory): \(error.message)")
-        }
     }
 }
 

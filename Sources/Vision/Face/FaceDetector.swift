@@ -25,6 +25,10 @@ import Darwin
 /// `detect` allocates nothing once `results` has capacity (reserve `maxFaces`).
 public final class FaceDetector {
     public static let inputSize = 128
+    /// The model's shapes (checked at load): an image in, regressors (box + 6 keypoints) and
+    /// scores for the 896 anchors out.
+    public static let modelInputs = [[1, 128, 128, 3]]
+    public static let modelOutputs = [[1, 896, 16], [1, 896, 1]]
 
     public let interpreter: Interpreter
     let anchors: [FaceAnchor]
@@ -44,9 +48,8 @@ public final class FaceDetector {
     public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
         interpreter = try Interpreter(model: bytes, path: path, calibration: .signedUnit)
         anchors = FaceAnchors.make()
-        precondition(interpreter.inputShape(0) == [1, 128, 128, 3], "not the BlazeFace short-range model (input)")
-        precondition(interpreter.outputShape(0) == [1, 896, 16] && interpreter.outputShape(1) == [1, 896, 1],
-                     "not the BlazeFace short-range model (outputs)")
+        try interpreter.requireShapes("BlazeFace short-range detector", inputs: FaceDetector.modelInputs,
+                                      outputs: FaceDetector.modelOutputs)
         candidates = Array(repeating: FaceDetection(box: Rect(x: 0, y: 0, width: 0, height: 0), keypoints: .zero, score: 0),
                            count: anchors.count)
     }

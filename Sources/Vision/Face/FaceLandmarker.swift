@@ -31,18 +31,24 @@ public final class FaceLandmarker {
     let meshOutput: Int, presenceOutput: Int
     let irisContourOutput: Int, irisOutput: Int
 
+    /// The mesh model's outputs: 468 × xyz, and the face-presence logit.
+    static let meshOutputs = [[1, 1, 1, 1404], [1, 1, 1, 1]]
+    /// The iris model's outputs: 71 contour points × xyz, and 5 iris points × xyz.
+    static let irisOutputs = [[1, 213], [1, 15]]
+
     public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
         mesh = try Interpreter(model: meshModel, path: path, calibration: .unit)
         iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path, calibration: .unit) }
-        precondition(mesh.inputShape(0) == [1, 192, 192, 3], "not the face mesh model")
-        meshOutput = mesh.outputShape(0).last == 1404 ? 0 : 1
+        // Shapes checked at load (either output order): a wrong model is a thrown error, not a trap.
+        meshOutput = mesh.outputCount == 2 && mesh.outputShape(0).last == 1404 ? 0 : 1
         presenceOutput = 1 - meshOutput
-        precondition(mesh.outputShape(meshOutput).last == 1404, "not the face mesh model (outputs)")
+        try mesh.requireShapes("face mesh", inputs: [[1, 192, 192, 3]],
+                               outputs: meshOutput == 0 ? FaceLandmarker.meshOutputs : FaceLandmarker.meshOutputs.reversed())
         if let iris {
-            precondition(iris.inputShape(0) == [1, 64, 64, 3], "not the iris model")
-            irisContourOutput = iris.outputShape(0).last == 213 ? 0 : 1
+            irisContourOutput = iris.outputCount == 2 && iris.outputShape(0).last == 213 ? 0 : 1
             irisOutput = 1 - irisContourOutput
-            precondition(iris.outputShape(irisOutput).last == 15, "not the iris model (outputs)")
+            try iris.requireShapes("iris", inputs: [[1, 64, 64, 3]],
+                                   outputs: irisContourOutput == 0 ? FaceLandmarker.irisOutputs : FaceLandmarker.irisOutputs.reversed())
         } else {
             irisContourOutput = 0
             irisOutput = 1

@@ -68,14 +68,23 @@ public final class PersonSegmenter {
         self.level = level
         func load(_ bytes: [UInt8]?, _ which: SegmentationModel, _ path: ExecutionPath) throws(SegmentationError) -> Interpreter {
             guard let bytes else { throw .missingModel(which) }
-            do { return try Interpreter(model: bytes, path: path) } catch { throw .model(which, error) }
+            do {
+                let interpreter = try Interpreter(model: bytes, path: path)
+                try interpreter.requireShapes(which.fileName, inputs: [which.inputShape], outputs: [which.outputShape])
+                return interpreter
+            } catch { throw .model(which, error) }
         }
         switch level {
         case .fast:
             general = nil
             let integer: Interpreter?
             if PersonSegmenter.fastPath == .integer {
-                do { integer = try Interpreter(model: landscapeModel ?? [], path: .integer) } catch { integer = nil }
+                do {
+                    let m = SegmentationModel.landscape
+                    let candidate = try Interpreter(model: landscapeModel ?? [], path: .integer)
+                    try candidate.requireShapes(m.fileName, inputs: [m.inputShape], outputs: [m.outputShape])
+                    integer = candidate
+                } catch { integer = nil }
             } else {
                 integer = nil
             }

@@ -19,6 +19,9 @@ public enum SegmentationModel: Sendable, Equatable, CaseIterable {
 
     public var inputWidth: Int { 256 }
     public var inputHeight: Int { self == .general ? 256 : 144 }
+    /// The shapes checked at load: RGB in, one person-probability channel out, same size.
+    public var inputShape: [Int] { [1, inputHeight, inputWidth, 3] }
+    public var outputShape: [Int] { [1, inputHeight, inputWidth, 1] }
 
     /// The model for an upright picture of `width`×`height`: the landscape model for pictures at
     /// least as wide as tall, the general one for portrait-orientation pictures. (Measured on the
