@@ -14,7 +14,7 @@ struct RunCommand: ParsableCommand {
             board file it names. Options override the files. SIGTERM or SIGINT stops it cleanly.
             """)
 
-    @Option(help: "The kiosk's config file.") var config = "/etc/booth/booth.toml"
+    @Option(help: "The kiosk's config file.") var config = KioskConfig.defaultPath
     @Option(help: "Board name (boards/NAME.toml) or path; overrides the config.") var board: String?
     @Option(help: "passport or booth; overrides the config.") var mode: String?
     @Option(help: "Passport profile name or path; overrides the config.") var profile: String?
@@ -44,10 +44,9 @@ struct RunCommand: ParsableCommand {
         let log = Logger(label: "booth")
         var cfg: KioskConfig
         do {
-            if let text = DataFiles.readText(config) { cfg = try KioskConfig.parse(text, file: config) } else {
-                cfg = .defaults
-                if config != "/etc/booth/booth.toml" { throw CommandFailure("\(config): cannot read the config file", status: .config) }
-                cfg.photoDirectory = "out/photos"
+            let loaded = try KioskConfig.load(config)
+            cfg = loaded.config
+            if !loaded.fromFile {
                 log.notice("no config file: built-in defaults", metadata: ["config": "\(config)", "board": "\(cfg.board)"])
             }
             if let board { cfg.board = board }
@@ -78,7 +77,11 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.config.rawValue)
         } catch let e as KioskError {
             log.critical("\(e)")
-            throw ExitCode(ExitStatus.failure.rawValue)
+            switch e {
+            case .config, .models: throw ExitCode(ExitStatus.config.rawValue)
+            case .storage: throw ExitCode(ExitStatus.io.rawValue)
+            default: throw ExitCode(ExitStatus.failure.rawValue)
+            }
         }
     }
 

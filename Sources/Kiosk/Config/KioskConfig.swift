@@ -24,6 +24,20 @@ public struct KioskConfig: Sendable, Equatable {
         board: "dev", mode: .passport, profile: "uk", background: "", photoDirectory: "/var/lib/booth/photos",
         countdown: 3, reviewSeconds: 3, hideBackground: true, debug: false, minimumFreeMiB: 64, jpegQuality: 92)
 
+    /// Where `booth run` and `booth doctor` read the config by default.
+    public static let defaultPath = "/etc/booth/booth.toml"
+
+    /// The config `booth run` and `booth doctor` both use: the file at `path`; when the default
+    /// path is absent, the built-in defaults with photos under `out/photos` (a development
+    /// machine). Any other path that cannot be read is an error.
+    public static func load(_ path: String) throws(ConfigError) -> (config: KioskConfig, fromFile: Bool) {
+        if let text = DataFiles.readText(path) { return (try parse(text, file: path), true) }
+        guard path == defaultPath else { throw ConfigError(file: path, message: "cannot read the config file") }
+        var c = defaults
+        c.photoDirectory = "out/photos"
+        return (c, false)
+    }
+
     public static func parse(_ source: String, file: String) throws(ConfigError) -> KioskConfig {
         let r = try ConfigReader.parse(source, file: file)
         let d = defaults

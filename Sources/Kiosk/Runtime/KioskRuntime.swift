@@ -263,6 +263,11 @@ public final class KioskRuntime: @unchecked Sendable {
         stop.set()
         stillQueue.wake()
         threadsDone.wait()
+        // A still the still thread finished during shutdown counts too.
+        while let result = stillQueue.takeResult() {
+            if let saved = result.saved { photos.append(saved) }
+            messages.append(result.message)
+        }
         try? shutter.setReadyLight(false)
         report(shown: shown, fps: ui.fps)
         let end = ProcessStats.now()
@@ -319,9 +324,11 @@ public final class KioskRuntime: @unchecked Sendable {
 
     private func requestStill(state: LiveState, ui: inout UIState, now: ContinuousClock.Instant) {
         do {
-            try stills.store.checkSpace(for: 8 << 20)
+            // Only the reserve here (min_free_mib = 0 means 0); the save checks the photo's own bytes.
+            try stills.store.checkSpace(for: 0)
         } catch {
-            ui.flash("Disk full: photo not taken", now: now)
+            if case .diskNearlyFull = error { ui.flash("Disk full: photo not taken", now: now) }
+            else { ui.flash("Photo folder unavailable: photo not taken", now: now) }
             log.error("shot refused", metadata: ["reason": "\(error)"])
             return
         }

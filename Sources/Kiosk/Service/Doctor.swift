@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Hardware
+import ImageFiles
 import Passport
 
 /// `booth doctor`: whether this machine can run the kiosk as configured. One line per check.
@@ -20,37 +21,54 @@ public struct Doctor {
         self.syscalls = syscalls
     }
 
+    /// Every check, in order, each run whatever the ones before found. Reads only: nothing is
+    /// created or changed (no photo or screens folder, no probe file). Config, board, profile,
+    /// background and models are loaded exactly as `booth run` loads them, so the two agree.
     public func run() -> [Check] {
         var checks: [Check] = []
-        // Config (a missing file means the built-in defaults).
-        let config: KioskConfig
-        if let text = DataFiles.readText(configPath) {
-            do { config = try KioskConfig.parse(text, file: configPath) } catch {
-                return [Check("config", false, error.description)]
-            }
-            checks.append(Check("config", true, "\(configPath): board \(config.board), mode \(config.mode.rawValue), profile \(config.profile)"))
-        } else {
-            config = .defaults
-            checks.append(Check("config", true, "\(configPath) absent: built-in defaults (board dev)"))
+        // Config: the same loader as `run` (a missing default path means the built-in defaults).
+        var config = KioskConfig.defaults
+        do {
+            let loaded = try KioskConfig.load(configPath)
+            config = loaded.config
+            checks.append(Check("config", true, loaded.fromFile
+                ? "\(configPath): board \(config.board), mode \(config.mode.rawValue), profile \(config.profile)"
+                : "\(configPath) absent: built-in defaults (board \(config.board), photos in \(config.photoDirectory))"))
+        } catch {
+            checks.append(Check("config", false, error.description + " (the checks below use the built-in defaults)"))
         }
-        let board: Board
-        do { board = try BoardLibrary.load(config.board) } catch {
-            checks.append(Check("board", false, error.description))
-            return checks
-        }
-        checks.append(Check("board", true, "\(board.name): camera \(board.camera.source.rawValue), display \(board.display.kind.rawValue), shutter \(board.gpio.shutter.rawValue)"))
+        var board: Board?
+        do {
+            let b = try BoardLibrary.load(config.board)
+            board = b
+            checks.append(Check("board", true, "\(b.name): camera \(b.camera.source.rawValue), display \(b.display.kind.rawValue), shutter \(b.gpio.shutter.rawValue)"))
+        } catch { checks.append(Check("board", false, error.description)) }
         if config.mode == .passport {
             do {
                 let p = try ProfileLibrary.load(config.profile)
                 checks.append(Check("profile", true, "\(p.name): \(p.title)"))
             } catch { checks.append(Check("profile", false, error.description)) }
         }
+        if let c = background(config) { checks.append(c) }
         checks.append(models())
-        checks.append(camera(board))
-        checks.append(display(board))
-        checks += buttons(board)
+        if let board {
+            checks.append(camera(board))
+            checks.append(display(board))
+            checks += buttons(board)
+        } else {
+            for name in ["camera", "display", "shutter"] { checks.append(Check(name, false, "not checked: no board")) }
+        }
         checks.append(photos(config))
         return checks
+    }
+
+    /// Booth mode's background image, decoded as `run` decodes it.
+    func background(_ config: KioskConfig) -> Check? {
+        guard config.mode == .booth, !config.background.isEmpty else { return nil }
+        do {
+            let image = try ImageDecoder.decode(path: config.background, as: .rgb888)
+            return Check("background", true, "\(config.background): \(image.width)x\(image.height)")
+        } catch { return Check("background", false, error.description) }
     }
 
     func models() -> Check {
@@ -92,8 +110,8 @@ public struct Doctor {
         case .null: return Check("display", true, "null (nothing shown)")
         case .png:
             let dir = board.display.folder
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            return Check("display", access(dir, W_OK) == 0, "PNG screens in \(dir)" + (access(dir, W_OK) == 0 ? "" : " (not writable)"))
+            if let problem = PhotoStore.problem(with: dir) { return Check("display", false, "PNG screens in \(dir): \(problem)") }
+            return Check("display", true, "PNG screens in \(dir)")
         case .drm:
             do {
                 let path = board.display.device.isEmpty ? try DRMProbe.defaultDisplay(syscalls: syscalls) : board.display.device
@@ -129,17 +147,17 @@ public struct Doctor {
         }
     }
 
+    /// The photo folder without touching it: it (or the parent it would be made in) must be a
+    /// writable folder with `min_free_mib` free.
     func photos(_ config: KioskConfig) -> Check {
-        do {
-            let store = try PhotoStore(root: config.photoDirectory, minimumFreeBytes: Int64(config.minimumFreeMiB) << 20)
-            let probe = config.photoDirectory + "/.doctor-\(getpid())"
-            let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-            if fd < 0 { return Check("photos", false, "\(config.photoDirectory) is not writable: \(String(cString: strerror(errno)))") }
-            close(fd)
-            unlink(probe)
-            let free = store.freeBytes()
-            let ok = free >= Int64(config.minimumFreeMiB) << 20
-            return Check("photos", ok, "\(config.photoDirectory): \(free >> 20) MiB free" + (ok ? "" : ", below min_free_mib = \(config.minimumFreeMiB)"))
-        } catch { return Check("photos", false, error.description) }
+        let dir = config.photoDirectory
+        if let problem = PhotoStore.problem(with: dir) { return Check("photos", false, "\(dir) cannot hold photos: \(problem)") }
+        let existing = PhotoStore.nearestExisting(dir)
+        var s = statvfs()
+        guard statvfs(existing, &s) == 0 else { return Check("photos", false, "\(existing): \(String(cString: strerror(errno)))") }
+        let free = Int64(s.f_bavail) * Int64(s.f_frsize)
+        let ok = free >= Int64(config.minimumFreeMiB) << 20
+        return Check("photos", ok, "\(dir)\(existing == dir ? "" : " (to be created)"): \(free >> 20) MiB free"
+                     + (ok ? "" : ", below min_free_mib = \(config.minimumFreeMiB)"))
     }
 }

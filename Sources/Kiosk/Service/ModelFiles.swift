@@ -14,8 +14,13 @@ public enum ModelFiles {
         ("selfie_segmentation_landscape.tflite", "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"),
     ]
 
-    /// Directories searched, in order: `$BOOTH_MODELS`, `./models`, the installed data directories.
-    public static var searchPath: [String] { DataFiles.searchPath(subdirectory: "models", environment: "BOOTH_MODELS") }
+    /// Directories searched, in order: `./models`, the installed data directories — or only
+    /// `$BOOTH_MODELS` when it is set, so a wrong value is reported instead of silently replaced.
+    public static var searchPath: [String] {
+        let all = DataFiles.searchPath(subdirectory: "models", environment: "BOOTH_MODELS")
+        if let env = getenv("BOOTH_MODELS"), env.pointee != 0 { return Array(all.prefix(1)) }
+        return all
+    }
 
     /// The first directory that holds every model file, or nil.
     public static func directory() -> String? {
