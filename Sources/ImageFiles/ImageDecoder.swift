@@ -8,7 +8,18 @@ public final class ImageDecoder {
 
     private let jpeg = JPEGCodec()
 
-    public init() {}
+    /// The decode budget: 16 MP (48 MiB as RGB), what a 512 MB board can hold beside the models
+    /// and a working copy. Larger JPEGs are decoded downscaled by TurboJPEG (n/8 factors) to fit;
+    /// larger PNG/PPM files are refused from their header.
+    public static let defaultMaximumPixels = 16_000_000
+
+    /// The most pixels a decoded image may have (see `defaultMaximumPixels`).
+    public var maximumPixels: Int
+
+    public init(maximumPixels: Int = ImageDecoder.defaultMaximumPixels) {
+        precondition(maximumPixels > 0, "the decode budget must be positive")
+        self.maximumPixels = maximumPixels
+    }
 
     /// The container kind from the first bytes, or nil.
     public static func kind(of bytes: [UInt8]) -> Kind? {
@@ -27,13 +38,13 @@ public final class ImageDecoder {
     public func decode(bytes: [UInt8], name: String, as format: PixelFormat) throws(ImageFileError) -> ImageBuffer {
         switch ImageDecoder.kind(of: bytes) {
         case .jpeg:
-            let stored = try jpeg.decode(bytes, name: name, as: format)
+            let stored = try jpeg.decode(bytes, name: name, as: format, maximumPixels: maximumPixels)
             return EXIF.orientation(ofJPEG: bytes).apply(to: stored)
         case .png, .pnm:
             let isPNG = ImageDecoder.kind(of: bytes) == .png
             let wantGray = format == .gray8
-            var buf = isPNG ? try PNGCodec.decode(bytes, name: name, as: wantGray ? .gray8 : .rgb888)
-                            : try PNMCodec.decode(bytes, name: name)
+            var buf = isPNG ? try PNGCodec.decode(bytes, name: name, as: wantGray ? .gray8 : .rgb888, maximumPixels: maximumPixels)
+                            : try PNMCodec.decode(bytes, name: name, maximumPixels: maximumPixels)
             if buf.format == .gray8 && !wantGray { buf = expandGray(buf) }
             if buf.format == .rgb888 && wantGray { buf = ImageDecoder.luma(of: buf) }
             return try convert(buf, to: format, name: name)

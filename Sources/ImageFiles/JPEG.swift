@@ -47,17 +47,41 @@ public final class JPEGCodec {
         if cs == Int32(TJCS_CMYK.rawValue) || cs == Int32(TJCS_YCCK.rawValue) {
             throw .unsupported(path: name, reason: "CMYK JPEG")
         }
-        guard w > 0, h > 0, Int(w) * Int(h) <= 100_000_000 else {
-            throw .unsupported(path: name, reason: "image size \(w)x\(h)")
-        }
+        guard w > 0, h > 0 else { throw .unsupported(path: name, reason: "image size \(w)x\(h)") }
         return (Int(w), Int(h), ss)
+    }
+
+    /// The size TurboJPEG decodes a `width`×`height` JPEG to with the largest of its scaling
+    /// factors (n/8, applied inside the IDCT, so the full-size image is never made) that is at most
+    /// 1 and keeps the result within `maximumPixels`; nil when even the smallest does not.
+    public static func scaledSize(width: Int, height: Int, maximumPixels: Int) -> (width: Int, height: Int)? {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return nil }
+        var best: (width: Int, height: Int)? = nil
+        for i in 0..<Int(count) {
+            let f = factors[i]
+            guard f.num > 0, f.denom > 0, f.num <= f.denom else { continue }
+            // TJSCALED: the dimension scaled and rounded up.
+            let sw = (width * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+            let sh = (height * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+            if sw * sh <= maximumPixels && sw * sh > (best.map { $0.width * $0.height } ?? 0) { best = (sw, sh) }
+        }
+        return best
     }
 
     /// Decodes `bytes` to `format` (.rgb888, .gray8, .xrgb8888 or .i420), as stored (no EXIF
     /// orientation applied; `ImageDecoder` does that). Truncated or corrupt data is an error: TurboJPEG
-    /// warnings are treated as failures.
-    public func decode(_ bytes: [UInt8], name: String, as format: PixelFormat) throws(ImageFileError) -> ImageBuffer {
-        let (w, h, ss) = try header(bytes, name: name)
+    /// warnings are treated as failures. A JPEG of more than `maximumPixels` is decoded downscaled
+    /// (`scaledSize`); one that stays above the budget even at 1/8 is refused before any pixel
+    /// memory is allocated.
+    public func decode(_ bytes: [UInt8], name: String, as format: PixelFormat,
+                       maximumPixels: Int = ImageDecoder.defaultMaximumPixels) throws(ImageFileError) -> ImageBuffer {
+        let (fullWidth, fullHeight, ss) = try header(bytes, name: name)
+        guard let size = JPEGCodec.scaledSize(width: fullWidth, height: fullHeight, maximumPixels: maximumPixels) else {
+            throw .unsupported(path: name, reason: "image size \(fullWidth)x\(fullHeight) is over the decode budget of "
+                               + "\(maximumPixels / 1_000_000) MP even at 1/8 scale")
+        }
+        let w = size.width, h = size.height
         let out = ImageBuffer(format: format, width: w, height: h)
         let img = out.image()
         let flags = TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT
@@ -85,7 +109,7 @@ public final class JPEGCodec {
                 }
             } else {
                 // Other subsamplings: decode to RGB, then let TurboJPEG's colour converter make 4:2:0 planes.
-                let rgb = try decode(bytes, name: name, as: .rgb888)
+                let rgb = try decode(bytes, name: name, as: .rgb888, maximumPixels: maximumPixels)
                 try encodeYUV420(from: rgb.image(), into: img, name: name)
                 return out
             }

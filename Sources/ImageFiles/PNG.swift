@@ -7,8 +7,11 @@ import ImageCore
 public enum PNGCodec {
     /// Decodes PNG bytes to .rgb888 or .gray8 (16-bit samples are reduced to 8; alpha is
     /// composited over `background`).
+    /// An image of more than `maximumPixels` is refused from its header, before any pixel memory
+    /// is allocated (PNG has no downscaled decode).
     public static func decode(_ bytes: [UInt8], name: String, as format: PixelFormat,
-                              background: (UInt8, UInt8, UInt8) = (255, 255, 255)) throws(ImageFileError) -> ImageBuffer {
+                              background: (UInt8, UInt8, UInt8) = (255, 255, 255),
+                              maximumPixels: Int = ImageDecoder.defaultMaximumPixels) throws(ImageFileError) -> ImageBuffer {
         precondition(format == .rgb888 || format == .gray8, "PNG decodes to rgb888 or gray8")
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -16,8 +19,9 @@ public enum PNGCodec {
         let ok = bytes.withUnsafeBytes { b in png_image_begin_read_from_memory(&image, b.baseAddress, b.count) }
         if ok == 0 { throw .corrupt(path: name, reason: message(&image)) }
         let w = Int(image.width), h = Int(image.height)
-        guard w > 0, h > 0, w * h <= 100_000_000 else {
-            throw .unsupported(path: name, reason: "image size \(w)x\(h)")
+        guard w > 0, h > 0 else { throw .unsupported(path: name, reason: "image size \(w)x\(h)") }
+        guard w * h <= maximumPixels else {
+            throw .unsupported(path: name, reason: "image size \(w)x\(h) is over the decode budget of \(maximumPixels / 1_000_000) MP")
         }
         image.format = format == .rgb888 ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
         let out = ImageBuffer(format: format, width: w, height: h)

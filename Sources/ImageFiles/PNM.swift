@@ -3,7 +3,9 @@ import ImageCore
 /// Binary PGM (P5) and PPM (P6) images, for tests and simple tooling.
 public enum PNMCodec {
     /// Decodes P5 (to .gray8) or P6 (to .rgb888); 16-bit samples are scaled to 8 bits.
-    public static func decode(_ b: [UInt8], name: String) throws(ImageFileError) -> ImageBuffer {
+    /// An image of more than `maximumPixels` is refused from its header, before any pixel memory.
+    public static func decode(_ b: [UInt8], name: String,
+                              maximumPixels: Int = ImageDecoder.defaultMaximumPixels) throws(ImageFileError) -> ImageBuffer {
         guard b.count >= 2, b[0] == 0x50, b[1] == 0x35 || b[1] == 0x36 else {
             throw .corrupt(path: name, reason: "not a binary PGM/PPM (P5/P6)")
         }
@@ -28,8 +30,11 @@ public enum PNMCodec {
         let w = try number(), h = try number(), maxval = try number()
         guard i < b.count, b[i] == 0x20 || (0x09...0x0D).contains(b[i]) else { throw .corrupt(path: name, reason: "bad PNM header") }
         i += 1
-        guard w > 0, h > 0, w * h <= 100_000_000, (1...65535).contains(maxval) else {
+        guard w > 0, h > 0, (1...65535).contains(maxval) else {
             throw .corrupt(path: name, reason: "bad PNM size \(w)x\(h) or maxval \(maxval)")
+        }
+        guard w * h <= maximumPixels else {
+            throw .unsupported(path: name, reason: "image size \(w)x\(h) is over the decode budget of \(maximumPixels / 1_000_000) MP")
         }
         let bps = maxval > 255 ? 2 : 1
         let need = w * h * channels * bps
