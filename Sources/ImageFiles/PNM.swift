@@ -45,10 +45,11 @@ public enum PNMCodec {
             let row = p.row(y)
             for x in 0..<(w * channels) {
                 let o = i + (y * w * channels + x) * bps
+                // A sample above maxval (invalid, found by Fuzz/run) is read as maxval, not a trap.
                 if bps == 1 {
-                    row[x] = maxval == 255 ? b[o] : UInt8((Int(b[o]) * 255 + maxval / 2) / maxval)
+                    row[x] = maxval == 255 ? b[o] : UInt8((min(Int(b[o]), maxval) * 255 + maxval / 2) / maxval)
                 } else {
-                    let v = Int(b[o]) << 8 | Int(b[o + 1])
+                    let v = min(Int(b[o]) << 8 | Int(b[o + 1]), maxval)
                     row[x] = UInt8((v * 255 + maxval / 2) / maxval)
                 }
             }

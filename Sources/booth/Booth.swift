@@ -18,6 +18,7 @@ struct Booth: ParsableCommand {
             CamerasCommand.self,
             DoctorCommand.self,
             FacesCommand.self,
+            FuzzCommand.self,
             GreetCommand.self,
             ModelCommand.self,
             PassportCommand.self,

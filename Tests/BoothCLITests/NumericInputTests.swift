@@ -163,3 +163,14 @@ import Testing
         #expect(doctor.stdout.contains("FAIL") && doctor.stdout.contains("gpio.script"), "\(doctor.stdout)")
     }
 }
+
+/// A short run of the long-run fuzz (Fuzz/run runs 10⁶ inputs per target): mutated images and
+/// TOML files end in a result or a typed error, never a trap.
+@Suite struct FuzzSmokeTests {
+    @Test(arguments: ["images", "toml"])
+    func aShortFuzzRunEndsCleanly(_ target: String) throws {
+        let r = try BoothCLI.run(["_fuzz", target, "--count", "20000", "--seed", "7"])
+        #expect(r.exited && r.status == 0, "\(r.status) \(r.stderr.prefix(2000))")
+        #expect(r.stdout.contains("done, 20000 inputs") && r.stdout.contains("0 crashes"), "\(r.stdout)")
+    }
+}

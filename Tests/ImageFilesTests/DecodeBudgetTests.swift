@@ -84,3 +84,16 @@ import Testing
         #expect(throws: ImageFileError.self) { try ImageDecoder(maximumPixels: 1000).decode(bytes: jpeg, name: "a.jpg", as: .rgb888) }
     }
 }
+
+/// Inputs the long-run fuzz (Fuzz/run) found trapping.
+@Suite struct FuzzFindingsTests {
+    /// A PGM sample above its maxval overflowed the 8-bit scaling (a trap); it now reads as maxval.
+    @Test func aPNMSampleAboveMaxvalIsClamped() throws {
+        let pgm = Array("P5\n2 1\n100\n".utf8) + [200, 50]
+        let image = try ImageDecoder().decode(bytes: pgm, name: "x.pgm", as: .gray8)
+        #expect(image.image().luma.row(0)[0] == 255 && image.image().luma.row(0)[1] == 128)
+        let ppm16 = Array("P6\n1 1\n1000\n".utf8) + [0xFF, 0xFF, 0x01, 0xF4, 0, 0]
+        let rgb = try ImageDecoder().decode(bytes: ppm16, name: "x.ppm", as: .rgb888)
+        #expect(rgb.image().luma.row(0)[0] == 255 && rgb.image().luma.row(0)[1] == 128 && rgb.image().luma.row(0)[2] == 0)
+    }
+}
