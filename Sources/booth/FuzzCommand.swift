@@ -32,7 +32,7 @@ struct FuzzCommand: ParsableCommand {
         let decoder = ImageDecoder()
         let began = ContinuousClock.now
         for i in start..<(start + count) {
-            var rng = SplitMix(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(i))
+            var rng = XorShift(seed: UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(i))
             let input = Self.mutate(seeds[Int(rng.next() % UInt64(seeds.count))], &rng)
             let ok: Bool
             switch target {
@@ -100,7 +100,7 @@ struct FuzzCommand: ParsableCommand {
 
     /// One to eight mutations of `seed`: bit flips, interesting bytes, numbers swapped for
     /// extremes, cut-outs, duplicated runs, truncation, header fields (bytes 0…40) hit harder.
-    static func mutate(_ seed: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], _ rng: inout XorShift) -> [UInt8] {
         var b = seed
         let interesting: [UInt8] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE, 0x20, 0x0A, 0x22, 0x5B, 0x5D, 0x3D, 0x2E, 0x2D]
         let extremes = ["0", "-1", "1e308", "-1e308", "inf", "nan", "99999999999999999999", "4294967296", "-0", "0x7fffffffffffffff", "1e-320"]
@@ -134,16 +134,18 @@ struct FuzzCommand: ParsableCommand {
         return b
     }
 
-    /// SplitMix64: a fast seeded generator, so input i is the same on every run.
-    struct SplitMix {
+    /// xorshift64* (Vigna): a fast seeded generator, so input i is the same on every run.
+    struct XorShift {
         var state: UInt64
-        init(seed: UInt64) { state = seed }
+        init(seed: UInt64) {
+            state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed
+            for _ in 0..<4 { _ = next() }   // spread nearby seeds apart
+        }
         mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 0x2545_F491_4F6C_DD1D
         }
     }
 }

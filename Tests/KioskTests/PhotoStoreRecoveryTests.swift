@@ -30,11 +30,12 @@ import Testing
 
     @Test func aKillBetweenTheStepsOfASaveIsRepairedAtStart() throws {
         let root = makeTemporaryDirectory() + "/photos"
-        let store = try PhotoStore(root: root, minimumFreeBytes: 0)
         let jpeg = try smallJPEG()
-        let date = Date(timeIntervalSince1970: 1_790_000_000)
-        let a = try store.save(jpeg: jpeg, sidecar: Array("{\"n\":1}".utf8), date: date)
-        let b = try store.save(jpeg: jpeg, sidecar: Array("{\"n\":2}".utf8), date: date)
+        let store = try PhotoStore(root: root, minimumFreeBytes: 0)
+        let saved = try (1...2).map { n in
+            try store.save(jpeg: jpeg, sidecar: Array("{\"n\":\(n)}".utf8), date: Date(timeIntervalSince1970: 1_790_000_000))
+        }
+        let (a, b) = (saved[0], saved[1])
         // Killed after the JPEG's rename, before the link: latest.jpg still names the one before.
         unlink(root + "/latest.jpg")
         let day = ((a.jpeg as NSString).deletingLastPathComponent as NSString).lastPathComponent
