@@ -69,4 +69,31 @@ import Testing
         #expect(r.exited && r.status == 74, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("not writable") && !r.stderr.contains("kiosk ready"), "\(r.stderr)")
     }
+
+    /// `min_free_mib = 0` means 0: on a 4 MiB file system a shot is saved (it needed 8 MiB free).
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func aZeroReserveShootsOnANearlyFullDisk() throws {
+        let dir = makeTemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/small", withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir + "/small"]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mount failed")
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            umount.arguments = [dir + "/small"]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        try write(folderCameraBoard(name: "small", folder: Fixtures.models, script: [1.5]), dir + "/board.toml")
+        try write("board = \"\(dir)/board.toml\"\nmode = \"booth\"\ncountdown = 0\nmin_free_mib = 0\nphoto_dir = \"\(dir)/small/photos\"\n",
+                  dir + "/booth.toml")
+        let r = try BoothCLI.run(["run", "--config", dir + "/booth.toml", "--for", "5s"])
+        #expect(r.exited && r.status == 0, "\(r.status) \(r.stderr)")
+        #expect(!r.stderr.contains("shot refused") && r.stderr.contains("photo saved"), "\(r.stderr)")
+        #expect(r.stdout.contains(dir + "/small/photos/"), "\(r.stdout)")
+    }
 }
