@@ -24,6 +24,7 @@ import Glibc
             if frame == 4 { display.requestSnapshot() }
             try display.present()
         }
+        try display.flush()   // the writer thread has the last screen
         #expect(display.writtenCount == 3 && display.lastWritten == dir + "/screen-000004.png")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["screen-000000.png", "screen-000003.png", "screen-000004.png"])
         let decoded = try ImageDecoder.decode(path: dir + "/screen-000003.png", as: .rgb888).image()
