@@ -33,6 +33,16 @@ import Glibc
         #expect(Array(UnsafeBufferPointer(start: row + 3 * 40, count: 3)) == [0, 0, 120])
     }
 
+    /// A screen the writer thread cannot write is reported by the next flush (and only once).
+    @Test func pngDisplayReportsAFailedWrite() throws {
+        let display = PNGDisplay(directory: "/nonexistent-booth-dir", width: 16, height: 8, everyNth: 1)
+        _ = try display.beginFrame()
+        try display.present()
+        #expect(throws: HardwareError.self) { try display.flush() }
+        try display.flush()
+        #expect(display.writtenCount == 0)
+    }
+
     @Test func nullDisplayCountsFrames() throws {
         let display = NullDisplay(width: 32, height: 16)
         _ = try display.beginFrame()

@@ -3,8 +3,8 @@ import VisionKernels
 
 /// Adapters from Vision's per-frame kernels (the VisionKernels target) to conformance kernels.
 ///
-/// The capture-quality kernels (`QualityKernelTable.all`) have a scalar reference and a SIMD
-/// variant that must agree bit for bit. The others have one implementation each and are checked
+/// The capture-quality kernels (`QualityKernelTable.all`) and the tensor warp have a scalar
+/// reference and a SIMD variant that must agree bit for bit. The others have one implementation each and are checked
 /// by checksum only: the golden file holds the x86-64 result and aarch64 must reproduce it, which
 /// covers their float arithmetic too (IEEE operations only, no library calls, no contraction).
 public enum VisionKernelsConformance {
@@ -156,7 +156,7 @@ public enum VisionKernelsConformance {
         }
         return ConformanceKernel(name: "vision.tensorWarp", cases: cases,
                                  benchCase: ConformanceCase(label: "320x240t3", width: 320, height: 240, extra: 3),
-                                 variantNames: ["reference"]) { c, r in
+                                 variantNames: ["scalar", "simd"]) { c, r in
             let format = formats[c.extra % 5], setting = c.extra / 5
             let frame = image(format, c.width, c.height, slack: c.slack, &r)
             // Rotation as a seeded unit vector (no trigonometry), scale around the frame size.
@@ -170,12 +170,16 @@ public enum VisionKernelsConformance {
             let range = setting % 2 == 0 ? TensorRange.minusOneToOne : TensorRange.zeroToOne
             let border: TensorBorder = setting == 0 || setting == 2 ? .zero : .replicate
             let matrix: YUVMatrix = setting == 3 ? .bt709Limited : .bt601Full
-            let run = ConformanceVariant(name: "reference") { _, o in
-                TensorWarp.sample(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
+            let scalar = ConformanceVariant(name: "scalar") { _, o in
+                TensorWarp.scalar(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
                                   matrix: matrix)
             }
+            let simd = ConformanceVariant(name: "simd") { _, o in
+                TensorWarp.simd(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
+                                matrix: matrix)
+            }
             return ConformanceInstance(inputs: frame.planes, outputs: [PlaneShape(width: 24 * 20 * 3, height: 1, bytesPerPixel: 4)],
-                                       reference: run, variants: [])
+                                       reference: scalar, variants: [simd])
         }
     }
 
