@@ -126,7 +126,7 @@ public enum TensorWarp {
     }
 
     /// The tap offsets (in grid steps) and the averaging factor of a grid.
-    @inline(__always)
+    @inline(always)
     static func tapOffset(_ t: Int, _ taps: Int) -> Float { (Float(t) + 0.5) / Float(taps) - 0.5 }
 
     /// Tensor pixels `x0..<x1` of row `i`, one at a time.
@@ -222,7 +222,7 @@ public enum TensorWarp {
 
     /// The four neighbours of `(x, y)` (the pixel at or left/above of it, then right, below,
     /// below-right) and the fractions; far outside the image all four are one border pixel.
-    @inline(__always)
+    @inline(always)
     static func neighbours<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool)
         -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, Float, Float) {
         let fx = x.rounded(.down), fy = y.rounded(.down)
@@ -238,7 +238,7 @@ public enum TensorWarp {
                 fetch(source, x0, y0 + 1, maxX, maxY, zero), fetch(source, x0 + 1, y0 + 1, maxX, maxY, zero), ax, ay)
     }
 
-    @inline(__always)
+    @inline(always)
     static func bilinear<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
         let (p00, p10, p01, p11, ax, ay) = neighbours(source, x, y, maxX, maxY, zero)
         let top = p00 + (p10 - p00) * ax
@@ -248,7 +248,7 @@ public enum TensorWarp {
 
     /// `bilinear` for eight positions: neighbours gathered lane by lane, the interpolation in lanes
     /// (the same operations in the same order, so each lane equals `bilinear`).
-    @inline(__always)
+    @inline(always)
     static func bilinear8<S: PixelSource>(_ source: S, _ x: SIMD8<Float>, _ y: SIMD8<Float>, _ maxX: Int, _ maxY: Int, _ zero: Bool)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         var p00 = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>()), p10 = p00, p01 = p00, p11 = p00
@@ -261,7 +261,7 @@ public enum TensorWarp {
             p11.0[k] = n.3.x; p11.1[k] = n.3.y; p11.2[k] = n.3.z
             ax[k] = n.4; ay[k] = n.5
         }
-        @inline(__always) func lerp(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
+        @inline(always) func lerp(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
             let top = a + (b - a) * ax
             let bottom = c + (d - c) * ax
             return top + (bottom - top) * ay
@@ -269,7 +269,7 @@ public enum TensorWarp {
         return (lerp(p00.0, p10.0, p01.0, p11.0), lerp(p00.1, p10.1, p01.1, p11.1), lerp(p00.2, p10.2, p01.2, p11.2))
     }
 
-    @inline(__always)
+    @inline(always)
     static func fetch<S: PixelSource>(_ source: S, _ x: Int, _ y: Int, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
         if x < 0 || y < 0 || x > maxX || y > maxY {
             if zero { return source.black }
@@ -294,25 +294,25 @@ protocol PixelSource {
 struct PackedSource: PixelSource {
     let plane: Plane
     let r: Int, g: Int, b: Int
-    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inline(always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
         let p = plane.row(y) + x * plane.bytesPerPixel
         return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
     }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
-    @inline(__always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
-    @inline(__always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         (c0, c1, c2)
     }
 }
 
 struct GraySource: PixelSource {
     let plane: Plane
-    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inline(always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
         SIMD3(repeating: Float(plane.row(y)[x]))
     }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
-    @inline(__always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
-    @inline(__always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         (c0, c1, c2)
     }
 }
@@ -322,12 +322,12 @@ struct YUVSource: PixelSource {
     let y: Plane, u: Plane, v: Plane
     let chromaStep: Int, vOffset: Int
     let matrix: YCbCrFloat
-    @inline(__always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
+    @inline(always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
         let cx = (px >> 1) * chromaStep, cy = py >> 1
         return SIMD3(Float(y.row(py)[px]), Float(u.row(cy)[cx]), Float(v.row(cy)[cx + vOffset]))
     }
     var black: SIMD3<Float> { SIMD3(matrix.yOffset, 128, 128) }
-    @inline(__always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {
         let luma = (c.x - matrix.yOffset) * matrix.yGain
         let cb = c.y - 128, cr = c.z - 128
         let r = luma + matrix.rV * cr
@@ -335,15 +335,18 @@ struct YUVSource: PixelSource {
         let b = luma + matrix.bU * cb
         return SIMD3(min(max(r, 0), 255), min(max(g, 0), 255), min(max(b, 0), 255))
     }
-    @inline(__always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         let m = matrix
         let luma = (c0 - m.yOffset) * m.yGain
         let cb = c1 - 128, cr = c2 - 128
         let r = luma + m.rV * cr
         let g = luma - m.gU * cb - m.gV * cr
         let b = luma + m.bU * cb
-        let lo = SIMD8<Float>(repeating: 0), hi = SIMD8<Float>(repeating: 255)
-        return (r.clamped(lowerBound: lo, upperBound: hi), g.clamped(lowerBound: lo, upperBound: hi),
-                b.clamped(lowerBound: lo, upperBound: hi))
+        // min(max(v, 0), 255) lane by lane, as the reference, with lane selects (no generic calls).
+        @inline(always) func clamp(_ v: SIMD8<Float>) -> SIMD8<Float> {
+            let low = v.replacing(with: 0, where: v .< 0)
+            return low.replacing(with: 255, where: low .> 255)
+        }
+        return (clamp(r), clamp(g), clamp(b))
     }
 }
