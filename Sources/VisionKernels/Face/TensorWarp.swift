@@ -253,13 +253,30 @@ public enum TensorWarp {
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         var p00 = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>()), p10 = p00, p01 = p00, p11 = p00
         var ax = SIMD8<Float>(), ay = SIMD8<Float>()
-        for k in 0..<8 {
-            let n = neighbours(source, x[k], y[k], maxX, maxY, zero)
-            p00.0[k] = n.0.x; p00.1[k] = n.0.y; p00.2[k] = n.0.z
-            p10.0[k] = n.1.x; p10.1[k] = n.1.y; p10.2[k] = n.1.z
-            p01.0[k] = n.2.x; p01.1[k] = n.2.y; p01.2[k] = n.2.z
-            p11.0[k] = n.3.x; p11.1[k] = n.3.y; p11.2[k] = n.3.z
-            ax[k] = n.4; ay[k] = n.5
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        // All eight 2×2 neighbourhoods inside the image (the usual case): no border checks, and
+        // the fractions and indices in lanes; the same values `neighbours` gives.
+        let inside = (fx .>= 0) .& (fx .< Float(maxX)) .& (fy .>= 0) .& (fy .< Float(maxY))
+        if all(inside) {
+            ax = x - fx
+            ay = y - fy
+            for k in 0..<8 {
+                // Lane by lane: SIMD8<Int32>(fx) is a generic, per-element slow path in Swift 6.3.
+                let q = source.quad(Int(fx[k]), Int(fy[k]))
+                p00.0[k] = q.0.x; p00.1[k] = q.0.y; p00.2[k] = q.0.z
+                p10.0[k] = q.1.x; p10.1[k] = q.1.y; p10.2[k] = q.1.z
+                p01.0[k] = q.2.x; p01.1[k] = q.2.y; p01.2[k] = q.2.z
+                p11.0[k] = q.3.x; p11.1[k] = q.3.y; p11.2[k] = q.3.z
+            }
+        } else {
+            for k in 0..<8 {
+                let n = neighbours(source, x[k], y[k], maxX, maxY, zero)
+                p00.0[k] = n.0.x; p00.1[k] = n.0.y; p00.2[k] = n.0.z
+                p10.0[k] = n.1.x; p10.1[k] = n.1.y; p10.2[k] = n.1.z
+                p01.0[k] = n.2.x; p01.1[k] = n.2.y; p01.2[k] = n.2.z
+                p11.0[k] = n.3.x; p11.1[k] = n.3.y; p11.2[k] = n.3.z
+                ax[k] = n.4; ay[k] = n.5
+            }
         }
         @inline(always) func lerp(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
             let top = a + (b - a) * ax
@@ -283,6 +300,8 @@ public enum TensorWarp {
 /// averaged channels into RGB. Generic (not existential) so the warp specialises.
 protocol PixelSource {
     func fetch(_ x: Int, _ y: Int) -> SIMD3<Float>
+    /// `fetch` of (x, y), (x+1, y), (x, y+1), (x+1, y+1), all inside the image.
+    func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
     /// The channels of black (a `.zero` border's pixel).
     var black: SIMD3<Float> { get }
     /// RGB in 0...255 from channels `c`.
@@ -298,6 +317,12 @@ struct PackedSource: PixelSource {
         let p = plane.row(y) + x * plane.bytesPerPixel
         return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
     }
+    @inline(always) func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let n = plane.bytesPerPixel
+        let a = plane.row(y) + x * n, c = plane.row(y + 1) + x * n
+        return (SIMD3(Float(a[r]), Float(a[g]), Float(a[b])), SIMD3(Float(a[n + r]), Float(a[n + g]), Float(a[n + b])),
+                SIMD3(Float(c[r]), Float(c[g]), Float(c[b])), SIMD3(Float(c[n + r]), Float(c[n + g]), Float(c[n + b])))
+    }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
     @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
@@ -309,6 +334,10 @@ struct GraySource: PixelSource {
     let plane: Plane
     @inline(always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
         SIMD3(repeating: Float(plane.row(y)[x]))
+    }
+    @inline(always) func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let a = plane.row(y) + x, c = plane.row(y + 1) + x
+        return (SIMD3(repeating: Float(a[0])), SIMD3(repeating: Float(a[1])), SIMD3(repeating: Float(c[0])), SIMD3(repeating: Float(c[1])))
     }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
@@ -325,6 +354,14 @@ struct YUVSource: PixelSource {
     @inline(always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
         let cx = (px >> 1) * chromaStep, cy = py >> 1
         return SIMD3(Float(y.row(py)[px]), Float(u.row(cy)[cx]), Float(v.row(cy)[cx + vOffset]))
+    }
+    @inline(always) func quad(_ px: Int, _ py: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let y0 = y.row(py) + px, y1 = y.row(py + 1) + px
+        let c0 = (px >> 1) * chromaStep, c1 = ((px + 1) >> 1) * chromaStep
+        let u0 = u.row(py >> 1), u1 = u.row((py + 1) >> 1)
+        let v0 = v.row(py >> 1) + vOffset, v1 = v.row((py + 1) >> 1) + vOffset
+        return (SIMD3(Float(y0[0]), Float(u0[c0]), Float(v0[c0])), SIMD3(Float(y0[1]), Float(u0[c1]), Float(v0[c1])),
+                SIMD3(Float(y1[0]), Float(u1[c0]), Float(v1[c0])), SIMD3(Float(y1[1]), Float(u1[c1]), Float(v1[c1])))
     }
     var black: SIMD3<Float> { SIMD3(matrix.yOffset, 128, 128) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {
