@@ -148,17 +148,36 @@ public enum ModelInputSampler {
                     for sx in 0..<t {
                         var la = SIMD8<Float>(), lb = la, lc = la, ld = la, lfx = la, lfy = la
                         var ua = la, ub = la, uc = la, ud = la, va = la, vb = la, vc = la, vd = la, cfx = la, cfy = la
-                        for j in 0..<8 {
-                            let q = tap(my * t + sy, (mx + j) * t + sx)
-                            let y0 = p0.row(q.ly0), y1 = p0.row(q.ly1)
-                            la[j] = Float(y0[q.lx0]); lb[j] = Float(y0[q.lx1]); lc[j] = Float(y1[q.lx0]); ld[j] = Float(y1[q.lx1])
-                            lfx[j] = q.lfx; lfy[j] = q.lfy
-                            let c0 = q.cx0 * cStep, c1 = q.cx1 * cStep
-                            let u0 = p1.row(q.cy0), u1 = p1.row(q.cy1)
-                            ua[j] = Float(u0[c0]); ub[j] = Float(u0[c1]); uc[j] = Float(u1[c0]); ud[j] = Float(u1[c1])
-                            let v0 = vPlane.row(q.cy0) + vOffset, v1 = vPlane.row(q.cy1) + vOffset
-                            va[j] = Float(v0[c0]); vb[j] = Float(v0[c1]); vc[j] = Float(v1[c0]); vd[j] = Float(v1[c1])
-                            cfx[j] = q.cfx; cfy[j] = q.cfy
+                        if !swap {
+                            // One frame row pair per model row: the row taps and row pointers once.
+                            let ry = my * t + sy
+                            let y0 = p0.row(Int(yl0[ry])), y1 = p0.row(Int(yl1[ry]))
+                            let u0 = p1.row(Int(yc0[ry])), u1 = p1.row(Int(yc1[ry]))
+                            let v0 = vPlane.row(Int(yc0[ry])) + vOffset, v1 = vPlane.row(Int(yc1[ry])) + vOffset
+                            lfy = SIMD8(repeating: ylf[ry]); cfy = SIMD8(repeating: ycf[ry])
+                            for j in 0..<8 {
+                                let cx = (mx + j) * t + sx
+                                let a0 = Int(xl0[cx]), a1 = Int(xl1[cx])
+                                la[j] = Float(y0[a0]); lb[j] = Float(y0[a1]); lc[j] = Float(y1[a0]); ld[j] = Float(y1[a1])
+                                lfx[j] = xlf[cx]
+                                let c0 = Int(xc0[cx]) * cStep, c1 = Int(xc1[cx]) * cStep
+                                ua[j] = Float(u0[c0]); ub[j] = Float(u0[c1]); uc[j] = Float(u1[c0]); ud[j] = Float(u1[c1])
+                                va[j] = Float(v0[c0]); vb[j] = Float(v0[c1]); vc[j] = Float(v1[c0]); vd[j] = Float(v1[c1])
+                                cfx[j] = xcf[cx]
+                            }
+                        } else {
+                            for j in 0..<8 {
+                                let q = tap(my * t + sy, (mx + j) * t + sx)
+                                let y0 = p0.row(q.ly0), y1 = p0.row(q.ly1)
+                                la[j] = Float(y0[q.lx0]); lb[j] = Float(y0[q.lx1]); lc[j] = Float(y1[q.lx0]); ld[j] = Float(y1[q.lx1])
+                                lfx[j] = q.lfx; lfy[j] = q.lfy
+                                let c0 = q.cx0 * cStep, c1 = q.cx1 * cStep
+                                let u0 = p1.row(q.cy0), u1 = p1.row(q.cy1)
+                                ua[j] = Float(u0[c0]); ub[j] = Float(u0[c1]); uc[j] = Float(u1[c0]); ud[j] = Float(u1[c1])
+                                let v0 = vPlane.row(q.cy0) + vOffset, v1 = vPlane.row(q.cy1) + vOffset
+                                va[j] = Float(v0[c0]); vb[j] = Float(v0[c1]); vc[j] = Float(v1[c0]); vd[j] = Float(v1[c1])
+                                cfx[j] = q.cfx; cfy[j] = q.cfy
+                            }
                         }
                         let yv = lerp8(la, lb, lc, ld, lfx, lfy)
                         let u = lerp8(ua, ub, uc, ud, cfx, cfy) - 128
