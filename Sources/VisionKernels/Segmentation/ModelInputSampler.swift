@@ -37,13 +37,19 @@ public enum ModelInputSampler {
                     let k = inv * inv / 255
                     r *= k; g *= k; b *= k
                 }
-                let o = (my * mw + mx) * 3
-                out[o] = r; out[o + 1] = g; out[o + 2] = b
-                if let luma {
-                    let y = (0.299 * r + 0.587 * g + 0.114 * b) * 255 + 0.5
-                    luma[my * mw + mx] = UInt8(min(max(y, 0), 255))
-                }
+                store(r, g, b, at: my * mw + mx, out, luma)
             }
+        }
+    }
+
+    /// Writes one model pixel's RGB (and its luma byte, when asked) at pixel index `i`.
+    @inline(always)
+    static func store(_ r: Float, _ g: Float, _ b: Float, at i: Int, _ out: UnsafeMutablePointer<Float>,
+                      _ luma: UnsafeMutablePointer<UInt8>?) {
+        out[3 * i] = r; out[3 * i + 1] = g; out[3 * i + 2] = b
+        if let luma {
+            let y = (0.299 * r + 0.587 * g + 0.114 * b) * 255 + 0.5
+            luma[i] = UInt8(min(max(y, 0), 255))
         }
     }
 
@@ -111,12 +117,7 @@ public enum ModelInputSampler {
                 }
                 r *= k; g *= k; b *= k
             }
-            let o = (my * mw + mx) * 3
-            out[o] = r; out[o + 1] = g; out[o + 2] = b
-            if let luma {
-                let y = (0.299 * r + 0.587 * g + 0.114 * b) * 255 + 0.5
-                luma[my * mw + mx] = UInt8(min(max(y, 0), 255))
-            }
+            store(r, g, b, at: my * mw + mx, out, luma)
         }
         // yuvToRGB's constants, for the lanes.
         let kc: Float = yuvFullRange ? 1 : 255 / 224, lq: Float = 255 / 219

@@ -39,50 +39,48 @@ public final class ModelInputTables {
     /// are computed with the same expressions, in the same order, as `MaskMapping.frame(fromModel:)`
     /// and `FramePixels`, so the samples equal the reference's bit for bit.
     func build(_ m: MaskMapping, taps t: Int, lumaWidth: Int, lumaHeight: Int, chromaWidth: Int, chromaHeight: Int) {
-        let inv = 1 / Float(t)
         let c = m.content, r = m.region
         let fw = Float(m.frameWidth), fh = Float(m.frameHeight)
         let swap = m.rotation.swapsAxes
-        // Model columns walk upright u: frame x (no swap) or frame y (swap).
-        for mx in 0..<m.modelWidth {
-            let cx = Float(mx) + 0.5
-            colInside[mx] = cx >= c.x && cx < c.x + c.width ? 1 : 0
-            for sx in 0..<t {
-                let px = Float(mx) + (Float(sx) + 0.5) * inv
-                let u = r.x + (px - c.x) * r.width / c.width
-                let coord: Float
-                switch m.rotation {
-                case .none: coord = u
-                case .clockwise90: coord = fh - u
-                case .rotate180: coord = fw - u
-                case .clockwise270: coord = u
-                }
-                let k = mx * t + sx
-                let l = FramePixels.taps(coord, swap ? lumaHeight : lumaWidth)
-                let ch = FramePixels.taps(coord / 2, swap ? chromaHeight : chromaWidth)
-                colLuma0[k] = Int32(l.0); colLuma1[k] = Int32(l.1); colLumaF[k] = l.2
-                colChroma0[k] = Int32(ch.0); colChroma1[k] = Int32(ch.1); colChromaF[k] = ch.2
-            }
+        // Model columns walk upright u: frame x (no swap) or frame y (swap); rows walk upright v:
+        // frame y (no swap) or frame x (swap). Some rotations count the frame axis backwards.
+        let (colFlip, rowFlip): (Float?, Float?)
+        switch m.rotation {
+        case .none: (colFlip, rowFlip) = (nil, nil)
+        case .clockwise90: (colFlip, rowFlip) = (fh, nil)
+        case .rotate180: (colFlip, rowFlip) = (fw, fh)
+        case .clockwise270: (colFlip, rowFlip) = (nil, fw)
         }
-        // Model rows walk upright v: frame y (no swap) or frame x (swap).
-        for my in 0..<m.modelHeight {
-            let cy = Float(my) + 0.5
-            rowInside[my] = cy >= c.y && cy < c.y + c.height ? 1 : 0
-            for sy in 0..<t {
-                let py = Float(my) + (Float(sy) + 0.5) * inv
-                let v = r.y + (py - c.y) * r.height / c.height
-                let coord: Float
-                switch m.rotation {
-                case .none: coord = v
-                case .clockwise90: coord = v
-                case .rotate180: coord = fh - v
-                case .clockwise270: coord = fw - v
-                }
-                let k = my * t + sy
-                let l = FramePixels.taps(coord, swap ? lumaWidth : lumaHeight)
-                let ch = FramePixels.taps(coord / 2, swap ? chromaWidth : chromaHeight)
-                rowLuma0[k] = Int32(l.0); rowLuma1[k] = Int32(l.1); rowLumaF[k] = l.2
-                rowChroma0[k] = Int32(ch.0); rowChroma1[k] = Int32(ch.1); rowChromaF[k] = ch.2
+        fillAxis(m.modelWidth, taps: t, regionStart: r.x, regionSize: r.width, contentStart: c.x, contentSize: c.width,
+                 flip: colFlip, lumaSize: swap ? lumaHeight : lumaWidth, chromaSize: swap ? chromaHeight : chromaWidth,
+                 inside: colInside, colLuma0, colLuma1, colLumaF, colChroma0, colChroma1, colChromaF)
+        fillAxis(m.modelHeight, taps: t, regionStart: r.y, regionSize: r.height, contentStart: c.y, contentSize: c.height,
+                 flip: rowFlip, lumaSize: swap ? lumaWidth : lumaHeight, chromaSize: swap ? chromaWidth : chromaHeight,
+                 inside: rowInside, rowLuma0, rowLuma1, rowLumaF, rowChroma0, rowChroma1, rowChromaF)
+    }
+
+    /// One axis: for model index i and tap s, the upright coordinate `regionStart + (p − contentStart)
+    /// · regionSize / contentSize` (as `MaskMapping.frame(fromModel:)`), the frame coordinate
+    /// (`flip − coordinate` when the axis runs backwards, as `MaskMapping.frame(fromUpright:)`),
+    /// then luma and chroma taps as `FramePixels` computes them.
+    @inline(__always)
+    private func fillAxis(_ n: Int, taps t: Int, regionStart: Float, regionSize: Float, contentStart: Float, contentSize: Float,
+                          flip: Float?, lumaSize: Int, chromaSize: Int, inside: ScratchBuffer<UInt8>,
+                          _ l0: ScratchBuffer<Int32>, _ l1: ScratchBuffer<Int32>, _ lf: ScratchBuffer<Float>,
+                          _ c0: ScratchBuffer<Int32>, _ c1: ScratchBuffer<Int32>, _ cf: ScratchBuffer<Float>) {
+        let inv = 1 / Float(t)
+        for i in 0..<n {
+            let centre = Float(i) + 0.5
+            inside[i] = centre >= contentStart && centre < contentStart + contentSize ? 1 : 0
+            for s in 0..<t {
+                let p = Float(i) + (Float(s) + 0.5) * inv
+                let upright = regionStart + (p - contentStart) * regionSize / contentSize
+                let coord = flip.map { $0 - upright } ?? upright
+                let k = i * t + s
+                let l = FramePixels.taps(coord, lumaSize)
+                let ch = FramePixels.taps(coord / 2, chromaSize)
+                l0[k] = Int32(l.0); l1[k] = Int32(l.1); lf[k] = l.2
+                c0[k] = Int32(ch.0); c1[k] = Int32(ch.1); cf[k] = ch.2
             }
         }
     }
