@@ -129,8 +129,9 @@ public enum TensorWarp {
     @inline(always)
     static func tapOffset(_ t: Int, _ taps: Int) -> Float { (Float(t) + 0.5) / Float(taps) - 0.5 }
 
-    /// Tensor pixels `x0..<x1` of row `i`, one at a time.
-    @inline(__always)
+    /// Tensor pixels `x0..<x1` of row `i`, one at a time (inlined into the SIMD loop too, for its
+    /// row tail: no call inside a kernel's loops).
+    @inline(always)
     static func warpRow<S: PixelSource>(
         _ source: S, _ grid: TensorGrid, _ out: UnsafeMutablePointer<Float>, row i: Int, from x0: Int, to x1: Int,
         _ maxX: Int, _ maxY: Int, _ range: TensorRange, _ zero: Bool
