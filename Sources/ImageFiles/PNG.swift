@@ -61,26 +61,41 @@ public enum PNGCodec {
         case .i420, .nv12:
             throw .unsupported(path: "<memory>", reason: "PNG from YUV; convert to RGB first")
         }
+        var out = [UInt8](repeating: 0, count: maxEncodedSize(width: src.width, height: src.height, format: src.format))
+        let result: Result<Int, ImageFileError> = out.withUnsafeMutableBytes { b in
+            do throws(ImageFileError) { return .success(try encode(src, into: b)) } catch { return .failure(error) }
+        }
+        let size = try result.get()
+        withExtendedLifetime(rows) {}
+        out.removeLast(out.count - size)
+        return out
+    }
+
+    /// An upper bound of the encoded size of a Gray8 or RGB888 image (stored deflate blocks,
+    /// filter bytes, headers): a buffer this large always holds the PNG.
+    public static func maxEncodedSize(width: Int, height: Int, format: PixelFormat) -> Int {
+        let raw = height * (1 + width * (format == .gray8 ? 1 : 3))
+        return raw + raw / 8 + 4096
+    }
+
+    /// Encodes a Gray8 or RGB888 image into `buffer` (sized by `maxEncodedSize`) in one pass of
+    /// the compressor; returns the PNG's length. Allocates only libpng's own working memory.
+    public static func encode(_ src: Image, into buffer: UnsafeMutableRawBufferPointer) throws(ImageFileError) -> Int {
+        precondition(src.format == .gray8 || src.format == .rgb888, "PNG encodes gray8 or rgb888 rows")
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         png.width = UInt32(src.width)
         png.height = UInt32(src.height)
         png.format = src.format == .gray8 ? UInt32(PNG_FORMAT_GRAY) : UInt32(PNG_FORMAT_RGB)
         let p = src.luma
-        var size = 0
-        if png_image_write_to_memory(&png, nil, &size, 0, p.base, Int32(p.stride), nil) == 0 {
-            throw .writeFailed(path: "<memory>", reason: message(&png))
+        // One call with a large enough buffer: asking for the size first (a nil buffer) would
+        // compress the whole image twice.
+        var size = buffer.count
+        if png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, p.base, Int32(p.stride), nil) == 0 {
+            throw .writeFailed(path: "<memory>", reason: size > buffer.count ? "buffer of \(buffer.count) bytes too small for \(size)"
+                                                                              : message(&png))
         }
-        // libpng 1.6.39 can fail a second write into a buffer of exactly the queried size; leave room.
-        size += size / 8 + 1024
-        var out = [UInt8](repeating: 0, count: size)
-        let ok = out.withUnsafeMutableBytes { b in
-            png_image_write_to_memory(&png, b.baseAddress, &size, 0, p.base, Int32(p.stride), nil)
-        }
-        if ok == 0 { throw .writeFailed(path: "<memory>", reason: message(&png)) }
-        withExtendedLifetime(rows) {}
-        out.removeLast(out.count - size)
-        return out
+        return size
     }
 
     private static func message(_ image: inout png_image) -> String {

@@ -24,12 +24,23 @@ import Glibc
             if frame == 4 { display.requestSnapshot() }
             try display.present()
         }
+        try display.flush()   // the writer thread has the last screen
         #expect(display.writtenCount == 3 && display.lastWritten == dir + "/screen-000004.png")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["screen-000000.png", "screen-000003.png", "screen-000004.png"])
         let decoded = try ImageDecoder.decode(path: dir + "/screen-000003.png", as: .rgb888).image()
         let row = decoded.planes.0.row(10)
         #expect(Array(UnsafeBufferPointer(start: row, count: 3)) == [255, 0, 0])
         #expect(Array(UnsafeBufferPointer(start: row + 3 * 40, count: 3)) == [0, 0, 120])
+    }
+
+    /// A screen the writer thread cannot write is reported by the next flush (and only once).
+    @Test func pngDisplayReportsAFailedWrite() throws {
+        let display = PNGDisplay(directory: "/nonexistent-booth-dir", width: 16, height: 8, everyNth: 1)
+        _ = try display.beginFrame()
+        try display.present()
+        #expect(throws: HardwareError.self) { try display.flush() }
+        try display.flush()
+        #expect(display.writtenCount == 0)
     }
 
     @Test func nullDisplayCountsFrames() throws {

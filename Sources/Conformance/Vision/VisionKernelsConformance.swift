@@ -3,8 +3,9 @@ import VisionKernels
 
 /// Adapters from Vision's per-frame kernels (the VisionKernels target) to conformance kernels.
 ///
-/// The capture-quality kernels (`QualityKernelTable.all`) have a scalar reference and a SIMD
-/// variant that must agree bit for bit. The others have one implementation each and are checked
+/// The capture-quality kernels (`QualityKernelTable.all`), the tensor warp and the mask warp
+/// have a scalar reference and a SIMD variant that must agree bit for bit, the model-input sampler a
+/// table-driven twin that must too. The others have one implementation each and are checked
 /// by checksum only: the golden file holds the x86-64 result and aarch64 must reproduce it, which
 /// covers their float arithmetic too (IEEE operations only, no library calls, no contraction).
 public enum VisionKernelsConformance {
@@ -108,16 +109,19 @@ public enum VisionKernelsConformance {
         }
         return ConformanceKernel(name: "vision.maskWarp", cases: cases,
                                  benchCase: ConformanceCase(label: "320x240m0", width: 320, height: 240),
-                                 variantNames: ["reference"]) { c, r in
+                                 variantNames: ["scalar", "simd"]) { c, r in
             let mask = TestPlane(width: 32, height: 24, bytesPerPixel: 1, slack: 0, random: &r)
             let mapping = MaskMapping(frameWidth: c.width, frameHeight: c.height, rotation: FrameRotation.allCases[c.extra % 4],
                                       modelWidth: 32, modelHeight: 24, fit: c.extra < 4 ? .stretch : .letterbox)
             let warp = MaskWarp(maxSide: max(c.width, c.height))
-            let run = ConformanceVariant(name: "reference") { i, o in
-                warp.warp(bytes(i[0]), maskStride: i[0].stride, mapping: mapping, into: o[0], xRange: 0..<c.width, yRange: 0..<c.height)
+            let scalar = ConformanceVariant(name: "scalar") { i, o in
+                warp.scalar(bytes(i[0]), maskStride: i[0].stride, mapping: mapping, into: o[0], xRange: 0..<c.width, yRange: 0..<c.height)
+            }
+            let simd = ConformanceVariant(name: "simd") { i, o in
+                warp.simd(bytes(i[0]), maskStride: i[0].stride, mapping: mapping, into: o[0], xRange: 0..<c.width, yRange: 0..<c.height)
             }
             return ConformanceInstance(inputs: [mask], outputs: [PlaneShape(width: c.width, height: c.height, bytesPerPixel: 1)],
-                                       outputSlack: c.slack, reference: run, variants: [])
+                                       outputSlack: c.slack, reference: scalar, variants: [simd])
         }
     }
 
@@ -130,7 +134,7 @@ public enum VisionKernelsConformance {
         }
         return ConformanceKernel(name: "vision.modelInputSampler", cases: cases,
                                  benchCase: ConformanceCase(label: "320x240m3", width: 320, height: 240, extra: 3),
-                                 variantNames: ["reference"]) { c, r in
+                                 variantNames: ["reference", "tabled"]) { c, r in
             let format = formats[c.extra % 5], setting = c.extra / 5
             let frame = image(format, c.width, c.height, slack: c.slack, &r)
             let mapping = MaskMapping(frameWidth: c.width, frameHeight: c.height, rotation: FrameRotation.allCases[setting],
@@ -139,10 +143,16 @@ public enum VisionKernelsConformance {
                 ModelInputSampler.fill(floats(o[0]), luma: bytes(o[1]), from: frame.image, mapping: mapping,
                                        taps: setting < 2 ? 1 : 3, yuvFullRange: setting != 3)
             }
+            // The live segmenter's table-driven twin (I420/NV12; other formats fall through to `fill`).
+            let tables = ModelInputTables(maxSide: 16, maxTaps: 4)
+            let tabled = ConformanceVariant(name: "tabled") { _, o in
+                ModelInputSampler.fillTabled(floats(o[0]), luma: bytes(o[1]), from: frame.image, mapping: mapping,
+                                             taps: setting < 2 ? 1 : 3, yuvFullRange: setting != 3, tables: tables)
+            }
             return ConformanceInstance(inputs: frame.planes,
                                        outputs: [PlaneShape(width: 16 * 12 * 3, height: 1, bytesPerPixel: 4),
                                                  PlaneShape(width: 16 * 12, height: 1, bytesPerPixel: 1)],
-                                       reference: run, variants: [])
+                                       reference: run, variants: [tabled])
         }
     }
 
@@ -156,7 +166,7 @@ public enum VisionKernelsConformance {
         }
         return ConformanceKernel(name: "vision.tensorWarp", cases: cases,
                                  benchCase: ConformanceCase(label: "320x240t3", width: 320, height: 240, extra: 3),
-                                 variantNames: ["reference"]) { c, r in
+                                 variantNames: ["scalar", "simd"]) { c, r in
             let format = formats[c.extra % 5], setting = c.extra / 5
             let frame = image(format, c.width, c.height, slack: c.slack, &r)
             // Rotation as a seeded unit vector (no trigonometry), scale around the frame size.
@@ -170,12 +180,16 @@ public enum VisionKernelsConformance {
             let range = setting % 2 == 0 ? TensorRange.minusOneToOne : TensorRange.zeroToOne
             let border: TensorBorder = setting == 0 || setting == 2 ? .zero : .replicate
             let matrix: YUVMatrix = setting == 3 ? .bt709Limited : .bt601Full
-            let run = ConformanceVariant(name: "reference") { _, o in
-                TensorWarp.sample(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
+            let scalar = ConformanceVariant(name: "scalar") { _, o in
+                TensorWarp.scalar(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
                                   matrix: matrix)
             }
+            let simd = ConformanceVariant(name: "simd") { _, o in
+                TensorWarp.simd(frame.image, grid: grid, into: floats(o[0]), width: 24, height: 20, range: range, border: border,
+                                matrix: matrix)
+            }
             return ConformanceInstance(inputs: frame.planes, outputs: [PlaneShape(width: 24 * 20 * 3, height: 1, bytesPerPixel: 4)],
-                                       reference: run, variants: [])
+                                       reference: scalar, variants: [simd])
         }
     }
 

@@ -132,8 +132,12 @@ final class OverlayRenderer {
         canvas.fill(x: 0, y: layout.y + layout.height, width: screen.width, height: screen.height, Self.backdrop)
         canvas.fill(x: 0, y: layout.y, width: layout.x, height: layout.height, Self.backdrop)
         canvas.fill(x: layout.x + layout.width, y: layout.y, width: screen.width, height: layout.height, Self.backdrop)
-        ResizeBilinear.run(source, scaled.image())
-        var shown = scaled.image()
+        // At scale 1 (a 640×480 frame on an 800×480 screen) the frame is shown as it is.
+        var shown = source
+        if !layout.isUnscaled {
+            ResizeBilinear.run(source, scaled.image())
+            shown = scaled.image()
+        }
         if layout.mirrored {
             Mirror.run(shown, mirrored.image())
             shown = mirrored.image()
@@ -143,10 +147,14 @@ final class OverlayRenderer {
 
     /// Replaces what the mask calls background in the preview rectangle.
     private func hideBackground(_ mask: Plane, in screen: Image) {
-        ResizeBilinear.run(Image(format: .gray8, width: mask.width, height: mask.height, planes: (mask, mask, mask)), maskScaled.image())
-        var m = maskScaled.image().luma
+        let whole = Image(format: .gray8, width: mask.width, height: mask.height, planes: (mask, mask, mask))
+        var m = mask
+        if mask.width != layout.width || mask.height != layout.height {
+            ResizeBilinear.run(whole, maskScaled.image())
+            m = maskScaled.image().luma
+        }
         if layout.mirrored {
-            Mirror.run(maskScaled.image(), maskMirrored.image())
+            Mirror.run(Image(format: .gray8, width: m.width, height: m.height, planes: (m, m, m)), maskMirrored.image())
             m = maskMirrored.image().luma
         }
         let region = screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height)

@@ -30,6 +30,9 @@ struct PreviewLayout: Sendable, Equatable {
 
     var scale: Float { Float(width) / Float(frameWidth) }
 
+    /// The preview is the frame's own size (no resize needed).
+    var isUnscaled: Bool { width == frameWidth && height == frameHeight }
+
     func point(_ p: Point2) -> Point2 {
         let fx = mirrored ? Float(frameWidth) - p.x : p.x
         return Point2(Float(x) + fx * scale, Float(y) + p.y * scale)

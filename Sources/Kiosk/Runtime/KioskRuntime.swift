@@ -105,8 +105,9 @@ public final class KioskRuntime: @unchecked Sendable {
             throw .models("not found in \(ModelFiles.searchPath.joined(separator: ", ")); run scripts/fetch-models")
         }
         do {
-            // The stills analyzer's detector and landmarker, driven by the tracker for video.
-            let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference)
+            // The stills analyzer's detector and landmarker, driven by the tracker for video;
+            // without the iris model (no live rule reads it; stills load their own with it).
+            let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference, iris: false)
             vision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
                                 rules: profile.map { LiveRules(profile: $0) })
         } catch {
@@ -121,21 +122,15 @@ public final class KioskRuntime: @unchecked Sendable {
             throw .models("segmentation: \(error)")
         }
         // The still thread's own models (interpreters are not shared between threads): the
-        // accurate segmenter, and in passport mode a face analyzer for the photo maker.
+        // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
+        // still and released after it (StillModels checks them once here).
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)
-        do {
-            let accurate = try PersonSegmenter(
-                level: .accurate, generalModel: try FileIO.read("\(dir)/selfie_segmentation.tflite", limit: 64 << 20),
-                landscapeModel: try FileIO.read("\(dir)/selfie_segmentation_landscape.tflite", limit: 64 << 20))
-            if let profile {
-                let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference)
-                finish = .passport(PassportPhotoMaker(profile: profile, analyzer: faces, segmenter: accurate))
-            } else {
-                finish = .greeting(segmenter: accurate, background: greeting)
-            }
-        } catch {
-            throw .models("still path: \(error)")
+        let stillModels = try StillModels(directory: dir, inference: options.inference, faces: profile != nil)
+        if let profile {
+            finish = .passport(profile, stillModels)
+        } else {
+            finish = .greeting(models: stillModels, background: greeting)
         }
         stills = StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish)
 
@@ -268,6 +263,9 @@ public final class KioskRuntime: @unchecked Sendable {
             if let saved = result.saved { photos.append(saved) }
             messages.append(result.message)
         }
+        do throws(HardwareError) { try (display as? PNGDisplay)?.flush() } catch {   // PNG screens are written off-thread
+            log.error("display failed", metadata: ["error": "\(error)"])
+        }
         try? shutter.setReadyLight(false)
         report(shown: shown, fps: ui.fps)
         let end = ProcessStats.now()
@@ -342,8 +340,12 @@ public final class KioskRuntime: @unchecked Sendable {
     }
 
     private func report(shown: UInt64, fps: Double) {
-        let t = timings.drain().filter { $0.count > 0 }
-            .map { "\($0.stage.name)=\(String(format: "%.1f", $0.meanMilliseconds))ms×\($0.count)" }.joined(separator: " ")
+        // Per stage: mean wall ms × runs, then the thread's CPU ms (median / max) where measured.
+        let t = timings.drain().filter { $0.count > 0 }.map { s in
+            let cpu = s.meanCPUMilliseconds > 0
+                ? String(format: "(cpu %.2f/%.2f)", s.medianCPUMilliseconds, s.maxCPUMilliseconds) : ""
+            return "\(s.stage.name)=\(String(format: "%.1f", s.meanMilliseconds))ms\(cpu)×\(s.count)"
+        }.joined(separator: " ")
         log.info("stats", metadata: [
             "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(shown)",
             "fps": "\(String(format: "%.1f", fps))",
@@ -408,13 +410,15 @@ public final class KioskRuntime: @unchecked Sendable {
             Rotate.run(frame, upright.image(), rotation)
             frame = upright.image(metadata: frame.metadata)
         }
-        let guide = self.guide, vision = self.vision
-        let state = timings.measure(.landmarks) { vision.analyze(frame, guide: guide) }
-        live.withLock { $0 = state }
-        if hideBackground.load(ordering: .relaxed) {
-            let segmenter = self.segmenter
-            let mask = timings.measure(.segment) { segmenter.segment(frame) }
-            masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
+        let guide = self.guide, vision = self.vision, timings = self.timings
+        timings.measure(.vision) {
+            let state = vision.analyze(frame, guide: guide, timings: timings)
+            live.withLock { $0 = state }
+            if hideBackground.load(ordering: .relaxed) {
+                let segmenter = self.segmenter
+                let mask = timings.measure(.segment) { segmenter.segment(frame) }
+                masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
+            }
         }
         _ = consume lease
         return true

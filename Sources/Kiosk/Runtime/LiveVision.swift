@@ -19,9 +19,21 @@ final class LiveVision {
         measurements.reserveCapacity(tracker.maxFaces)
     }
 
-    /// Analyses one upright preview frame against the layout guide.
-    func analyze(_ image: Image, guide: LayoutGuide) -> LiveState {
+    /// Analyses one upright preview frame against the layout guide. `timings` gets the face step
+    /// (as `.detect` on frames where the detector ran, else `.landmarks`), `.quality` and `.rules`.
+    func analyze(_ image: Image, guide: LayoutGuide, timings: StageTimings) -> LiveState {
+        let detectorRuns = tracker.detectorRuns
+        let start = ContinuousClock.now, cpu = StageTimings.threadCPUNanoseconds()
         let n = tracker.process(image)
+        timings.record(tracker.detectorRuns != detectorRuns ? .detect : .landmarks, nanoseconds: (ContinuousClock.now - start).nanoseconds,
+                       cpuNanoseconds: StageTimings.threadCPUNanoseconds() &- cpu)
+        timings.measure(.quality) { measure(image, faces: n) }
+        timings.measure(.rules) { decide(image, faces: n, guide: guide) }
+        return state
+    }
+
+    /// Pose and capture quality of each tracked face, into `measurements`.
+    private func measure(_ image: Image, faces n: Int) {
         measurements.removeAll(keepingCapacity: true)
         for i in 0..<n {
             let face = tracker.face(i)
@@ -30,6 +42,10 @@ final class LiveVision {
                 box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
                 quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness)))
         }
+    }
+
+    /// The live state from `measurements`: the first face's figures, the rules and their hysteresis.
+    private func decide(_ image: Image, faces n: Int, guide: LayoutGuide) {
         state.sequence = image.metadata.sequence
         state.analysedFrames &+= 1
         state.faceCount = n
@@ -49,6 +65,5 @@ final class LiveVision {
             state.green = true
             state.instruction = n == 0 ? .noFace : .ready
         }
-        return state
     }
 }

@@ -11,10 +11,10 @@ enum StillFinish {
     case asShot
     /// Booth mode: when the background was hidden at the press, the people are cut out with the
     /// accurate mask and put over the greeting image (scaled to cover) or white; otherwise as shot.
-    case greeting(segmenter: PersonSegmenter, background: ImageBuffer?)
+    case greeting(models: StillModels, background: ImageBuffer?)
     /// Passport mode: `PassportPhotoMaker` (accurate mask, crown from mesh and mask, the profile's
     /// background unless it was kept at the press, crop and scale to the profile, every rule checked).
-    case passport(PassportPhotoMaker)
+    case passport(Profile, StillModels)
 }
 
 /// The still path: shutter press → full-resolution still → upright → finished (passport crop or
@@ -58,8 +58,14 @@ final class StillProcessor {
         switch finish {
         case .asShot:
             break
-        case .greeting(let segmenter, let picture):
+        case .greeting(let models, let picture):
             guard job.hideBackground else { break }
+            // The segmenter lives for this still only (see StillModels).
+            let segmenter: PersonSegmenter
+            do { segmenter = try models.segmenter() } catch {
+                message = "Saved as shot: \(error)"
+                break
+            }
             let rgb = Self.rgb(image)
             let mask = segmenter.segment(rgb.image())
             let compositor = BackgroundCompositor(width: rgb.width, height: rgb.height, format: .rgb888)
@@ -67,7 +73,14 @@ final class StillProcessor {
             compositor.composite(frame: rgb.image(), mask: mask.plane, into: rgb.image())
             finished = rgb
             background = picture == nil ? "white" : "greeting"
-        case .passport(let maker):
+        case .passport(let profile, let models):
+            // The analyzer and segmenter live for this still only (see StillModels).
+            let maker: PassportPhotoMaker
+            do { maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(), segmenter: try models.segmenter()) } catch {
+                passport = PassportSidecar(complies: false, message: "\(error)", rules: [], width: nil, height: nil)
+                message = "Saved uncropped: \(error)"
+                break
+            }
             let rgb = Self.rgb(image)
             do {
                 let made = try withExtendedLifetime(rgb) { () throws(PassportPhotoMaker.Failure) in

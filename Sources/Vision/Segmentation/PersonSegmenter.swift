@@ -46,6 +46,7 @@ public final class PersonSegmenter {
     var guided: GuidedFilter?
     let modelMask = ScratchBuffer<UInt8>(count: 256 * 256)
     let modelLuma = ScratchBuffer<UInt8>(count: 256 * 256)
+    let inputTables = ModelInputTables(maxSide: 256, maxTaps: 4)
     let stabilizerGeneral = TemporalStabilizer(count: 256 * 256)
     let stabilizerLandscape = TemporalStabilizer(count: 256 * 144)
     var lastMapping: MaskMapping?
@@ -125,6 +126,7 @@ public final class PersonSegmenter {
     public var workingByteCount: Int {
         var n = (general?.arenaByteCount ?? 0) + (landscape?.arenaByteCount ?? 0)
         n += modelMask.byteCount + modelLuma.byteCount + stabilizerGeneral.byteCount + stabilizerLandscape.byteCount
+        n += inputTables.byteCount
         n += (maskBuffer?.byteCount ?? 0) + (guideBuffer?.byteCount ?? 0) + (workMaskBuffer?.byteCount ?? 0)
         n += (warp?.byteCount ?? 0) + (guided?.byteCount ?? 0)
         return n
@@ -186,7 +188,8 @@ public final class PersonSegmenter {
         let interp = interpreter(m)
         let luma = modelLuma.pointer
         interp.withInput(0) { input in
-            ModelInputSampler.fill(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange)
+            ModelInputSampler.fillTabled(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange,
+                                         tables: inputTables)
         }
         interp.run()
         let out = modelMask.pointer

@@ -50,73 +50,168 @@ public struct TensorGrid: Sendable, Equatable {
 
 /// Fills a model's NHWC float input from an affine grid over an image (`TensorGrid`): bilinear
 /// sampling, box-averaged over `tapsU`×`tapsV` taps (so a 12 MP photo does not alias into the
-/// 128×128 detector input), reading RGB888, XRGB8888, Gray8, I420 or NV12 directly (YCbCr
-/// converted per sample read with ImageCore's `YUVMatrix` coefficients; the camera's stream
-/// says which matrix applies).
+/// 128×128 detector input), reading RGB888, XRGB8888, Gray8, I420 or NV12 directly. YCbCr frames
+/// are interpolated as Y, Cb and Cr and converted to RGB once per tensor pixel with ImageCore's
+/// `YUVMatrix` coefficients (the camera's stream says which matrix applies); the conversion is
+/// affine, so this equals converting every sample read except where a sample's RGB would clip.
+/// Outside the image a `.zero` border reads black (YCbCr black for YCbCr frames).
 ///
 /// The per-pixel half of MediaPipe's ImageToTensor step (`TensorSampler` in Vision is the
-/// whole step). Float arithmetic without library calls (the same result on x86-64 and aarch64);
-/// Foundation-free; allocates nothing.
+/// whole step). Two variants with one result, bit for bit: `scalar`, one tensor pixel at a time,
+/// and `simd`, eight tensor pixels of a row per step in `SIMD8<Float>` lanes (the four neighbours
+/// of each lane are gathered one by one; all arithmetic is in lanes). A sample's position is
+/// `origin + column·u + row·v` in both (no running sums), and the arithmetic is IEEE operations
+/// in one order without library calls or contraction, so the result is the same on x86-64 and
+/// aarch64. Foundation-free; allocates nothing.
 public enum TensorWarp {
+    /// Samples with the variant `KernelDispatch` selects.
     /// - Parameters:
     ///   - tensor: `width × height × 3` floats, row-major, RGB.
-    @inline(never)
+    @inlinable
     public static func sample(
         _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<Float>,
         width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full
     ) {
+        switch KernelDispatch.variant {
+        case .scalar: scalar(image, grid: grid, into: tensor, width: width, height: height, range: range, border: border, matrix: matrix)
+        case .simd: simd(image, grid: grid, into: tensor, width: width, height: height, range: range, border: border, matrix: matrix)
+        }
+    }
+
+    /// The reference: one tensor pixel at a time.
+    @inline(never)
+    public static func scalar(
+        _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full
+    ) {
+        dispatch(image, grid, tensor, width, height, range, border, matrix, vector: false)
+    }
+
+    /// Eight tensor pixels per step in `SIMD8<Float>` lanes; a row's tail goes through the reference.
+    @inline(never)
+    public static func simd(
+        _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full
+    ) {
+        dispatch(image, grid, tensor, width, height, range, border, matrix, vector: true)
+    }
+
+    @inline(__always)
+    static func dispatch(
+        _ image: Image, _ grid: TensorGrid, _ tensor: UnsafeMutableBufferPointer<Float>, _ width: Int, _ height: Int,
+        _ range: TensorRange, _ border: TensorBorder, _ matrix: YUVMatrix, vector: Bool
+    ) {
         precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
         precondition(grid.tapsU >= 1 && grid.tapsV >= 1, "tensor grid without taps")
+        guard let base = tensor.baseAddress, width > 0, height > 0 else { return }
         switch image.format {
         case .rgb888:
-            warp(PackedSource(plane: image.luma, r: 0, g: 1, b: 2), image, grid, tensor, width, height, range, border)
+            let s = PackedSource(plane: image.luma, r: 0, g: 1, b: 2)
+            vector ? warpSIMD(s, image, grid, base, width, height, range, border) : warp(s, image, grid, base, width, height, range, border)
         case .xrgb8888:
-            warp(PackedSource(plane: image.luma, r: 2, g: 1, b: 0), image, grid, tensor, width, height, range, border)
+            let s = PackedSource(plane: image.luma, r: 2, g: 1, b: 0)
+            vector ? warpSIMD(s, image, grid, base, width, height, range, border) : warp(s, image, grid, base, width, height, range, border)
         case .gray8:
-            warp(GraySource(plane: image.luma), image, grid, tensor, width, height, range, border)
+            let s = GraySource(plane: image.luma)
+            vector ? warpSIMD(s, image, grid, base, width, height, range, border) : warp(s, image, grid, base, width, height, range, border)
         case .i420:
-            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0, matrix: YCbCrFloat(matrix)),
-                 image, grid, tensor, width, height, range, border)
+            let s = YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.2, chromaStep: 1, vOffset: 0,
+                              matrix: YCbCrFloat(matrix))
+            vector ? warpSIMD(s, image, grid, base, width, height, range, border) : warp(s, image, grid, base, width, height, range, border)
         case .nv12:
-            warp(YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1, matrix: YCbCrFloat(matrix)),
-                 image, grid, tensor, width, height, range, border)
+            let s = YUVSource(y: image.planes.0, u: image.planes.1, v: image.planes.1, chromaStep: 2, vOffset: 1,
+                              matrix: YCbCrFloat(matrix))
+            vector ? warpSIMD(s, image, grid, base, width, height, range, border) : warp(s, image, grid, base, width, height, range, border)
+        }
+    }
+
+    /// The tap offsets (in grid steps) and the averaging factor of a grid.
+    @inline(always)
+    static func tapOffset(_ t: Int, _ taps: Int) -> Float { (Float(t) + 0.5) / Float(taps) - 0.5 }
+
+    /// Tensor pixels `x0..<x1` of row `i`, one at a time (inlined into the SIMD loop too, for its
+    /// row tail: no call inside a kernel's loops).
+    @inline(always)
+    static func warpRow<S: PixelSource>(
+        _ source: S, _ grid: TensorGrid, _ out: UnsafeMutablePointer<Float>, row i: Int, from x0: Int, to x1: Int,
+        _ maxX: Int, _ maxY: Int, _ range: TensorRange, _ zero: Bool
+    ) {
+        let tapsU = grid.tapsU, tapsV = grid.tapsV
+        let inv = 1 / Float(tapsU * tapsV)
+        let ox = grid.originX - 0.5, oy = grid.originY - 0.5
+        let fi = Float(i)
+        var j = x0
+        while j < x1 {
+            let fj = Float(j)
+            var acc = SIMD3<Float>(repeating: 0)
+            for tv in 0..<tapsV {
+                let fv = tapOffset(tv, tapsV)
+                for tu in 0..<tapsU {
+                    let fu = tapOffset(tu, tapsU)
+                    let cu = fj + fu, cv = fi + fv
+                    let x = ox + cu * grid.ux + cv * grid.vx
+                    let y = oy + cu * grid.uy + cv * grid.vy
+                    acc += bilinear(source, x, y, maxX, maxY, zero)
+                }
+            }
+            let rgb = source.rgb(acc * inv)
+            let o = out + 3 * j
+            o[0] = rgb.x * range.scale + range.offset
+            o[1] = rgb.y * range.scale + range.offset
+            o[2] = rgb.z * range.scale + range.offset
+            j += 1
         }
     }
 
     @inline(__always)
     static func warp<S: PixelSource>(
-        _ source: S, _ image: Image, _ grid: TensorGrid, _ tensor: UnsafeMutableBufferPointer<Float>,
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: UnsafeMutablePointer<Float>,
         _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder
     ) {
-        let ux = grid.ux, uy = grid.uy, vx = grid.vx, vy = grid.vy
-        let tapsU = grid.tapsU, tapsV = grid.tapsV
-        let inv = 1 / Float(tapsU * tapsV)
+        let maxX = image.width - 1, maxY = image.height - 1
+        for i in 0..<height {
+            warpRow(source, grid, base + i * width * 3, row: i, from: 0, to: width, maxX, maxY, range, border == .zero)
+        }
+    }
+
+    @inline(never)
+    static func warpSIMD<S: PixelSource>(
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: UnsafeMutablePointer<Float>,
+        _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder
+    ) {
         let maxX = image.width - 1, maxY = image.height - 1
         let zero = border == .zero
-        let base = tensor.baseAddress!
+        let tapsU = grid.tapsU, tapsV = grid.tapsV
+        let inv = SIMD8<Float>(repeating: 1 / Float(tapsU * tapsV))
+        let ox = grid.originX - 0.5, oy = grid.originY - 0.5
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let scale = SIMD8<Float>(repeating: range.scale), offset = SIMD8<Float>(repeating: range.offset)
         for i in 0..<height {
-            var px = grid.originX + Float(i) * vx - 0.5
-            var py = grid.originY + Float(i) * vy - 0.5
-            var out = base + i * width * 3
-            for _ in 0..<width {
-                var acc = SIMD3<Float>(repeating: 0)
+            let out = base + i * width * 3
+            let fi = Float(i)
+            var j = 0
+            while j + 8 <= width {
+                let fj = SIMD8<Float>(repeating: Float(j)) + lanes
+                var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0
                 for tv in 0..<tapsV {
-                    let fv = (Float(tv) + 0.5) / Float(tapsV) - 0.5
+                    let cv = SIMD8<Float>(repeating: fi + tapOffset(tv, tapsV))
                     for tu in 0..<tapsU {
-                        let fu = (Float(tu) + 0.5) / Float(tapsU) - 0.5
-                        let x = px + fu * ux + fv * vx
-                        let y = py + fu * uy + fv * vy
-                        acc += bilinear(source, x, y, maxX, maxY, zero)
+                        let cu = fj + SIMD8<Float>(repeating: tapOffset(tu, tapsU))
+                        let x = SIMD8<Float>(repeating: ox) + cu * grid.ux + cv * grid.vx
+                        let y = SIMD8<Float>(repeating: oy) + cu * grid.uy + cv * grid.vy
+                        let s = bilinear8(source, x, y, maxX, maxY, zero)
+                        a0 += s.0; a1 += s.1; a2 += s.2
                     }
                 }
-                acc *= inv
-                out[0] = acc.x * range.scale + range.offset
-                out[1] = acc.y * range.scale + range.offset
-                out[2] = acc.z * range.scale + range.offset
-                out += 3
-                px += ux
-                py += uy
+                let rgb = source.rgb8(a0 * inv, a1 * inv, a2 * inv)
+                let r = rgb.0 * scale + offset, g = rgb.1 * scale + offset, b = rgb.2 * scale + offset
+                let o = out + 3 * j
+                for k in 0..<8 {
+                    o[3 * k] = r[k]; o[3 * k + 1] = g[k]; o[3 * k + 2] = b[k]
+                }
+                j += 8
             }
+            warpRow(source, grid, out, row: i, from: j, to: width, maxX, maxY, range, zero)
         }
     }
 
@@ -126,68 +221,170 @@ public enum TensorWarp {
         step <= 1.5 ? 1 : min(4, Int(step.rounded(.up)))
     }
 
-    @inline(__always)
-    static func bilinear<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
+    /// The four neighbours of `(x, y)` (the pixel at or left/above of it, then right, below,
+    /// below-right) and the fractions; far outside the image all four are one border pixel.
+    @inline(always)
+    static func neighbours<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool)
+        -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, Float, Float) {
         let fx = x.rounded(.down), fy = y.rounded(.down)
         let ax = x - fx, ay = y - fy
         // Far outside: avoid Int overflow on absurd regions.
         guard fx > -2, fy > -2, fx < Float(maxX + 2), fy < Float(maxY + 2) else {
-            if zero { return SIMD3(repeating: 0) }
-            return source.fetch(min(max(Int(max(min(fx, 1e7), -1e7)), 0), maxX), min(max(Int(max(min(fy, 1e7), -1e7)), 0), maxY))
+            let p = zero ? source.black
+                : source.fetch(min(max(Int(max(min(fx, 1e7), -1e7)), 0), maxX), min(max(Int(max(min(fy, 1e7), -1e7)), 0), maxY))
+            return (p, p, p, p, 0, 0)
         }
         let x0 = Int(fx), y0 = Int(fy)
-        let p00 = fetch(source, x0, y0, maxX, maxY, zero)
-        let p10 = fetch(source, x0 + 1, y0, maxX, maxY, zero)
-        let p01 = fetch(source, x0, y0 + 1, maxX, maxY, zero)
-        let p11 = fetch(source, x0 + 1, y0 + 1, maxX, maxY, zero)
+        return (fetch(source, x0, y0, maxX, maxY, zero), fetch(source, x0 + 1, y0, maxX, maxY, zero),
+                fetch(source, x0, y0 + 1, maxX, maxY, zero), fetch(source, x0 + 1, y0 + 1, maxX, maxY, zero), ax, ay)
+    }
+
+    @inline(always)
+    static func bilinear<S: PixelSource>(_ source: S, _ x: Float, _ y: Float, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
+        let (p00, p10, p01, p11, ax, ay) = neighbours(source, x, y, maxX, maxY, zero)
         let top = p00 + (p10 - p00) * ax
         let bottom = p01 + (p11 - p01) * ax
         return top + (bottom - top) * ay
     }
 
-    @inline(__always)
+    /// `bilinear` for eight positions: neighbours gathered lane by lane, the interpolation in lanes
+    /// (the same operations in the same order, so each lane equals `bilinear`).
+    @inline(always)
+    static func bilinear8<S: PixelSource>(_ source: S, _ x: SIMD8<Float>, _ y: SIMD8<Float>, _ maxX: Int, _ maxY: Int, _ zero: Bool)
+        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        var p00 = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>()), p10 = p00, p01 = p00, p11 = p00
+        var ax = SIMD8<Float>(), ay = SIMD8<Float>()
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        // All eight 2×2 neighbourhoods inside the image (the usual case): no border checks, and
+        // the fractions and indices in lanes; the same values `neighbours` gives.
+        let inside = (fx .>= 0) .& (fx .< Float(maxX)) .& (fy .>= 0) .& (fy .< Float(maxY))
+        if all(inside) {
+            ax = x - fx
+            ay = y - fy
+            for k in 0..<8 {
+                // Lane by lane: SIMD8<Int32>(fx) is a generic, per-element slow path in Swift 6.3.
+                let q = source.quad(Int(fx[k]), Int(fy[k]))
+                p00.0[k] = q.0.x; p00.1[k] = q.0.y; p00.2[k] = q.0.z
+                p10.0[k] = q.1.x; p10.1[k] = q.1.y; p10.2[k] = q.1.z
+                p01.0[k] = q.2.x; p01.1[k] = q.2.y; p01.2[k] = q.2.z
+                p11.0[k] = q.3.x; p11.1[k] = q.3.y; p11.2[k] = q.3.z
+            }
+        } else {
+            for k in 0..<8 {
+                let n = neighbours(source, x[k], y[k], maxX, maxY, zero)
+                p00.0[k] = n.0.x; p00.1[k] = n.0.y; p00.2[k] = n.0.z
+                p10.0[k] = n.1.x; p10.1[k] = n.1.y; p10.2[k] = n.1.z
+                p01.0[k] = n.2.x; p01.1[k] = n.2.y; p01.2[k] = n.2.z
+                p11.0[k] = n.3.x; p11.1[k] = n.3.y; p11.2[k] = n.3.z
+                ax[k] = n.4; ay[k] = n.5
+            }
+        }
+        @inline(always) func lerp(_ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
+            let top = a + (b - a) * ax
+            let bottom = c + (d - c) * ax
+            return top + (bottom - top) * ay
+        }
+        return (lerp(p00.0, p10.0, p01.0, p11.0), lerp(p00.1, p10.1, p01.1, p11.1), lerp(p00.2, p10.2, p01.2, p11.2))
+    }
+
+    @inline(always)
     static func fetch<S: PixelSource>(_ source: S, _ x: Int, _ y: Int, _ maxX: Int, _ maxY: Int, _ zero: Bool) -> SIMD3<Float> {
         if x < 0 || y < 0 || x > maxX || y > maxY {
-            if zero { return SIMD3(repeating: 0) }
+            if zero { return source.black }
             return source.fetch(min(max(x, 0), maxX), min(max(y, 0), maxY))
         }
         return source.fetch(x, y)
     }
 }
 
-/// Reads one pixel as RGB floats in 0...255. Generic (not existential) so the warp specialises.
+/// Reads one pixel's channels as floats in 0...255 (RGB, or Y Cb Cr for YCbCr frames), and turns
+/// averaged channels into RGB. Generic (not existential) so the warp specialises.
 protocol PixelSource {
     func fetch(_ x: Int, _ y: Int) -> SIMD3<Float>
+    /// `fetch` of (x, y), (x+1, y), (x, y+1), (x+1, y+1), all inside the image.
+    func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    /// The channels of black (a `.zero` border's pixel).
+    var black: SIMD3<Float> { get }
+    /// RGB in 0...255 from channels `c`.
+    func rgb(_ c: SIMD3<Float>) -> SIMD3<Float>
+    /// `rgb` for eight pixels, lane by lane the same operations.
+    func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 }
 
 struct PackedSource: PixelSource {
     let plane: Plane
     let r: Int, g: Int, b: Int
-    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inline(always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
         let p = plane.row(y) + x * plane.bytesPerPixel
         return SIMD3(Float(p[r]), Float(p[g]), Float(p[b]))
+    }
+    @inline(always) func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let n = plane.bytesPerPixel
+        let a = plane.row(y) + x * n, c = plane.row(y + 1) + x * n
+        return (SIMD3(Float(a[r]), Float(a[g]), Float(a[b])), SIMD3(Float(a[n + r]), Float(a[n + g]), Float(a[n + b])),
+                SIMD3(Float(c[r]), Float(c[g]), Float(c[b])), SIMD3(Float(c[n + r]), Float(c[n + g]), Float(c[n + b])))
+    }
+    var black: SIMD3<Float> { SIMD3(repeating: 0) }
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        (c0, c1, c2)
     }
 }
 
 struct GraySource: PixelSource {
     let plane: Plane
-    @inline(__always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
+    @inline(always) func fetch(_ x: Int, _ y: Int) -> SIMD3<Float> {
         SIMD3(repeating: Float(plane.row(y)[x]))
+    }
+    @inline(always) func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let a = plane.row(y) + x, c = plane.row(y + 1) + x
+        return (SIMD3(repeating: Float(a[0])), SIMD3(repeating: Float(a[1])), SIMD3(repeating: Float(c[0])), SIMD3(repeating: Float(c[1])))
+    }
+    var black: SIMD3<Float> { SIMD3(repeating: 0) }
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        (c0, c1, c2)
     }
 }
 
+/// Y, Cb, Cr (Cb and Cr of the 2×2 block the pixel is in); converted after interpolation.
 struct YUVSource: PixelSource {
     let y: Plane, u: Plane, v: Plane
     let chromaStep: Int, vOffset: Int
     let matrix: YCbCrFloat
-    @inline(__always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
-        let luma = (Float(y.row(py)[px]) - matrix.yOffset) * matrix.yGain
+    @inline(always) func fetch(_ px: Int, _ py: Int) -> SIMD3<Float> {
         let cx = (px >> 1) * chromaStep, cy = py >> 1
-        let cb = Float(u.row(cy)[cx]) - 128
-        let cr = Float(v.row(cy)[cx + vOffset]) - 128
+        return SIMD3(Float(y.row(py)[px]), Float(u.row(cy)[cx]), Float(v.row(cy)[cx + vOffset]))
+    }
+    @inline(always) func quad(_ px: Int, _ py: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
+        let y0 = y.row(py) + px, y1 = y.row(py + 1) + px
+        let c0 = (px >> 1) * chromaStep, c1 = ((px + 1) >> 1) * chromaStep
+        let u0 = u.row(py >> 1), u1 = u.row((py + 1) >> 1)
+        let v0 = v.row(py >> 1) + vOffset, v1 = v.row((py + 1) >> 1) + vOffset
+        return (SIMD3(Float(y0[0]), Float(u0[c0]), Float(v0[c0])), SIMD3(Float(y0[1]), Float(u0[c1]), Float(v0[c1])),
+                SIMD3(Float(y1[0]), Float(u1[c0]), Float(v1[c0])), SIMD3(Float(y1[1]), Float(u1[c1]), Float(v1[c1])))
+    }
+    var black: SIMD3<Float> { SIMD3(matrix.yOffset, 128, 128) }
+    @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let luma = (c.x - matrix.yOffset) * matrix.yGain
+        let cb = c.y - 128, cr = c.z - 128
         let r = luma + matrix.rV * cr
         let g = luma - matrix.gU * cb - matrix.gV * cr
         let b = luma + matrix.bU * cb
         return SIMD3(min(max(r, 0), 255), min(max(g, 0), 255), min(max(b, 0), 255))
+    }
+    @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let m = matrix
+        let luma = (c0 - m.yOffset) * m.yGain
+        let cb = c1 - 128, cr = c2 - 128
+        let r = luma + m.rV * cr
+        let g = luma - m.gU * cb - m.gV * cr
+        let b = luma + m.bU * cb
+        // min(max(v, 0), 255) lane by lane, as the reference, with lane selects (no generic calls).
+        @inline(always) func clamp(_ v: SIMD8<Float>) -> SIMD8<Float> {
+            let low = v.replacing(with: 0, where: v .< 0)
+            return low.replacing(with: 255, where: low .> 255)
+        }
+        return (clamp(r), clamp(g), clamp(b))
     }
 }

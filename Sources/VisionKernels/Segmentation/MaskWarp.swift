@@ -6,21 +6,42 @@ import ImageCore
 /// warp stays separable: one tap table per frame column and one per frame row (Q8 weights),
 /// rebuilt per call in storage allocated once. This is the fast level's cheap upsample and the
 /// starting point of the others.
+///
+/// Two variants with one result, bit for bit: `scalar`, the reference (four mask reads per
+/// frame pixel), and `simd`, which blends the two mask rows (or columns) a frame row needs once
+/// per frame row, across the model's width, then interpolates 16 frame pixels per step in
+/// `SIMD16<Int32>` lanes from that line (two reads per pixel, gathered lane by lane). The
+/// integer weights make the order irrelevant: both compute Σ mask·wx·wy exactly before the one
+/// rounding shift. `warp` runs the variant `KernelDispatch` selects.
 package final class MaskWarp {
     private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
     private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
+    /// One frame row's blended mask line (model side ≤ `maxModelSide`), for `simd`.
+    private let line: ScratchBuffer<Int32>
+    package let maxModelSide: Int
 
-    package init(maxSide: Int) {
+    package init(maxSide: Int, maxModelSide: Int = 256) {
         colIndex0 = ScratchBuffer(count: maxSide); colIndex1 = ScratchBuffer(count: maxSide); colWeight = ScratchBuffer(count: maxSide)
         rowIndex0 = ScratchBuffer(count: maxSide); rowIndex1 = ScratchBuffer(count: maxSide); rowWeight = ScratchBuffer(count: maxSide)
+        self.maxModelSide = maxModelSide
+        line = ScratchBuffer(count: maxModelSide)
     }
 
-    package var byteCount: Int { 6 * colIndex0.byteCount }
+    package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount }
 
     /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
-    /// for frame pixels x in `xr`, y in `yr`.
+    /// for frame pixels x in `xr`, y in `yr`, with the variant `KernelDispatch` selects.
+    @inline(__always)
     package func warp(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
-              xRange xr: Range<Int>, yRange yr: Range<Int>) {
+                      xRange xr: Range<Int>, yRange yr: Range<Int>) {
+        switch KernelDispatch.variant {
+        case .scalar: scalar(mask, maskStride: maskStride, mapping: m, into: destination, xRange: xr, yRange: yr)
+        case .simd: simd(mask, maskStride: maskStride, mapping: m, into: destination, xRange: xr, yRange: yr)
+        }
+    }
+
+    /// The tap tables of frame columns `xr` and rows `yr`.
+    private func buildTables(_ m: MaskMapping, _ destination: Plane, _ xr: Range<Int>, _ yr: Range<Int>) {
         precondition(destination.width == m.frameWidth && destination.height == m.frameHeight && destination.bytesPerPixel == 1,
                      "warp: destination is not a frame-size Gray8 plane")
         precondition(max(m.frameWidth, m.frameHeight) <= colIndex0.count, "warp: frame larger than planned")
@@ -43,6 +64,14 @@ package final class MaskWarp {
             let t = MaskWarp.taps(coord, lo: lo, hi: hi, n: n)
             rowIndex0[y] = t.0; rowIndex1[y] = t.1; rowWeight[y] = t.2
         }
+    }
+
+    /// The reference: four mask reads and the two-step blend per frame pixel.
+    @inline(never)
+    package func scalar(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
+                        xRange xr: Range<Int>, yRange yr: Range<Int>) {
+        buildTables(m, destination, xr, yr)
+        let swap = m.rotation.swapsAxes
         for y in yr {
             let out = destination.row(y)
             let r0 = Int(rowIndex0[y]), r1 = Int(rowIndex1[y]), wr = Int(rowWeight[y])
@@ -63,6 +92,54 @@ package final class MaskWarp {
                     let right = Int(b[r0]) * (256 - wr) + Int(b[r1]) * wr
                     out[x] = UInt8(truncatingIfNeeded: (left * (256 - wc) + right * wc + 32768) >> 16)
                 }
+            }
+        }
+    }
+
+    /// The twin: per frame row the blended mask line, then 16 frame pixels per step in lanes.
+    @inline(never)
+    package func simd(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
+                      xRange xr: Range<Int>, yRange yr: Range<Int>) {
+        buildTables(m, destination, xr, yr)
+        let swap = m.rotation.swapsAxes
+        let n = swap ? m.modelHeight : m.modelWidth
+        precondition(n <= maxModelSide, "warp: model larger than planned")
+        let blended = line.pointer
+        let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
+        let wts = UnsafeRawPointer(colWeight.pointer)
+        for y in yr {
+            let out = destination.row(y)
+            let r0 = Int(rowIndex0[y]), r1 = Int(rowIndex1[y]), wr = rowWeight[y]
+            // The line this frame row reads: mask rows r0/r1 blended across the model's width, or
+            // (axes swapped) mask columns r0/r1 blended down the model's height.
+            if !swap {
+                let a = mask + r0 * maskStride, b = mask + r1 * maskStride
+                for i in 0..<n { blended[i] = Int32(a[i]) * (256 - wr) + Int32(b[i]) * wr }
+            } else {
+                for j in 0..<n {
+                    let row = mask + j * maskStride
+                    blended[j] = Int32(row[r0]) * (256 - wr) + Int32(row[r1]) * wr
+                }
+            }
+            var x = xr.lowerBound
+            while x + 16 <= xr.upperBound {
+                let c0 = i0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let c1 = i1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let wc = wts.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                var v0 = SIMD16<Int32>(), v1 = SIMD16<Int32>()
+                for k in 0..<16 {
+                    v0[k] = blended[Int(c0[k])]
+                    v1[k] = blended[Int(c1[k])]
+                }
+                let r = (v0 &* (256 &- wc) &+ v1 &* wc &+ 32768) &>> 16
+                for k in 0..<16 { out[x + k] = UInt8(truncatingIfNeeded: r[k]) }
+                x += 16
+            }
+            while x < xr.upperBound {
+                let wc = colWeight[x]
+                let v = blended[Int(colIndex0[x])] * (256 - wc) + blended[Int(colIndex1[x])] * wc
+                out[x] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                x += 1
             }
         }
     }

@@ -1,0 +1,45 @@
+import ImageFiles
+import NeuralCore
+import Passport
+import Vision
+
+/// The still path's models, built on the still thread when a still needs them and released when
+/// it is done: the accurate segmenter (both segmentation models on the float path) and, in
+/// passport mode, a face analyzer with the iris model. Idle between stills they took 9.4 MiB of
+/// the kiosk's resident memory; now only the model files' bytes stay (about 0.5 MiB).
+///
+/// `init` reads the files and builds every model once, so a bad model file stops the kiosk at
+/// start-up with a clear error rather than at the first photo.
+final class StillModels {
+    let directory: String
+    let inference: ExecutionPath
+    let general: [UInt8]
+    let landscape: [UInt8]
+
+    init(directory: String, inference: ExecutionPath, faces: Bool) throws(KioskError) {
+        self.directory = directory
+        self.inference = inference
+        do {
+            general = try FileIO.read("\(directory)/selfie_segmentation.tflite", limit: 64 << 20)
+            landscape = try FileIO.read("\(directory)/selfie_segmentation_landscape.tflite", limit: 64 << 20)
+        } catch {
+            throw .models("still path: \(error)")
+        }
+        _ = try segmenter()
+        if faces { _ = try analyzer() }
+    }
+
+    /// A new accurate segmenter (the caller drops it after the still).
+    func segmenter() throws(KioskError) -> PersonSegmenter {
+        do { return try PersonSegmenter(level: .accurate, generalModel: general, landscapeModel: landscape) } catch {
+            throw .models("still path: segmentation: \(error)")
+        }
+    }
+
+    /// A new face analyzer with the iris model (pupils for the passport crop).
+    func analyzer() throws(KioskError) -> FaceAnalyzer {
+        do { return try FaceAnalyzer(modelDirectory: directory, path: inference) } catch {
+            throw .models("still path: faces: \(error)")
+        }
+    }
+}
