@@ -72,6 +72,7 @@ import Vision
         case .shadow: l.uneven = true
         case .sunglasses: l.eyesHidden = true; l.glasses = "sun"
         case .hand, .cigarette: l.covered = true
+        case .hat: l.headCovered = true
         }
         return l
     }
@@ -99,6 +100,9 @@ import Vision
             kinds += ExaminerSetVariants.Kind.allCases
             for kind in kinds {
                 let image = kind.map { ExaminerSetVariants.make($0, photo, face: face, hand: hand) } ?? photo
+                if let dir = ProcessInfo.processInfo.environment["BOOTH_EXAMINER_VARIANTS"], let kind {
+                    try withExtendedLifetime(image) { try PNGWriter.write(image.image(), to: dir + "/" + l.file + "+" + kind.rawValue + ".png") }
+                }
                 guard let (_, q, m) = measure(image, profile: profile) else { continue }   // a variant may hide the face
                 let check = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
                 out.append(Sample(name: l.file + (kind.map { "+" + $0.rawValue } ?? ""), label: label(l, kind), measurements: m,
@@ -123,13 +127,14 @@ import Vision
         }
         func no(_ o: LiveRules.Outcome?) -> Bool { o?.passed == false }
         return [
-            ("mouth (mouth_closed + teeth)", t({ $0.mouthOpen }, { no($0.mouthClosed) || no($0.teeth) })),
+            ("mouth (mouth_closed + slit + teeth)", t({ $0.mouthOpen }, { no($0.mouthClosed) || no($0.slit) || no($0.teeth) })),
             ("mouth_closed (lip gap)", t({ $0.mouthOpen }, { no($0.mouthClosed) })),
+            ("mouth_closed_slit", t({ $0.mouthOpen }, { no($0.slit) })),
             ("mouth_closed_teeth", t({ $0.mouthOpen }, { no($0.teeth) })),
             ("expression_neutral", t({ $0.smile }, { no($0.expression) })),
             ("eyes_visible (+ iris)", t({ $0.eyesHidden }, { no($0.eyesVisible) || no($0.iris) })),
             ("no_glasses", t({ $0.glasses != "none" }, { no($0.glasses) })),
-            ("face_uncovered", t({ $0.covered }, { no($0.cover) })),
+            ("face_uncovered (+ object, sides)", t({ $0.covered }, { no($0.cover) || no($0.object) || no($0.sides) })),
             ("head_covering", t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", t({ $0.blurred }, { no($0.sharpness) })),
             ("lighting", t({ $0.uneven }, { no($0.lighting) })),
@@ -146,13 +151,13 @@ import Vision
     }
 
     static func dump(_ samples: [Sample], to path: String) {
-        var s = "name\tmouth\tsmile\teyes_hidden\tglasses\tcovered\thead\tblur\tuneven\tlipGap\tteeth\tsmileScore\tbrow\teyeLuma\tiris\tframe\tglare\tcover\tforeheadTop\tforeheadLow\tsharp\tlight\tskin\tobject\tlipsSkin\tedges\tocclusion\tnoseDist\tmouthDist\tmouthFlat\tlowerFlat\tcornerLift\teyesOpen\tquality\n"
+        var s = "name\tmouth\tsmile\teyes_hidden\tglasses\tcovered\thead\tblur\tuneven\tlipGap\tteeth\tsmileScore\teyeLuma\tiris\tframe\tglare\tcover\tforeheadTop\tforeheadLow\tsharp\tlight\tskin\tlipSlit\tsideEdges\tsideWhite\tocclusion\tnoseDist\tmouthDist\tmouthFlat\tlowerFlat\tcornerLift\teyesOpen\tquality\n"
         func b(_ v: Bool) -> String { v ? "y" : "n" }
         for x in samples {
             let l = x.label, m = x.measurements
             s += "\(x.name)\t\(b(l.mouthOpen))\t\(b(l.smile))\t\(b(l.eyesHidden))\t\(l.glasses)\t\(b(l.covered))\t\(b(l.headCovered))\t\(b(l.blurred))\t\(b(l.uneven))"
-            for v in [m.lipGap, m.teeth, m.smile, m.browRaise, m.eyeLuma, m.irisContrast, m.frameLine, m.glare, m.cover, m.foreheadTop,
-                      m.foreheadLow, m.sharpness, m.lightingBalance, m.skinLuma, m.object, m.lipsSkin, m.edges, x.capture.components.occlusion,
+            for v in [m.lipGap, m.teeth, m.smile, m.eyeLuma, m.irisContrast, m.frameLine, m.glare, m.cover, m.foreheadTop,
+                      m.foreheadLow, m.sharpness, m.lightingBalance, m.skinLuma, m.lipSlit, m.sideEdges, m.sideWhite, x.capture.components.occlusion,
                       x.capture.measurements.noseDistance, x.capture.measurements.mouthDistance, x.capture.measurements.mouthFlat,
                       x.capture.measurements.lowerFaceFlat, x.capture.measurements.cornerLift] { s += "\t" + String(format: "%.4f", v) }
             s += "\t\(b(x.eyesOpen))\t" + String(format: "%.3f", x.quality) + "\n"
@@ -190,7 +195,7 @@ import Vision
         }
         // Open mouths caught by the mouth or expression rule itself.
         let open = held.filter { $0.label.mouthOpen }
-        let caught = open.filter { $0.check.mouthClosed?.passed == false || $0.check.teeth?.passed == false || $0.check.expression?.passed == false }
+        let caught = open.filter { $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false || $0.check.expression?.passed == false }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule.
         for (name, t) in Self.tally(held) where t.compliant > 0 {

@@ -10,10 +10,11 @@ import Darwin
 /// Honest synthetic variants of a real photo of the examiner set: the same face blurred, shaded
 /// on one side, rotated, darkened, with dark lenses over the eyes, with a real hand (cut from
 /// another photo of the set) over the lower face, or with a cigarette at the mouth. Placed from
-/// the face's own mesh; RGB888 in and out.
+/// the face's own mesh; RGB888 in and out. The hat is a navy knitted-cap band from above the
+/// head down to the middle of the forehead (with a little luma texture, as wool has).
 enum ExaminerSetVariants {
     enum Kind: String, CaseIterable {
-        case blur, shadow, rotated, dark, sunglasses, hand, cigarette
+        case blur, shadow, rotated, dark, sunglasses, hand, cigarette, hat
     }
 
     static func copy(_ s: ImageBuffer) -> ImageBuffer {
@@ -105,6 +106,21 @@ enum ExaminerSetVariants {
                     guard along >= -0.05 * ed, along <= length, across <= half else { continue }
                     let filter = along < 0.15 * ed
                     d.row(y)[3 * x] = filter ? 200 : 245; d.row(y)[3 * x + 1] = filter ? 130 : 243; d.row(y)[3 * x + 2] = filter ? 60 : 238
+                }
+            }
+        case .hat:
+            // Everything above the line through the middle of the forehead (between the brows'
+            // tops and the hairline), within 1.3 eye distances of the face's centre line.
+            let top = face.mesh[10].xy, brow = face.mesh[9].xy
+            let ux = (eyeL.x - eyeR.x) / ed, uy = (eyeL.y - eyeR.y) / ed
+            let edge = Point2(brow.x + 0.45 * (top.x - brow.x), brow.y + 0.45 * (top.y - brow.y))
+            for y in 0..<h {
+                for x in 0..<w {
+                    let px = Float(x) - edge.x, py = Float(y) - edge.y
+                    let along = px * ux + py * uy, down = -px * uy + py * ux
+                    guard down <= 0, down >= -1.6 * ed, abs(along) <= 1.3 * ed else { continue }
+                    let texture = UInt8(truncatingIfNeeded: (x * 7 + y * 13) % 9)
+                    d.row(y)[3 * x] = 30 + texture; d.row(y)[3 * x + 1] = 40 + texture; d.row(y)[3 * x + 2] = 90 + texture
                 }
             }
         }

@@ -15,34 +15,41 @@ public struct ExaminerLimits: Sendable, Equatable {
     }
 
     /// `lipGap` (inner-lip gap over face height) at most this.
-    public var maxLipGap = 0.02
+    public var maxLipGap = 0.025
+    /// `lipSlit` (dark slit between the lips over face height) at most this.
+    public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
-    public var maxTeeth = 0.1
+    public var maxTeeth = 0.03
     public var expressionNeutral = true
     /// `smile` (0 neutral … 1 broad smile) at most this.
-    public var maxSmile = 0.5
+    public var maxSmile = 0.68
     public var eyesVisible = true
     /// `eyeLuma` (around the eyes over the skin) at least this …
     public var minEyeLuma = 0.5
     /// … and `irisContrast` (sclera over iris, over the skin) at least this.
-    public var minIrisContrast = 0.05
+    public var minIrisContrast = 0.08
     public var glasses = Glasses.refused
     /// Refused glasses: `frameLine` at most this.
-    public var maxFrameLine = 0.12
+    public var maxFrameLine = 0.3
     /// Allowed glasses: `glare` at most this.
     public var maxGlare = 0.02
     public var faceUncovered = true
     /// `cover` (largest non-skin share over nose, cheeks, mouth surround, chin) at most this.
-    public var maxCover = 0.3
+    public var maxCover = 0.85
+    /// `sideWhite` (near-white share of one side of the mouth and cheeks over the other's) at
+    /// most this: a cigarette or another white object.
+    public var maxObject = 0.05
+    /// `sideEdges` (edge share of one side over the other's) at most this: a hand's fingers.
+    public var maxSideEdges = 0.55
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
-    public var minForeheadTop = 0.3
+    public var minForeheadTop = 0.28
     /// Allowed coverings: `foreheadLow` (skin share above the brows) at least this.
-    public var minForeheadLow = 0.4
+    public var minForeheadLow = 0.15
     /// `sharpness` (focus detail) at least this.
-    public var minSharpness = 8.0
+    public var minSharpness = 6.5
     /// `lightingBalance` (darker over brighter face side) at least this.
-    public var minLightingBalance = 0.6
+    public var minLightingBalance = 0.5
 
     public init() {}
 
@@ -51,6 +58,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         var e = ExaminerLimits()
         guard let t else { return e }
         e.maxLipGap = try t.double("max_lip_gap", default: e.maxLipGap, in: 0...1)
+        e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
         e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
@@ -63,6 +71,8 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxGlare = try t.double("max_glare", default: e.maxGlare, in: 0...1)
         e.faceUncovered = try t.bool("face_uncovered", default: e.faceUncovered)
         e.maxCover = try t.double("max_cover", default: e.maxCover, in: 0...1)
+        e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
+        e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

@@ -12,9 +12,12 @@ public enum ExaminerEstimator {
     static let foreheadTopBand = [54, 103, 67, 109, 10, 338, 297, 332, 284, 298, 333, 299, 337, 151, 108, 69, 104, 68]
     /// Forehead lower band: that line, then back along the brows' upper edge.
     static let foreheadLowBand = [68, 104, 69, 108, 151, 337, 299, 333, 298, 293, 334, 296, 336, 9, 107, 66, 105, 63]
-    /// Brows' lower edges, person's right and left.
-    static let rightBrowLower = [46, 53, 52, 65, 55]
-    static let leftBrowLower = [276, 283, 282, 295, 285]
+    /// The face oval (MediaPipe's silhouette), from the forehead top clockwise on screen.
+    static let faceOval = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176,
+                           149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109]
+    /// Mirrored boxes compared side against side: mesh vertex on the person's right, on the left,
+    /// and how far outwards (in eye distances) the box centre lies from it.
+    static let mirroredBoxes: [(Int, Int, Float)] = [(61, 291, 0.22), (205, 425, 0), (50, 280, 0)]
 
     public static func measure(_ image: Image, face: FaceObservation, quality: CaptureQuality) -> ExaminerMeasurements {
         measure(image, points: face.mesh, rightPupil: face.rightPupil, leftPupil: face.leftPupil, quality: quality)
@@ -44,9 +47,14 @@ public enum ExaminerEstimator {
                                  v: (cheekR.v + cheekL.v + nose.v) / 3)
         let refY = max(16, ref.y)
         m.skinLuma = ref.y
-        func skinLike(_ s: FacePixels.YUV) -> Bool {
-            abs(s.u - ref.u) + abs(s.v - ref.v) < 14 && s.y > 0.6 * refY && s.y < 1.35 * refY + 10
+        // Chromaticity (chroma over luma) does not change with the light's strength, so a shadowed
+        // part of the skin still reads as skin.
+        let refCU = (ref.u - 128) / refY, refCV = (ref.v - 128) / refY
+        func hueDistance(_ s: FacePixels.YUV) -> Float {
+            let y = max(16, s.y)
+            return abs((s.u - 128) / y - refCU) + abs((s.v - 128) / y - refCV)
         }
+        func skinLike(_ s: FacePixels.YUV) -> Bool { hueDistance(s) < 0.09 && s.y > 0.3 * refY && s.y < 1.5 * refY + 10 }
 
         // Mouth: lip gap against the face height, teeth inside the outer lips.
         var gap: Float = 0
@@ -59,11 +67,28 @@ public enum ExaminerEstimator {
             if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) { teethSamples += 1 }
         }
         m.teeth = lipSamples > 0 ? Float(teethSamples) / Float(lipSamples) : 0
+        // A dark slit between the lips: across the lip line at 7 places between the corners, the
+        // samples darker than 0.55 of the lips around them (the profile's 4 outermost samples at
+        // each end), as a height over the face height (mean of the places).
+        let c0 = p[78].xy, c1 = p[308].xy
+        let mouthWidth = max(2, ((c1.x - c0.x) * (c1.x - c0.x) + (c1.y - c0.y) * (c1.y - c0.y)).squareRoot())
+        let lineCentre = FaceExpression.midpoint(p[13], p[14]).xy
+        let sag = (lineCentre.x - (c0.x + c1.x) / 2) * axes.vx + (lineCentre.y - (c0.y + c1.y) / 2) * axes.vy
+        var slit: Float = 0
+        for k in 1...7 {
+            let t = 0.125 * Float(k)
+            let onLine = axes.point(Point2(c0.x + t * (c1.x - c0.x), c0.y + t * (c1.y - c0.y)), 0, (1 - abs(2 * t - 1)) * sag)
+            var lips: Float = 0, dark = 0
+            px.grid(onLine, axes, halfU: 0, halfV: 0.12 * mouthWidth, columns: 1, rows: 25) { j, _, s in
+                if j < 4 || j > 20 { lips += s.y / 8 }
+            }
+            px.grid(onLine, axes, halfU: 0, halfV: 0.12 * mouthWidth, columns: 1, rows: 25) { _, _, s in
+                if s.y < 0.55 * lips { dark += 1 }
+            }
+            slit += Float(dark) * 0.01 * mouthWidth
+        }
+        m.lipSlit = slit / 7 / faceHeight
         m.smile = FaceExpression.smile(cornerLift: FaceExpression.cornerLift(p), widthRatio: FaceExpression.mouthWidthRatio(p))
-        var brow: Float = 0
-        for i in rightBrowLower { brow += (eyeR.x - p[i].x) * axes.vx + (eyeR.y - p[i].y) * axes.vy }
-        for i in leftBrowLower { brow += (eyeL.x - p[i].x) * axes.vx + (eyeL.y - p[i].y) * axes.vy }
-        m.browRaise = brow / Float(rightBrowLower.count + leftBrowLower.count) / d
 
         // Eyes: luma around each eye, sclera against iris, glare.
         var glareSamples = 0, aroundSamples = 0
@@ -74,9 +99,10 @@ public enum ExaminerEstimator {
                 aroundSamples += 1
                 if s.y >= 235 && s.y >= refY + 30 { glareSamples += 1 }
             }
-            return sum / 160 / refY
+            return sum / 160
         }
-        m.eyeLuma = min(around(eyeR), around(eyeL))
+        // Each eye against the cheek on its own side (a shadow across the face darkens both).
+        m.eyeLuma = min(around(eyeR) / max(16, cheekR.y), around(eyeL) / max(16, cheekL.y))
         m.glare = aroundSamples > 0 ? Float(glareSamples) / Float(aroundSamples) : 0
         func contrast(outer: Int, inner: Int, pupil: Point2) -> Float {
             let a = p[outer].xy, b = p[inner].xy
@@ -84,9 +110,10 @@ public enum ExaminerEstimator {
             let s1 = px.mean(Point2(a.x + 0.18 * (b.x - a.x), a.y + 0.18 * (b.y - a.y)), axes, halfU: 0.05 * w, halfV: 0.03 * w)
             let s2 = px.mean(Point2(a.x + 0.82 * (b.x - a.x), a.y + 0.82 * (b.y - a.y)), axes, halfU: 0.05 * w, halfV: 0.03 * w)
             let iris = px.mean(pupil, axes, halfU: 0.1 * w, halfV: 0.06 * w)
-            return (max(s1.y, s2.y) - iris.y) / refY
+            return max(s1.y, s2.y) - iris.y
         }
-        m.irisContrast = min(contrast(outer: 33, inner: 133, pupil: rightPupil), contrast(outer: 263, inner: 362, pupil: leftPupil))
+        m.irisContrast = min(contrast(outer: 33, inner: 133, pupil: rightPupil) / max(16, cheekR.y),
+                             contrast(outer: 263, inner: 362, pupil: leftPupil) / max(16, cheekL.y))
 
         // Glasses: a horizontal line across the bridge or under an eye.
         var rowsBuffer: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) =
@@ -114,8 +141,7 @@ public enum ExaminerEstimator {
         // Cover: pixels unlike skin over nose, cheeks, mouth surround and chin.
         func foreign(_ s: FacePixels.YUV) -> Bool {
             if s.y < 0.6 * refY { return false }                  // shadow, hair, beard, nostrils
-            let hue = abs(s.u - ref.u) + abs(s.v - ref.v)
-            return hue > 22 || s.y > 1.45 * refY + 10
+            return hueDistance(s) > 0.14 || s.y > 1.45 * refY + 10
         }
         func coverShare(_ c: Point2, halfU: Float, halfV: Float) -> Float {
             var n = 0
@@ -128,26 +154,42 @@ public enum ExaminerEstimator {
         cover = max(cover, coverShare(p[425].xy, halfU: 0.16 * d, halfV: 0.16 * d))
         cover = max(cover, coverShare(p[175].xy, halfU: 0.3 * d, halfV: 0.1 * d))
         // Around the mouth, leaving out the lips themselves (not skin-coloured).
-        var ring = 0, ringAll = 0, white = 0, edge = 0
-        let whiteLuma = max(1.2 * refY, refY + 25), whiteSaturation = 0.5 * refSaturation + 4
-        let step = 0.03 * d
-        px.grid(axes.point(mouthC, 0, 0.05 * d), axes, halfU: 0.95 * d, halfV: 0.5 * d, columns: 48, rows: 26) { _, q, s in
-            guard !FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+        var ring = 0, ringAll = 0
+        px.grid(axes.point(mouthC, 0, 0.05 * d), axes, halfU: 0.95 * d, halfV: 0.5 * d, columns: 32, rows: 18) { _, q, s in
+            guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
             ringAll += 1
             if foreign(s) { ring += 1 }
-            if s.y > whiteLuma && s.saturation < whiteSaturation { white += 1 }
-            let a = px.sample(q.x - step * axes.ux, q.y - step * axes.uy).y, b = px.sample(q.x + step * axes.ux, q.y + step * axes.uy).y
-            let c = px.sample(q.x - step * axes.vx, q.y - step * axes.vy).y, e = px.sample(q.x + step * axes.vx, q.y + step * axes.vy).y
-            if min(min(a, b), min(c, e)) > 0.55 * refY && abs(a - b) + abs(c - e) > 0.22 * refY { edge += 1 }
         }
         m.cover = max(cover, Float(ring) / Float(max(1, ringAll)))
-        m.object = Float(white) / Float(max(1, ringAll))
-        m.edges = Float(edge) / Float(max(1, ringAll))
-        var lipSkin = 0
-        px.polygon(p, outerLips) { s in
-            if abs(s.u - ref.u) + abs(s.v - ref.v) < 9 && abs(s.y - refY) < 0.15 * refY { lipSkin += 1 }
+
+        // One side against the other: a hand or an object is rarely symmetric. Edge share,
+        // and near-white share of mirrored boxes beside the mouth and on the cheeks.
+        // Each side's edges are judged against its own cheek's luma, so a shadow on one side
+        // does not read as a cover.
+        let whiteSaturation = 0.5 * refSaturation + 4
+        let step = 0.03 * d
+        func side(_ c: Point2, light: Float) -> (edges: Float, white: Float) {
+            var n = 0, e = 0, w = 0
+            px.grid(c, axes, halfU: 0.18 * d, halfV: 0.18 * d, columns: 12, rows: 12) { _, q, s in
+                guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
+                n += 1
+                let a = px.sample(q.x - step * axes.ux, q.y - step * axes.uy).y, b = px.sample(q.x + step * axes.ux, q.y + step * axes.uy).y
+                let c = px.sample(q.x - step * axes.vx, q.y - step * axes.vy).y, f = px.sample(q.x + step * axes.vx, q.y + step * axes.vy).y
+                if min(min(a, b), min(c, f)) > 0.4 * light && abs(a - b) + abs(c - f) > 0.22 * light { e += 1 }
+                if s.y > max(1.2 * light, light + 25) && s.saturation < whiteSaturation { w += 1 }
+            }
+            let k = Float(max(1, n))
+            return (Float(e) / k, Float(w) / k)
         }
-        m.lipsSkin = lipSamples > 0 ? Float(lipSkin) / Float(lipSamples) : 0
+        var sideEdges: Float = 0, sideWhite: Float = 0
+        for (a, b, out) in mirroredBoxes {
+            let r = side(axes.point(p[a].xy, -out * d, 0), light: max(16, cheekR.y))
+            let l = side(axes.point(p[b].xy, out * d, 0), light: max(16, cheekL.y))
+            sideEdges = max(sideEdges, abs(r.edges - l.edges))
+            sideWhite = max(sideWhite, abs(r.white - l.white))
+        }
+        m.sideEdges = sideEdges
+        m.sideWhite = sideWhite
 
         // Forehead bands.
         func skinShare(_ band: [Int]) -> Float {

@@ -9,15 +9,15 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Inner-lip gap (mean of three lip-midline pairs, 3D) over the face height (forehead top 10
     /// to chin 152). Higher = more open. Closed lips read about 0–0.01.
     public var lipGap: Float = 0
+    /// Height of the dark slit between the lips (samples across the lip line darker than 0.55 of
+    /// the lips around them, mean of 7 places), over the face height. Higher = lips apart.
+    public var lipSlit: Float = 0
     /// Share (0...1) of the outer-lip polygon that looks like teeth: brighter than 0.85 of the skin
     /// and with less than half the skin's chroma. Higher = more teeth showing.
     public var teeth: Float = 0
     /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
     /// against the outer eye corners.
     public var smile: Float = 0
-    /// Brow height: mean distance of the brows' lower edge above the eye centres, over `d`.
-    /// Higher = raised brows.
-    public var browRaise: Float = 0
     /// Mean luma of the box around each eye (brow to upper cheek) over the skin's; the darker
     /// eye. Lower = darker (sunglasses, tinted lenses, a shadow).
     public var eyeLuma: Float = 0
@@ -35,16 +35,13 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// different hue, or much brighter (dark hair and beard are not counted). Higher = something
     /// in front of the face.
     public var cover: Float = 0
-    /// Share of the mouth's surround (lips left out) that is near-white: brighter than 1.2 of
-    /// the skin and nearly grey. Higher = a white object at the mouth (a cigarette, a stick).
-    public var object: Float = 0
-    /// Share of the outer-lip polygon coloured like the skin. Higher = lips hidden (a hand or
-    /// a skin-coloured object over the mouth).
-    public var lipsSkin: Float = 0
-    /// Share of the mouth's surround and lower cheeks (lips left out) with a strong luma edge
-    /// between light pixels (finger outlines, an object's rim; dark beard and shadow edges are
-    /// not counted). Higher = something with edges in front of the lower face.
-    public var edges: Float = 0
+    /// Largest difference between mirrored boxes (beside the mouth, lower and upper cheeks) in
+    /// their share of edges between light pixels. Higher = something on one side of the face
+    /// (a hand's fingers).
+    public var sideEdges: Float = 0
+    /// Largest difference between the same boxes in their near-white share. Higher = a white
+    /// object on one side (a cigarette).
+    public var sideWhite: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,
     /// scarf) — a fringe reads the same.
     public var foreheadTop: Float = 0
