@@ -112,21 +112,6 @@ import Vision
         #expect(parsed.examiner.headCovering == .religiousOrMedical)
     }
 
-    @Test(arguments: [
-        ("[examiner]\nglasses = \"sometimes\"\n", "examiner.glasses"),
-        ("[examiner]\nhead_covering = \"hats\"\n", "examiner.head_covering"),
-        ("[examiner]\nmax_lip_gap = 2\n", "examiner.max_lip_gap"),
-        ("[examiner]\nmax_smiel = 0.2\n", "examiner.max_smiel"),
-    ])
-    func badExaminerTablesNameTheKey(table: String, key: String) {
-        do {
-            _ = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n" + table, file: "x.toml")
-            Issue.record("accepted")
-        } catch {
-            #expect(error.key == key, "\(error)")
-        }
-    }
-
     @Test func everyNewInstructionHasAKeyAndText() {
         for i in Instruction.allCases {
             #expect(!i.key.isEmpty && !i.defaultText.isEmpty)

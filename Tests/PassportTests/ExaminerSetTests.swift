@@ -17,7 +17,9 @@ import Vision
 /// - every rule of the report raises at most 10 % false alarms on the faces that comply with it.
 /// `BOOTH_EXAMINER_DUMP=FILE` writes every sample's measurements (TSV) for tuning.
 @Suite(.serialized) struct ExaminerSetTests {
-    nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(modelDirectory: Fixtures.models)
+    /// The float path, or the integer one with `BOOTH_EXAMINER_PATH=integer`.
+    nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(
+        modelDirectory: Fixtures.models, path: ProcessInfo.processInfo.environment["BOOTH_EXAMINER_PATH"] == "integer" ? .integer : .float)
     static let folder = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerSet"
 
     /// One labelled photo: which rules it breaks (by eye).
