@@ -161,7 +161,7 @@ import Vision
     }
 
     static func dump(_ samples: [Sample], to path: String) {
-        var s = "name\tmouth\tsmile\teyes_hidden\tglasses\tcovered\thead\tblur\tuneven\tlipGap\tteeth\tsmileScore\teyeLuma\tiris\tframe\tglare\tcover\tforeheadTop\tforeheadLow\tsharp\tlight\tskin\tlipSlit\tsideEdges\tsideWhite\tocclusion\tnoseDist\tmouthDist\tmouthFlat\tlowerFlat\tcornerLift\teyesOpen\tquality\n"
+        var s = "name\tmouth\tsmile\teyes_hidden\tglasses\tcovered\thead\tblur\tuneven\tlipGap\tteeth\tsmileScore\teyeLuma\tiris\tframe\tglare\tcover\tforeheadTop\tforeheadLow\tsharp\tlight\tskin\tlipSlit\tsideEdges\tsideWhite\tocclusion\tnoseDist\tmouthDist\tmouthFlat\tlowerFlat\tcornerLift\tmouthOpenness\teyesOpen\tquality\n"
         func b(_ v: Bool) -> String { v ? "y" : "n" }
         for x in samples {
             let l = x.label, m = x.measurements
@@ -169,7 +169,7 @@ import Vision
             for v in [m.lipGap, m.teeth, m.smile, m.eyeLuma, m.irisContrast, m.frameLine, m.glare, m.cover, m.foreheadTop,
                       m.foreheadLow, m.sharpness, m.lightingBalance, m.skinLuma, m.lipSlit, m.sideEdges, m.sideWhite, x.capture.components.occlusion,
                       x.capture.measurements.noseDistance, x.capture.measurements.mouthDistance, x.capture.measurements.mouthFlat,
-                      x.capture.measurements.lowerFaceFlat, x.capture.measurements.cornerLift] { s += "\t" + String(format: "%.4f", v) }
+                      x.capture.measurements.lowerFaceFlat, x.capture.measurements.cornerLift, x.capture.mouthOpenness] { s += "\t" + String(format: "%.4f", v) }
             s += "\t\(b(x.eyesOpen))\t" + String(format: "%.3f", x.quality) + "\n"
         }
         _ = FileManager.default.createFile(atPath: path, contents: Data(s.utf8))
