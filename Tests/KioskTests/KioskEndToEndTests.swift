@@ -33,11 +33,11 @@ final class FailingOnceSource: FrameSource {
 }
 
 @Suite(.serialized) struct KioskEndToEndTests {
-    func options(mode: KioskConfig.Mode, photos: String, camera: String) throws -> KioskOptions {
+    func options(mode: KioskConfig.Mode, photos: String, camera: String, profile: String? = nil) throws -> KioskOptions {
         let board = try Board.parse(folderCameraBoard(name: "test", folder: camera, script: [1.5]), file: "test.toml")
         var config = KioskConfig.defaults
         config.mode = mode
-        config.profile = Fixtures.packageRoot + "/profiles/uk.toml"
+        config.profile = profile ?? Fixtures.packageRoot + "/profiles/uk.toml"
         config.photoDirectory = photos
         config.countdown = 0
         config.reviewSeconds = 0.5
@@ -126,10 +126,33 @@ final class FailingOnceSource: FrameSource {
         #expect(summary.photos.isEmpty)
     }
 
+    /// The UK profile with the mouth and expression rules off and the hairline allowed covered:
+    /// the astronaut grins with her teeth showing and her fringe hides the hairline, which the UK
+    /// examiner's rules rightly refuse (`passportModeRefusesAGrin`).
+    func profileAllowingTheAstronaut() throws -> String {
+        var text = try String(contentsOfFile: Fixtures.packageRoot + "/profiles/uk.toml", encoding: .utf8)
+        text = text.replacingOccurrences(of: "mouth_closed = true", with: "mouth_closed = false")
+            .replacingOccurrences(of: "expression_neutral = true", with: "expression_neutral = false")
+            .replacingOccurrences(of: "head_covering = \"refused\"", with: "head_covering = \"religious_or_medical\"")
+        let path = makeTemporaryDirectory() + "/uk-smiling.toml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func passportModeRefusesAGrin() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        let kiosk = try KioskRuntime(options: try options(mode: .passport, photos: photos, camera: try wellPlacedFrame()),
+                                     logger: Logger(label: "test"))
+        let summary = kiosk.run(stop: StopSignal())
+        #expect(summary.framesAnalysed > 0)
+        #expect(summary.photos.isEmpty, "a broad grin was photographed under the UK profile")
+    }
+
     @Test func passportModeSavesTheFinishedPassportPhotoWithItsReport() throws {
         setenv("BOOTH_MODELS", Fixtures.models, 1)
         let photos = makeTemporaryDirectory() + "/photos"
-        let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame())
+        let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame(), profile: try profileAllowingTheAstronaut())
         let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
         let summary = kiosk.run(stop: StopSignal())
         #expect(summary.photos.count == 1, "\(summary.messages)")

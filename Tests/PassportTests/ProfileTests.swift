@@ -53,6 +53,10 @@ func shippedProfile(_ name: String) throws -> Profile {
         ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\nmax_abs_yaw = 3\n", "live.max_abs_yaw"),
         ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[messages]\nredy = \"!\"\n", "messages.redy"),
         ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\nbackground = [300, 0, 0]\n[live]\n", "print.background"),
+        ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nglasses = \"sometimes\"\n", "examiner.glasses"),
+        ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nhead_covering = \"hats\"\n", "examiner.head_covering"),
+        ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_lip_gap = 2\n", "examiner.max_lip_gap"),
+        ("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_smiel = 0.2\n", "examiner.max_smiel"),
     ])
     func badProfilesNameTheKey(source: String, key: String) {
         do {

@@ -40,7 +40,8 @@ final class LiveVision {
             let q = quality.evaluate(image, face: face)
             measurements.append(FaceMeasurement(
                 box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
-                quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness)))
+                quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness),
+                examiner: ExaminerEstimator.measure(image, face: face, quality: q)))
         }
     }
 

@@ -70,10 +70,9 @@ public final class PassportPhotoMaker {
             rules.append(RuleResult(rule: "eyes_open", measured: Double(q.eyeOpenness), limit: "≥ \(fmt(live.minEyeOpenness))",
                                     passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
         }
-        if live.mouthClosed {
-            rules.append(RuleResult(rule: "mouth_closed", measured: Double(q.mouthOpenness), limit: "≤ \(fmt(live.maxMouthOpenness))",
-                                    passed: Double(q.mouthOpenness) <= live.maxMouthOpenness, instruction: .mouthOpen))
-        }
+        // The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
+        let examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
                                 passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))
 

@@ -59,6 +59,8 @@ public struct Profile: Sendable, Equatable {
     public var title: String
     public var print: Print
     public var live: Live
+    /// The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
+    public var examiner: ExaminerLimits
     public var messages: [Instruction: String]
 
     /// The text shown for `instruction`.
@@ -117,6 +119,7 @@ public struct Profile: Sendable, Equatable {
             minBackgroundLuma: try l.double("min_background_luma", default: 165, in: 0...255),
             maxBackgroundDeviation: try l.double("max_background_deviation", default: 30, in: 0...255))
 
+        let examiner = try ExaminerLimits.parse(try r.table("examiner"))
         var messages: [Instruction: String] = [:]
         if let m = try r.table("messages") {
             for i in Instruction.allCases {
@@ -124,6 +127,6 @@ public struct Profile: Sendable, Equatable {
             }
         }
         try r.finish()
-        return Profile(name: name, title: title, print: print, live: live, messages: messages)
+        return Profile(name: name, title: title, print: print, live: live, examiner: examiner, messages: messages)
     }
 }

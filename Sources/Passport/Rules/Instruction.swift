@@ -7,8 +7,16 @@ public enum Instruction: Int, Sendable, CaseIterable, Comparable, Codable {
     case moveFurther
     case centre
     case lookStraight
+    case faceCovered
+    case eyesHidden
+    case removeGlasses
+    case glassesGlare
+    case headCovering
     case eyesClosed
     case mouthOpen
+    case notNeutral
+    case blurred
+    case unevenLight
     case qualityTooLow
     case backgroundNotPlain
     case cannotTakePhoto
@@ -26,7 +34,15 @@ public enum Instruction: Int, Sendable, CaseIterable, Comparable, Codable {
         case .centre: return "centre"
         case .lookStraight: return "look_straight"
         case .eyesClosed: return "eyes_closed"
+        case .faceCovered: return "face_covered"
+        case .eyesHidden: return "eyes_hidden"
+        case .removeGlasses: return "remove_glasses"
+        case .glassesGlare: return "glasses_glare"
+        case .headCovering: return "head_covering"
         case .mouthOpen: return "mouth_open"
+        case .notNeutral: return "not_neutral"
+        case .blurred: return "blurred"
+        case .unevenLight: return "uneven_light"
         case .qualityTooLow: return "quality_too_low"
         case .backgroundNotPlain: return "background_not_plain"
         case .cannotTakePhoto: return "cannot_take_photo"
@@ -44,7 +60,15 @@ public enum Instruction: Int, Sendable, CaseIterable, Comparable, Codable {
         case .centre: return "Please move your face to the centre of the frame"
         case .lookStraight: return "Please look straight at the camera"
         case .eyesClosed: return "Please open your eyes"
-        case .mouthOpen: return "Please close your mouth and keep a neutral expression"
+        case .faceCovered: return "Please take your hand away from your face"
+        case .eyesHidden: return "Please remove your sunglasses and keep your eyes uncovered"
+        case .removeGlasses: return "Please remove your glasses"
+        case .glassesGlare: return "Please tilt your glasses to avoid reflections"
+        case .headCovering: return "Please remove your hat or head covering"
+        case .mouthOpen: return "Please close your mouth"
+        case .notNeutral: return "Please keep a neutral expression"
+        case .blurred: return "Please hold still"
+        case .unevenLight: return "Please face the light evenly"
         case .qualityTooLow: return "Image quality too low"
         case .backgroundNotPlain: return "Please stand in front of a plain, light background"
         case .cannotTakePhoto: return "We cannot take your photo right now"

@@ -31,6 +31,10 @@ public struct LiveRules: Sendable {
         public var quality: Outcome? = nil
         public var backgroundLight: Outcome? = nil
         public var backgroundPlain: Outcome? = nil
+        /// The examiner's rules (nil when the face had no examiner measurements).
+        public var examiner: ExaminerCheck? = nil
+        /// How the profile treats glasses (picks the glasses instruction).
+        public var glassesPolicy = ExaminerLimits.Glasses.refused
 
         public init() {}
 
@@ -42,8 +46,12 @@ public struct LiveRules: Sendable {
             if tooLarge?.passed == false { return .moveFurther }
             if offCentreX?.passed == false || offCentreY?.passed == false { return .centre }
             if pitch?.passed == false || yaw?.passed == false || roll?.passed == false { return .lookStraight }
-            if eyesOpen?.passed == false { return .eyesClosed }
-            if mouthClosed?.passed == false { return .mouthOpen }
+            // The face rules sit between `lookStraight` and `qualityTooLow`: the first failing
+            // one in `Instruction` order wins.
+            var face: Instruction? = examiner?.instruction(glasses: glassesPolicy)
+            if eyesOpen?.passed == false { face = min(face ?? .eyesClosed, .eyesClosed) }
+            if mouthClosed?.passed == false { face = min(face ?? .mouthOpen, .mouthOpen) }
+            if let face { return face }
             guard let q = quality else { return .cannotTakePhoto }
             if !q.passed { return .qualityTooLow }
             if backgroundLight?.passed == false || backgroundPlain?.passed == false { return .backgroundNotPlain }
@@ -73,7 +81,12 @@ public struct LiveRules: Sendable {
         c.yaw = Outcome(measured: face.yaw, passed: abs(face.yaw) < live.maxAbsYaw)
         c.roll = Outcome(measured: face.roll, passed: abs(face.roll) < live.maxAbsRoll)
         if live.eyesOpen, let e = face.eyeOpenness { c.eyesOpen = Outcome(measured: e, passed: e >= live.minEyeOpenness) }
-        if live.mouthClosed, let m = face.mouthOpenness { c.mouthClosed = Outcome(measured: m, passed: m <= live.maxMouthOpenness) }
+        if let e = face.examiner {
+            c.examiner = ExaminerCheck(e, limits: profile.examiner, mouthClosed: live.mouthClosed)
+            c.glassesPolicy = profile.examiner.glasses
+        } else if live.mouthClosed, let m = face.mouthOpenness {
+            c.mouthClosed = Outcome(measured: m, passed: m <= live.maxMouthOpenness)
+        }
         if let q = face.quality { c.quality = Outcome(measured: q, passed: q >= live.minQuality) }
         if live.plainBackground && !replacingBackground, let b = background {
             c.backgroundLight = Outcome(measured: b.meanLuma, passed: b.meanLuma >= live.minBackgroundLuma)
@@ -110,6 +123,7 @@ public struct LiveRules: Sendable {
         add("roll", c.roll, "|x| < \(fmt(live.maxAbsRoll))", .lookStraight)
         add("eyes_open", c.eyesOpen, "≥ \(fmt(live.minEyeOpenness))", .eyesClosed)
         add("mouth_closed", c.mouthClosed, "≤ \(fmt(live.maxMouthOpenness))", .mouthOpen)
+        if let e = c.examiner { rules += e.results(profile.examiner) }
         if c.quality == nil {
             rules.append(RuleResult(rule: "quality", measured: -1, limit: "≥ \(fmt(live.minQuality))", passed: false, instruction: .cannotTakePhoto))
         }

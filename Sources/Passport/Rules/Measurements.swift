@@ -13,13 +13,16 @@ public struct FaceMeasurement: Sendable, Equatable {
     public var quality: Double?
     /// 0 = closed … 1 = wide open (the less open of the two eyes).
     public var eyeOpenness: Double?
-    /// 0 = closed … 1 = wide open.
+    /// 0 = closed … 1 = wide open (used by `mouth_closed` only when `examiner` is nil).
     public var mouthOpenness: Double?
+    /// The examiner's measurements (mouth, expression, eyes, glasses, covers, focus, light).
+    public var examiner: ExaminerMeasurements?
 
     public init(box: Rect, roll: Double = 0, pitch: Double = 0, yaw: Double = 0, quality: Double? = nil,
-                eyeOpenness: Double? = nil, mouthOpenness: Double? = nil) {
+                eyeOpenness: Double? = nil, mouthOpenness: Double? = nil, examiner: ExaminerMeasurements? = nil) {
         self.box = box; self.roll = roll; self.pitch = pitch; self.yaw = yaw
         self.quality = quality; self.eyeOpenness = eyeOpenness; self.mouthOpenness = mouthOpenness
+        self.examiner = examiner
     }
 }
 
@@ -49,11 +52,12 @@ public struct LayoutGuide: Sendable, Equatable {
 }
 
 extension FaceMeasurement {
-    /// The rules' view of a `FaceObservation` and (when the quality stage ran) its capture quality.
-    public init(_ face: FaceObservation, quality: CaptureQuality?) {
+    /// The rules' view of a `FaceObservation` and (when the quality stage ran) its capture quality
+    /// and examiner measurements.
+    public init(_ face: FaceObservation, quality: CaptureQuality?, examiner: ExaminerMeasurements? = nil) {
         self.init(box: face.box, roll: Double(face.roll), pitch: Double(face.pitch), yaw: Double(face.yaw),
                   quality: quality.map { Double($0.score) }, eyeOpenness: quality.map { Double($0.eyeOpenness) },
-                  mouthOpenness: quality.map { Double($0.mouthOpenness) })
+                  mouthOpenness: quality.map { Double($0.mouthOpenness) }, examiner: examiner)
     }
 }
 

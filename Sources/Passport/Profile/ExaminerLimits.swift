@@ -1,0 +1,84 @@
+import Config
+
+/// The examiner's rules of a profile (`[examiner]` in `profiles/NAME.toml`): which apply and
+/// their limits on `ExaminerMeasurements`. The mouth rule is switched by `[live] mouth_closed`;
+/// the others here. Defaults are the UK's.
+public struct ExaminerLimits: Sendable, Equatable {
+    /// Glasses: refused outright (UK, US), or allowed when the eyes stay visible and the lenses
+    /// show no glare (ICAO, Schengen).
+    public enum Glasses: String, Sendable, Equatable, CaseIterable { case refused, allowed }
+    /// Head coverings: refused, or allowed for religious or medical reasons as long as the face
+    /// stays visible from the chin to the forehead (the lower forehead band must show skin).
+    public enum HeadCovering: String, Sendable, Equatable, CaseIterable {
+        case refused
+        case religiousOrMedical = "religious_or_medical"
+    }
+
+    /// `lipGap` (inner-lip gap over face height) at most this.
+    public var maxLipGap = 0.025
+    /// `lipSlit` (dark slit between the lips over face height) at most this.
+    public var maxLipSlit = 0.025
+    /// `teeth` (teeth-like share of the lips) at most this.
+    public var maxTeeth = 0.03
+    public var expressionNeutral = true
+    /// `smile` (0 neutral … 1 broad smile) at most this.
+    public var maxSmile = 0.68
+    public var eyesVisible = true
+    /// `eyeLuma` (around the eyes over the skin) at least this …
+    public var minEyeLuma = 0.5
+    /// … and `irisContrast` (sclera over iris, over the skin) at least this.
+    public var minIrisContrast = 0.08
+    public var glasses = Glasses.refused
+    /// Refused glasses: `frameLine` at most this.
+    public var maxFrameLine = 0.3
+    /// Allowed glasses: `glare` at most this.
+    public var maxGlare = 0.02
+    public var faceUncovered = true
+    /// `cover` (largest non-skin share over nose, cheeks, mouth surround, chin) at most this.
+    public var maxCover = 0.85
+    /// `sideWhite` (near-white share of one side of the mouth and cheeks over the other's) at
+    /// most this: a cigarette or another white object.
+    public var maxObject = 0.05
+    /// `sideEdges` (edge share of one side over the other's) at most this: a hand's fingers.
+    public var maxSideEdges = 0.55
+    public var headCovering = HeadCovering.refused
+    /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
+    public var minForeheadTop = 0.28
+    /// Allowed coverings: `foreheadLow` (skin share above the brows) at least this.
+    public var minForeheadLow = 0.15
+    /// `sharpness` (focus detail) at least this.
+    public var minSharpness = 6.5
+    /// `lightingBalance` (darker over brighter face side) at least this.
+    public var minLightingBalance = 0.5
+
+    public init() {}
+
+    /// Reads the `[examiner]` table (absent: the defaults).
+    static func parse(_ t: ConfigReader?) throws(ConfigError) -> ExaminerLimits {
+        var e = ExaminerLimits()
+        guard let t else { return e }
+        e.maxLipGap = try t.double("max_lip_gap", default: e.maxLipGap, in: 0...1)
+        e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
+        e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
+        e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
+        e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
+        e.eyesVisible = try t.bool("eyes_visible", default: e.eyesVisible)
+        e.minEyeLuma = try t.double("min_eye_luma", default: e.minEyeLuma, in: 0...2)
+        e.minIrisContrast = try t.double("min_iris_contrast", default: e.minIrisContrast, in: -1...1)
+        let glasses = try t.string("glasses", oneOf: Glasses.allCases.map(\.rawValue), default: e.glasses.rawValue)
+        e.glasses = Glasses(rawValue: glasses) ?? .refused
+        e.maxFrameLine = try t.double("max_frame_line", default: e.maxFrameLine, in: 0...1)
+        e.maxGlare = try t.double("max_glare", default: e.maxGlare, in: 0...1)
+        e.faceUncovered = try t.bool("face_uncovered", default: e.faceUncovered)
+        e.maxCover = try t.double("max_cover", default: e.maxCover, in: 0...1)
+        e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
+        e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
+        let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
+        e.headCovering = HeadCovering(rawValue: covering) ?? .refused
+        e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)
+        e.minForeheadLow = try t.double("min_forehead_low", default: e.minForeheadLow, in: 0...1)
+        e.minSharpness = try t.double("min_sharpness", default: e.minSharpness, in: 0...255)
+        e.minLightingBalance = try t.double("min_lighting_balance", default: e.minLightingBalance, in: 0...1)
+        return e
+    }
+}

@@ -1,0 +1,115 @@
+import Vision
+
+/// The examiner's rules for one face under a profile's `ExaminerLimits`: fixed fields, filled
+/// without allocating (the kiosk runs it every frame); `results` lists them by name with their
+/// limits in words for reports and sidecars. A rule the profile switches off stays nil.
+public struct ExaminerCheck: Sendable, Equatable {
+    public typealias Outcome = LiveRules.Outcome
+    /// `mouth_closed`: inner-lip gap over face height.
+    public var mouthClosed: Outcome? = nil
+    /// `mouth_closed_slit`: dark slit between the lips.
+    public var slit: Outcome? = nil
+    /// `mouth_closed_teeth`: teeth-like share of the lips.
+    public var teeth: Outcome? = nil
+    /// `expression_neutral`: smile score.
+    public var expression: Outcome? = nil
+    /// `eyes_visible`: luma around the eyes over the skin's.
+    public var eyesVisible: Outcome? = nil
+    /// `eyes_visible_iris`: sclera-over-iris contrast.
+    public var iris: Outcome? = nil
+    /// `no_glasses` (frame line) or `glasses_allowed` (glare), per profile.
+    public var glasses: Outcome? = nil
+    /// `face_uncovered`: non-skin share over the lower face.
+    public var cover: Outcome? = nil
+    /// `face_uncovered_object`: a white object on one side of the mouth.
+    public var object: Outcome? = nil
+    /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
+    public var sides: Outcome? = nil
+    /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
+    public var headCovering: Outcome? = nil
+    /// `sharpness`: focus detail.
+    public var sharpness: Outcome? = nil
+    /// `lighting`: darker over brighter face side.
+    public var lighting: Outcome? = nil
+
+    public init() {}
+
+    public init(_ m: ExaminerMeasurements, limits e: ExaminerLimits, mouthClosed: Bool) {
+        func below(_ v: Float, _ limit: Double) -> Outcome { Outcome(measured: Double(v), passed: Double(v) <= limit) }
+        func above(_ v: Float, _ limit: Double) -> Outcome { Outcome(measured: Double(v), passed: Double(v) >= limit) }
+        if mouthClosed {
+            self.mouthClosed = below(m.lipGap, e.maxLipGap)
+            slit = below(m.lipSlit, e.maxLipSlit)
+            teeth = below(m.teeth, e.maxTeeth)
+        }
+        if e.expressionNeutral { expression = below(m.smile, e.maxSmile) }
+        if e.eyesVisible {
+            eyesVisible = above(m.eyeLuma, e.minEyeLuma)
+            iris = above(m.irisContrast, e.minIrisContrast)
+        }
+        switch e.glasses {
+        case .refused: glasses = below(m.frameLine, e.maxFrameLine)
+        case .allowed: glasses = below(m.glare, e.maxGlare)
+        }
+        if e.faceUncovered {
+            cover = below(m.cover, e.maxCover)
+            object = below(m.sideWhite, e.maxObject)
+            sides = below(m.sideEdges, e.maxSideEdges)
+        }
+        switch e.headCovering {
+        case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
+        case .religiousOrMedical: headCovering = above(m.foreheadLow, e.minForeheadLow)
+        }
+        sharpness = above(m.sharpness, e.minSharpness)
+        lighting = above(m.lightingBalance, e.minLightingBalance)
+    }
+
+    /// The highest-priority instruction among the failing rules (nil when all pass).
+    public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
+        if cover?.passed == false || object?.passed == false || sides?.passed == false { return .faceCovered }
+        if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
+        if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
+        if headCovering?.passed == false { return .headCovering }
+        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false { return .mouthOpen }
+        if expression?.passed == false { return .notNeutral }
+        if sharpness?.passed == false { return .blurred }
+        if lighting?.passed == false { return .unevenLight }
+        return nil
+    }
+
+    /// Every rule that ran, by name, with its limit in words.
+    public func results(_ e: ExaminerLimits) -> [RuleResult] {
+        var rules: [RuleResult] = []
+        func add(_ rule: String, _ o: Outcome?, _ limit: String, _ instruction: Instruction) {
+            if let o { rules.append(RuleResult(rule: rule, measured: o.measured, limit: limit, passed: o.passed, instruction: instruction)) }
+        }
+        add("face_uncovered", cover, "≤ \(fmt3(e.maxCover))", .faceCovered)
+        add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
+        add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
+        add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeLuma))", .eyesHidden)
+        add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
+        switch e.glasses {
+        case .refused: add("no_glasses", glasses, "≤ \(fmt3(e.maxFrameLine))", .removeGlasses)
+        case .allowed: add("glasses_allowed", glasses, "≤ \(fmt3(e.maxGlare))", .glassesGlare)
+        }
+        switch e.headCovering {
+        case .refused: add("head_covering", headCovering, "≥ \(fmt3(e.minForeheadTop))", .headCovering)
+        case .religiousOrMedical: add("head_covering", headCovering, "≥ \(fmt3(e.minForeheadLow)) (religious/medical allowed)", .headCovering)
+        }
+        add("mouth_closed", mouthClosed, "≤ \(fmt3(e.maxLipGap))", .mouthOpen)
+        add("mouth_closed_slit", slit, "≤ \(fmt3(e.maxLipSlit))", .mouthOpen)
+        add("mouth_closed_teeth", teeth, "≤ \(fmt3(e.maxTeeth))", .mouthOpen)
+        add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
+        add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)
+        add("lighting", lighting, "≥ \(fmt3(e.minLightingBalance))", .unevenLight)
+        return rules
+    }
+}
+
+/// Three decimals, for the examiner's smaller limits (a lip gap of 0.025 of the face height).
+func fmt3(_ x: Double) -> String {
+    let v = (x * 1000).rounded() / 1000
+    var s = "\(v)"
+    if s.hasSuffix(".0") { s.removeLast(2) }
+    return s
+}

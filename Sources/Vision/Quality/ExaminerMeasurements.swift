@@ -1,0 +1,61 @@
+/// What a passport examiner looks at beyond pose and framing, measured on one face from the mesh,
+/// the iris centres and the pixels they point at (`ExaminerEstimator`). Each value is a plain
+/// number the passport profiles set limits on; the doc comment says which way is worse.
+///
+/// Skin reference: the mean colour of both upper cheeks and the middle of the nose (rarely under
+/// a fringe, a hat or a beard). Ratios are against its luma, so a darker or brighter capture of
+/// the same face reads about the same. `d` below is the distance between the eye centres.
+public struct ExaminerMeasurements: Sendable, Equatable, Codable {
+    /// Inner-lip gap (mean of three lip-midline pairs, 3D) over the face height (forehead top 10
+    /// to chin 152). Higher = more open. Closed lips read about 0–0.01.
+    public var lipGap: Float = 0
+    /// Height of the dark slit between the lips (samples across the lip line darker than 0.55 of
+    /// the lips around them, mean of 7 places), over the face height. Higher = lips apart.
+    public var lipSlit: Float = 0
+    /// Share (0...1) of the outer-lip polygon that looks like teeth: brighter than 0.85 of the skin
+    /// and with less than half the skin's chroma. Higher = more teeth showing.
+    public var teeth: Float = 0
+    /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
+    /// against the outer eye corners.
+    public var smile: Float = 0
+    /// Mean luma of the box around each eye (brow to upper cheek) over the skin's; the darker
+    /// eye. Lower = darker (sunglasses, tinted lenses, a shadow).
+    public var eyeLuma: Float = 0
+    /// Sclera minus iris luma, over the skin's; the weaker eye. Lower = iris not told from the
+    /// white of the eye (dark lenses, hair across the eye, eye hidden).
+    public var irisContrast: Float = 0
+    /// Strongest horizontal line across the nose bridge between the eyes or across the cheek
+    /// under either eye (a frame's bridge or lower rim): the largest luma step or dark ridge of
+    /// the row means, over the skin's luma. Higher = a frame is there.
+    public var frameLine: Float = 0
+    /// Share of near-white pixels (luma ≥ 235 and 30 above the skin) around the eyes. Higher =
+    /// glare on lenses.
+    public var glare: Float = 0
+    /// Largest share, over nose, cheeks, mouth surround and chin, of pixels unlike skin: a
+    /// different hue, or much brighter (dark hair and beard are not counted). Higher = something
+    /// in front of the face.
+    public var cover: Float = 0
+    /// Largest difference between mirrored boxes (beside the mouth, lower and upper cheeks) in
+    /// their share of edges between light pixels. Higher = something on one side of the face
+    /// (a hand's fingers).
+    public var sideEdges: Float = 0
+    /// Largest difference between the same boxes in their near-white share. Higher = a white
+    /// object on one side (a cigarette).
+    public var sideWhite: Float = 0
+    /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,
+    /// scarf) — a fringe reads the same.
+    public var foreheadTop: Float = 0
+    /// Share of the forehead's lower band (above the brows) coloured like the skin: what must stay
+    /// visible under a religious or medical covering.
+    public var foreheadLow: Float = 0
+    /// Focus: `QualityMeasurements.detail` (RMS Laplacian of the face's detailed blocks above its
+    /// flat ones, 128-px face scale). Lower = blurrier.
+    public var sharpness: Float = 0
+    /// Luma of the darker face side over the brighter one (forehead and cheek halves, 0...1).
+    /// Lower = a shadow across the face.
+    public var lightingBalance: Float = 0
+    /// Skin reference luma (0...255).
+    public var skinLuma: Float = 0
+
+    public init() {}
+}

@@ -1,0 +1,123 @@
+import Config
+import Passport
+import Testing
+import Vision
+
+/// The examiner's rules as rules: each measurement on the wrong side of its profile limit gives
+/// its rule, its instruction in priority order, its name in the report; profiles switch rules.
+@Suite struct ExaminerRulesTests {
+    let guide = LayoutGuide(box: Rect(x: 220, y: 100, width: 200, height: 266))
+
+    /// Measurements on the good side of every UK limit (halfway between the limit and ideal).
+    func good(_ e: ExaminerLimits) -> ExaminerMeasurements {
+        var m = ExaminerMeasurements()
+        m.lipGap = Float(e.maxLipGap / 2); m.lipSlit = 0; m.teeth = 0; m.smile = 0
+        m.eyeLuma = Float(e.minEyeLuma + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
+        m.frameLine = Float(e.maxFrameLine / 2); m.glare = 0
+        m.cover = 0; m.sideEdges = 0; m.sideWhite = 0
+        m.foreheadTop = 1; m.foreheadLow = 1
+        m.sharpness = Float(e.minSharpness * 2); m.lightingBalance = 0.95
+        return m
+    }
+
+    func face(_ m: ExaminerMeasurements) -> FaceMeasurement {
+        FaceMeasurement(box: guide.box, roll: 0.01, pitch: -0.05, yaw: 0.03, quality: 0.6, eyeOpenness: 0.8, mouthOpenness: 0.05, examiner: m)
+    }
+
+    func verdict(_ m: ExaminerMeasurements, profile: String = "uk") throws -> Verdict {
+        try LiveRules(profile: shippedProfile(profile)).evaluate(faces: [face(m)], guide: guide)
+    }
+
+    @Test func everyRuleIsInTheReportAndPasses() throws {
+        let e = try shippedProfile("uk").examiner
+        let v = try verdict(good(e))
+        #expect(v.passed, "\(v.failures)")
+        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "expression_neutral", "eyes_visible", "eyes_visible_iris", "no_glasses",
+                     "face_uncovered", "face_uncovered_object", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
+            #expect(v.rules.contains { $0.rule == rule }, "\(rule) missing from the report")
+        }
+    }
+
+    @Test func eachMeasurementPastItsLimitGivesItsInstruction() throws {
+        let e = try shippedProfile("uk").examiner
+        let g = good(e)
+        func check(_ change: (inout ExaminerMeasurements) -> Void, _ rule: String, _ expected: Instruction) throws {
+            var m = g
+            change(&m)
+            let v = try verdict(m)
+            #expect(v.instruction == expected, "\(rule): \(v.instruction)")
+            #expect(v.rules.first { $0.rule == rule }?.passed == false, "\(rule) did not fail")
+        }
+        try check({ $0.lipGap = Float(e.maxLipGap * 1.5) }, "mouth_closed", .mouthOpen)
+        try check({ $0.lipSlit = Float(e.maxLipSlit * 2) }, "mouth_closed_slit", .mouthOpen)
+        try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
+        try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
+        try check({ $0.eyeLuma = Float(e.minEyeLuma / 2) }, "eyes_visible", .eyesHidden)
+        try check({ $0.irisContrast = Float(e.minIrisContrast - 0.1) }, "eyes_visible_iris", .eyesHidden)
+        try check({ $0.frameLine = Float(e.maxFrameLine * 2) }, "no_glasses", .removeGlasses)
+        try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
+        try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
+        try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
+        try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
+        try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
+        try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)
+    }
+
+    @Test func priorityFollowsTheInstructionList() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        m.lipGap = 1; m.lightingBalance = 0; m.sharpness = 0
+        #expect(try verdict(m).instruction == .mouthOpen)
+        m.eyeLuma = 0
+        #expect(try verdict(m).instruction == .eyesHidden)
+        m.cover = 1
+        #expect(try verdict(m).instruction == .faceCovered)
+        // Pose comes before every face rule; the face rules before capture quality.
+        var f = face(m); f.yaw = 0.5
+        #expect(try LiveRules(profile: shippedProfile("uk")).evaluate(faces: [f], guide: guide).instruction == .lookStraight)
+        var q = face(good(e)); q.quality = 0.01; q.examiner?.sharpness = 0
+        #expect(try LiveRules(profile: shippedProfile("uk")).evaluate(faces: [q], guide: guide).instruction == .blurred)
+        #expect(Instruction.lookStraight < .faceCovered && .unevenLight < .qualityTooLow)
+    }
+
+    @Test func profilesSwitchRules() throws {
+        // US: a natural smile and an open mouth are allowed; glasses are not.
+        let us = try shippedProfile("us").examiner
+        var m = good(us)
+        m.smile = 1; m.lipGap = 0.2; m.lipSlit = 0.2; m.teeth = 0.5
+        #expect(try verdict(m, profile: "us").passed)
+        m.frameLine = 1
+        #expect(try verdict(m, profile: "us").instruction == .removeGlasses)
+        // ICAO: glasses are allowed without glare.
+        let icao = try shippedProfile("icao").examiner
+        m = good(icao)
+        m.frameLine = 1
+        let v = try verdict(m, profile: "icao")
+        #expect(v.passed && v.rules.contains { $0.rule == "glasses_allowed" } && !v.rules.contains { $0.rule == "no_glasses" })
+        m.glare = Float(icao.maxGlare + 0.1)
+        #expect(try verdict(m, profile: "icao").instruction == .glassesGlare)
+    }
+
+    @Test func religiousCoveringsSwitchKeepsTheForeheadRule() throws {
+        var p = try shippedProfile("uk")
+        p.examiner.headCovering = .religiousOrMedical
+        var m = good(p.examiner)
+        m.foreheadTop = 0                                      // hairline covered: allowed
+        let rules = LiveRules(profile: p)
+        #expect(rules.evaluate(faces: [face(m)], guide: guide).passed)
+        m.foreheadLow = 0                                      // forehead covered: refused
+        #expect(rules.evaluate(faces: [face(m)], guide: guide).instruction == .headCovering)
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nhead_covering = \"religious_or_medical\"\n",
+                                       file: "x.toml")
+        #expect(parsed.examiner.headCovering == .religiousOrMedical)
+    }
+
+    @Test func everyNewInstructionHasAKeyAndText() {
+        for i in Instruction.allCases {
+            #expect(!i.key.isEmpty && !i.defaultText.isEmpty)
+        }
+        #expect(Instruction.mouthOpen.defaultText == "Please close your mouth")
+        #expect(Instruction.removeGlasses.defaultText == "Please remove your glasses")
+        #expect(Instruction.faceCovered.defaultText == "Please take your hand away from your face")
+    }
+}
