@@ -1,6 +1,9 @@
-/// SHA-256 (FIPS 180-4), for checking model files in `booth doctor` without another dependency.
+/// SHA-256 (FIPS 180-4): model files are checked against their pinned hashes (`booth doctor`) and
+/// their calibration tables are looked up by it, without another dependency. Whole 64-byte blocks
+/// are compressed straight from the caller's bytes; only a tail is buffered.
 public struct SHA256 {
-    private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -18,54 +21,80 @@ public struct SHA256 {
     public init() {}
 
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for b in bytes {
-            pending.append(b)
-            length &+= 1
-            if pending.count == 64 { compress(); pending.removeAll(keepingCapacity: true) }
+        let done: Bool? = bytes.withContiguousStorageIfAvailable { buffer -> Bool in
+            update(buffer)
+            return true
         }
+        if done == nil { update(Array(bytes)) }
+    }
+
+    private mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        length &+= UInt64(buffer.count)
+        while !pending.isEmpty && i < buffer.count {
+            pending.append(buffer[i])
+            i += 1
+            if pending.count == 64 {
+                pending.withUnsafeBufferPointer { compress($0.baseAddress!) }
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        while buffer.count - i >= 64 {
+            compress(buffer.baseAddress! + i)
+            i += 64
+        }
+        if i < buffer.count { pending.append(contentsOf: buffer[i...]) }
     }
 
     public mutating func finalize() -> [UInt8] {
         let bits = length &* 8
-        pending.append(0x80)
-        if pending.count > 56 {
-            while pending.count < 64 { pending.append(0) }
-            compress(); pending.removeAll(keepingCapacity: true)
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
+        tail.withUnsafeBufferPointer { t in
+            var o = 0
+            while o < t.count { compress(t.baseAddress! + o); o += 64 }
         }
-        while pending.count < 56 { pending.append(0) }
-        for i in (0..<8).reversed() { pending.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        compress()
-        return h.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
+        pending.removeAll()
+        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+        return words.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
     }
 
+    /// Lowercase hex digest of `bytes`.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var s = SHA256()
         s.update(bytes)
-        let hexDigits = Array("0123456789abcdef")
-        return String(s.finalize().flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]] })
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: s.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
-    private mutating func compress() {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(pending[4 * i]) << 24 | UInt32(pending[4 * i + 1]) << 16 | UInt32(pending[4 * i + 2]) << 8 | UInt32(pending[4 * i + 3])
+    /// One 64-byte block.
+    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
+                    | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            }
+            @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+            for i in 16..<64 {
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, hh) = h
+            SHA256.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                }
+            }
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
         }
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 }

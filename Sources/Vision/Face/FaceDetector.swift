@@ -42,7 +42,8 @@ public final class FaceDetector {
     var candidates: [FaceDetection]
 
     public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: path, calibration: .signedUnit)
+        interpreter = try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.faceDetection.rawValue,
+                                                        path: path, base: CalibrationModel.faceDetection.fallback)
         anchors = FaceAnchors.make()
         precondition(interpreter.inputShape(0) == [1, 128, 128, 3], "not the BlazeFace short-range model (input)")
         precondition(interpreter.outputShape(0) == [1, 896, 16] && interpreter.outputShape(1) == [1, 896, 1],

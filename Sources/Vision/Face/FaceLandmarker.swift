@@ -32,8 +32,12 @@ public final class FaceLandmarker {
     let irisContourOutput: Int, irisOutput: Int
 
     public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
-        mesh = try Interpreter(model: meshModel, path: path, calibration: .unit)
-        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path, calibration: .unit) }
+        mesh = try ModelCalibrations.interpreter(model: meshModel, name: CalibrationModel.faceLandmark.rawValue, path: path,
+                                                 base: CalibrationModel.faceLandmark.fallback)
+        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
+            try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.irisLandmark.rawValue, path: path,
+                                              base: CalibrationModel.irisLandmark.fallback)
+        }
         precondition(mesh.inputShape(0) == [1, 192, 192, 3], "not the face mesh model")
         meshOutput = mesh.outputShape(0).last == 1404 ? 0 : 1
         presenceOutput = 1 - meshOutput
