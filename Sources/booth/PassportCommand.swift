@@ -25,7 +25,7 @@ struct PassportCommand: ParsableCommand {
         let rgb: ImageBuffer
         do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw fail("\(error)") }
         let analyzer: FaceAnalyzer
-        do { analyzer = try FaceAnalyzer(modelDirectory: ModelOptions.directory(models)) } catch { throw fail("models: \(error)") }
+        do { analyzer = try FaceAnalyzer(modelDirectory: ModelOptions.directory(models), path: .integer) } catch { throw fail("models: \(error)") }
         let segmenter = try SegmentCommand.segmenter(.accurate, models: models)
         let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter)
 
