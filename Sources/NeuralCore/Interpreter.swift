@@ -95,6 +95,16 @@ public final class Interpreter {
         }
     }
 
+    /// Whether the integer path took its activation ranges from `IntegerCalibration.table` (false
+    /// on the float path, and when it calibrated at load).
+    public var calibratedFromTable: Bool {
+        switch engine {
+        case .float: return false
+        case .integer(let program): return program.usedTable
+        case .integer16(let program): return program.usedTable
+        }
+    }
+
     /// Size of the activation arena in bytes.
     public var arenaByteCount: Int { plan.byteCount }
 

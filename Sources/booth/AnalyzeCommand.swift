@@ -55,8 +55,8 @@ struct AnalyzeCommand: ParsableCommand {
     @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
     var models: String?
 
-    @Option(help: "Inference path: float or integer.")
-    var path: String = "float"
+    @Option(help: "Inference path: integer (the product's) or float (the reference).")
+    var path: String = "integer"
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm", "pnm"]
 

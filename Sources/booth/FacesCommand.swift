@@ -31,8 +31,8 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
     var models: String?
 
-    @Option(help: "Inference path: float or integer.")
-    var path: String = "float"
+    @Option(help: "Inference path: integer (the product's) or float (the reference).")
+    var path: String = "integer"
 
     @Flag(help: "Run the detector on the whole image only (no tiles for small faces).")
     var noTiles = false

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NeuralCore
+import Vision
 
 /// `booth model …`: look inside a .tflite model and run it from the command line, so NeuralCore can
 /// be checked from outside (against LiteRT, for instance).
@@ -8,7 +9,7 @@ struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",
         abstract: "Inspect, run and time a .tflite model with Booth's own engine.",
-        subcommands: [Info.self, Run.self, Bench.self])
+        subcommands: [Info.self, Run.self, Bench.self, CalibrateCommand.self])
 
     enum PathOption: String, ExpressibleByArgument {
         case float, int
@@ -25,7 +26,10 @@ struct ModelCommand: ParsableCommand {
     static func interpreter(_ file: String, _ path: ExecutionPath, scalar: Bool = false) throws -> Interpreter {
         let bytes = try load(file)
         do {
-            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, scalarKernels: scalar)
+            // The integer path with the model's shipped calibration table, as the product runs it.
+            var calibration = IntegerCalibration.unit
+            if path == .integer, let table = ModelCalibrations.table(forModel: bytes) { calibration.adopt(table) }
+            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, scalarKernels: scalar, calibration: calibration)
         } catch {
             throw CommandFailure("\(file): \(error.description)", status: .badInput)
         }

@@ -35,7 +35,7 @@ struct PassportCommand: ParsableCommand {
         do { prof = try ProfileLibrary.load(profile) } catch { throw CommandFailure("\(error)", status: .config) }
         let rgb: ImageBuffer
         do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
-        let analyzer = try ModelOptions.faceAnalyzer(models, path: .float)
+        let analyzer = try ModelOptions.faceAnalyzer(models, path: .integer)
         let segmenter = try ModelOptions.segmenter(.accurate, models: models)
         let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter)
 

@@ -26,7 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Scripted shutter presses, seconds after start, e.g. \"3,9\"; replaces the board's shutter.") var shutterScript: String?
     @Option(name: .customLong("for"), help: "Stop after this long: 90s, 10m, 2h.") var duration: String?
     @Option(help: "Seconds between stats lines.") var statsEvery: Int = 60
-    @Option(help: "Inference path of the face stages: float or integer.") var inference = "float"
+    @Option(help: "Inference path of the face stages: integer (the product's) or float (the reference).") var inference = "integer"
 
     func run() throws {
         // Numbers from the command line first: one line naming the option, exit 64.

@@ -26,8 +26,11 @@ import Testing
                            "booth.toml", in: dir)
         setenv("BOOTH_MODELS", Fixtures.models, 1)
         let checks = Doctor(configPath: config).run()
-        #expect(checks.map(\.name) == ["config", "board", "profile", "models", "camera", "display", "shutter", "photos"])
+        #expect(checks.map(\.name) == ["config", "board", "profile", "models", "inference", "camera", "display", "shutter", "photos"])
         for c in checks { #expect(c.ok, "\(c.name): \(c.detail)") }
+        let inference = try #require(checks.first { $0.name == "inference" })
+        #expect(inference.detail.hasPrefix("integer path"))
+        #expect(inference.detail.contains("calibration tables for all 5 models"), "\(inference.detail)")
     }
 
     /// A failure is named, and every other check still runs (the issue: doctor stopped at the

@@ -1,6 +1,7 @@
 import Foundation
 import Kiosk
 import TestSupport
+import Vision
 import Testing
 
 @Suite struct ModelFilesTests {

@@ -22,7 +22,7 @@ public struct KioskOptions {
     /// How often the stats line is logged.
     public var reportInterval: Duration = .seconds(60)
     /// Inference path of the live face stages.
-    public var inference: ExecutionPath = .float
+    public var inference: ExecutionPath = .integer
     /// Replaces the board's camera (tests inject failing cameras here); still wrapped for reconnects.
     public var openCamera: ReconnectingFrameSource.Opener?
 

@@ -3,6 +3,7 @@ import Foundation
 import Hardware
 import ImageFiles
 import Passport
+import Vision
 
 /// `booth doctor`: whether this machine can run the kiosk as configured. One line per check.
 public struct Doctor {
@@ -51,6 +52,7 @@ public struct Doctor {
         }
         if let c = background(config) { checks.append(c) }
         checks.append(models())
+        checks.append(inference())
         if let board {
             checks.append(camera(board))
             checks.append(display(board))
@@ -82,6 +84,24 @@ public struct Doctor {
             if SHA256.hex(data) != hash { return Check("models", false, "\(dir)/\(name): sha256 differs from the pinned one — run scripts/fetch-models") }
         }
         return Check("models", true, "\(dir): \(ModelFiles.pinned.count) models, hashes match")
+    }
+
+    /// Which arithmetic the kiosk runs, and whether each model's integer ranges come from its
+    /// shipped calibration table (else from generated images at load: it runs, but less exactly).
+    func inference() -> Check {
+        let path = "integer path (int8 weights; int8/int16 activations), float only with --inference float"
+        guard let dir = ModelFiles.directory() else { return Check("inference", true, path) }
+        var missing: [String] = []
+        for (name, _) in ModelFiles.pinned {
+            guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"), ModelCalibrations.hasTable(sha256: SHA256.hex(data)) else {
+                missing.append(name)
+                continue
+            }
+        }
+        let tables = missing.isEmpty
+            ? "calibration tables for all \(ModelFiles.pinned.count) models"
+            : "no calibration table for \(missing.joined(separator: ", ")) (calibrated at load from generated images)"
+        return Check("inference", true, "\(path); \(tables)")
     }
 
     func camera(_ board: Board) -> Check {

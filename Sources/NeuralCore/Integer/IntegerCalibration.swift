@@ -1,6 +1,7 @@
-/// How the integer path finds its activation ranges: at load, by running the float reference path
-/// on a calibration set and recording every tensor's minimum and maximum (the union over the set;
-/// TFLite's post-training min/max calibration).
+/// How the integer path finds its activation ranges: from a `table` recorded offline on real
+/// images (`CalibrationTable`, shipped per model and keyed by its sha256), or else at load, by
+/// running the float reference path on a calibration set and recording every tensor's minimum and
+/// maximum (the union over the set; TFLite's post-training min/max calibration).
 ///
 /// The built-in set is generated deterministically (no data files), at the model's input size and
 /// in its input value range:
@@ -45,6 +46,38 @@ public struct IntegerCalibration: Sendable {
     public var equalize: Bool = true
     /// Equalise against calibrated activation ranges rather than filter ranges.
     public var activationAwareEqualization: Bool = true
+    /// Ranges recorded offline; used instead of the load-time run when it `matches` the graph.
+    public var table: CalibrationTable? = nil
+
+    /// The graph rewrites and the activation width in effect, as a `CalibrationTable` names them
+    /// (a table recorded with other rewrites describes other tensors; its ranges were chosen for
+    /// its width).
+    public var graphSettings: String {
+        let width: String
+        switch activations {
+        case .automatic: width = "auto"
+        case .int8: width = "8"
+        case .int16: width = "16"
+        }
+        return "fuse=" + (fuseActivations ? "1" : "0") + " equalize=" + (equalize ? "1" : "0")
+            + " aware=" + (activationAwareEqualization ? "1" : "0") + " width=" + width
+    }
+
+    /// Uses `table`, with the graph rewrites it was recorded with (its `settings`).
+    public mutating func adopt(_ table: CalibrationTable) {
+        let words = table.settings.split(separator: " ")
+        fuseActivations = !words.contains("fuse=0")
+        equalize = !words.contains("equalize=0")
+        activationAwareEqualization = !words.contains("aware=0")
+        activations = words.contains("width=16") ? .int16 : words.contains("width=8") ? .int8 : .automatic
+        self.table = table
+    }
+
+    /// `table` if it fits `graph` (already rewritten), else nil.
+    func usableTable(_ graph: Graph) -> CalibrationTable? {
+        guard let table, table.matches(tensorCount: graph.tensors.count, calibration: self) else { return nil }
+        return table
+    }
 
     public init(inputLower: Float = 0, inputUpper: Float = 1, content: Content = .faces, generatedCount: Int = 6,
                 seed: UInt64 = 0x0B00_7415, images: [[Float]] = []) {
@@ -92,10 +125,11 @@ public struct IntegerCalibration: Sendable {
     public static let eyes = IntegerCalibration(content: .eyes)
 }
 
-/// SplitMix64, for the calibration images.
-struct CalibrationRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+/// SplitMix64, for the calibration images (and the offline calibration sets' augmentations).
+public struct CalibrationRandom {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -103,7 +137,7 @@ struct CalibrationRandom {
         return z ^ (z >> 31)
     }
     /// Uniform in [lo, hi).
-    mutating func uniform(_ lo: Float, _ hi: Float) -> Float {
+    public mutating func uniform(_ lo: Float, _ hi: Float) -> Float {
         lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24)
     }
 }
@@ -226,10 +260,38 @@ enum RangeRecorder {
         try record(graph: graph, calibration: calibration, perChannel: []).ranges
     }
 
-    /// Per-tensor ranges, and for the tensors in `perChannel` the largest |value| per channel.
+    /// Per-tensor ranges, and for the tensors in `perChannel` the largest |value| per channel, over
+    /// `calibration.images` and the generated set.
     static func record(graph: Graph, calibration: IntegerCalibration, perChannel: [Int])
         throws(ModelError) -> (ranges: [(Float, Float)], channels: [Int: [Float]]) {
         guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
+        let input = graph.inputs[0]
+        let s = graph.tensors[input].shape4
+        var images = calibration.images
+        for i in 0..<calibration.generatedCount {
+            images.append(CalibrationImages.generate(index: i, height: s[1], width: s[2], channels: s[3],
+                                                     calibration: calibration))
+        }
+        for image in images where image.count != graph.tensors[input].elementCount {
+            throw .unsupported("a calibration image does not have the model's input size")
+        }
+        return try record(graph: graph, perChannel: perChannel, count: images.count, coverage: 1) { i, dst in
+            images[i].withUnsafeBufferPointer { dst.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+        }
+    }
+
+    /// Runs the float path on `count` inputs, each written by `fill(index, input)`, and returns every
+    /// tensor's range and, for the tensors in `perChannel`, the largest |value| per channel.
+    ///
+    /// `coverage` (0 < coverage ≤ 1) is the share of inputs whose extremes each range covers: 1
+    /// takes the minimum and maximum over all inputs (TFLite's post-training min/max); below 1 each
+    /// bound is that quantile of the per-input extremes, so that a few outlying inputs do not
+    /// widen a range (and coarsen its steps) for all the others.
+    static func record(graph: Graph, perChannel: [Int], count: Int, coverage: Float,
+                       fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void)
+        throws(ModelError) -> (ranges: [(Float, Float)], channels: [Int: [Float]]) {
+        guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
+        guard coverage > 0 && coverage <= 1 else { throw .unsupported("calibration coverage must be in (0, 1]") }
         // A plan without reuse: every tensor keeps its values after `run()`.
         var plan = try MemoryPlan(graph: graph)
         var offset = 0
@@ -242,33 +304,37 @@ enum RangeRecorder {
         defer { arena.deallocate() }
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
         let program = FloatProgram(graph: graph, plan: plan, arena: arena)
-        var ranges = [(Float, Float)](repeating: (Float.infinity, -Float.infinity), count: graph.tensors.count)
-        let input = graph.inputs[0]
-        let s = graph.tensors[input].shape4
-        var images = calibration.images
-        for i in 0..<calibration.generatedCount {
-            images.append(CalibrationImages.generate(index: i, height: s[1], width: s[2], channels: s[3],
-                                                     calibration: calibration))
+        let n = graph.tensors.count
+        var ranges = [(Float, Float)](repeating: (Float.infinity, -Float.infinity), count: n)
+        // Per-input extremes, kept only when a quantile of them is wanted.
+        var lows: [[Float]] = [], highs: [[Float]] = []
+        if coverage < 1 {
+            lows = [[Float]](repeating: [], count: n)
+            highs = [[Float]](repeating: [], count: n)
         }
+        let input = graph.inputs[0]
+        guard let inputOffset = plan.offsets[input] else { throw .unsupported("the model input has no storage") }
+        let inputBuffer = UnsafeMutableBufferPointer(start: (arena + inputOffset).assumingMemoryBound(to: Float.self),
+                                                     count: graph.tensors[input].elementCount)
         var channels: [Int: [Float]] = [:]
         for t in perChannel { channels[t] = [Float](repeating: 0, count: graph.tensors[t].shape4[3]) }
-        for image in images {
-            guard image.count == graph.tensors[input].elementCount else {
-                throw .unsupported("a calibration image does not have the model's input size")
-            }
-            let dst = (arena + plan.offsets[input]!).assumingMemoryBound(to: Float.self)
-            image.withUnsafeBufferPointer { dst.update(from: $0.baseAddress!, count: $0.count) }
+        for i in 0..<count {
+            fill(i, inputBuffer)
             program.run()
-            for t in 0..<graph.tensors.count {
+            for t in 0..<n {
                 guard let o = plan.offsets[t] else { continue }
                 let p = (arena + o).assumingMemoryBound(to: Float.self)
-                var lo = ranges[t].0, hi = ranges[t].1
+                var lo = Float.infinity, hi = -Float.infinity
                 for k in 0..<graph.tensors[t].elementCount {
                     let v = p[k]
                     lo = v < lo ? v : lo
                     hi = v > hi ? v : hi
                 }
-                ranges[t] = (lo, hi)
+                ranges[t] = (min(ranges[t].0, lo), max(ranges[t].1, hi))
+                if coverage < 1 {
+                    lows[t].append(lo)
+                    highs[t].append(hi)
+                }
             }
             for t in perChannel {
                 guard let o = plan.offsets[t], var m = channels[t] else { continue }
@@ -276,6 +342,14 @@ enum RangeRecorder {
                 let c = m.count
                 for k in 0..<graph.tensors[t].elementCount { m[k % c] = max(m[k % c], abs(p[k])) }
                 channels[t] = m
+            }
+        }
+        if coverage < 1 && count > 0 {
+            let k = min(count - 1, max(0, Int((coverage * Float(count)).rounded(.up)) - 1))
+            for t in 0..<n where !highs[t].isEmpty {
+                let hi = highs[t].sorted()[k]
+                let lo = lows[t].sorted(by: >)[k]
+                ranges[t] = (min(lo, hi), max(lo, hi))
             }
         }
         return (ranges, channels)

@@ -18,7 +18,8 @@
 /// At load:
 /// 1. standalone RELUs are folded into the op before them (`ActivationFusion`), so that op's
 ///    output is quantised over `[0, max]` only;
-/// 2. activation ranges are calibrated (`IntegerCalibration`: the float path on a generated set);
+/// 2. activation ranges are calibrated: from the shipped `CalibrationTable` of the model when it
+///    fits, else at load (`IntegerCalibration`: the float path on a generated set);
 /// 3. every tensor gets per-tensor parameters from its range, except where the kernel needs its
 ///    output to share the input's (MAX/AVERAGE_POOL, PAD, RESHAPE, RESIZE_BILINEAR) and LOGISTIC,
 ///    whose output is fixed to TFLite's 1/256, −128 (int8) or 1/32768, 0 (int16);
@@ -72,19 +73,29 @@ final class IntegerProgram<E: QuantizedActivation> {
 
     /// Bytes of integer memory: the int8 arena plus scratch.
     let byteCount: Int
+    /// Whether the activation ranges came from `IntegerCalibration.table` (not a load-time run).
+    let usedTable: Bool
 
     init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
          calibration: IntegerCalibration, kernels: IntegerKernelSetOf<E>) throws(ModelError) {
         self.kernels = kernels
         var graph = graph
         if calibration.fuseActivations { ActivationFusion.apply(&graph) }
+        // A table recorded offline replaces both load-time runs (see `CalibrationTable`).
+        let table = calibration.usableTable(graph)
+        usedTable = table != nil
         if calibration.equalize {
             let candidates = CrossLayerEqualization.candidates(graph)
-            let channels = calibration.activationAwareEqualization
-                ? try RangeRecorder.record(graph: graph, calibration: calibration, perChannel: candidates).channels : [:]
+            var channels: [Int: [Float]] = [:]
+            if calibration.activationAwareEqualization {
+                if let table { channels = table.channels } else {
+                    channels = try RangeRecorder.record(graph: graph, calibration: calibration, perChannel: candidates).channels
+                }
+            }
             CrossLayerEqualization.apply(&graph, activationRanges: channels)
         }
-        let ranges = try RangeRecorder.record(graph: graph, calibration: calibration)
+        let ranges: [(Float, Float)]
+        if let table { ranges = table.ranges } else { ranges = try RangeRecorder.record(graph: graph, calibration: calibration) }
         let n = graph.tensors.count
 
         // Producers and consumers.

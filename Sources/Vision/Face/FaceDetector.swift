@@ -46,7 +46,8 @@ public final class FaceDetector {
     var candidates: [FaceDetection]
 
     public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: path, calibration: .signedUnit)
+        interpreter = try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.faceDetection.rawValue,
+                                                        path: path, base: CalibrationModel.faceDetection.fallback)
         anchors = FaceAnchors.make()
         try interpreter.requireShapes("BlazeFace short-range detector", inputs: FaceDetector.modelInputs,
                                       outputs: FaceDetector.modelOutputs)

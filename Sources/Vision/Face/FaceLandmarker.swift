@@ -37,8 +37,12 @@ public final class FaceLandmarker {
     static let irisOutputs = [[1, 213], [1, 15]]
 
     public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
-        mesh = try Interpreter(model: meshModel, path: path, calibration: .unit)
-        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in try Interpreter(model: bytes, path: path, calibration: .unit) }
+        mesh = try ModelCalibrations.interpreter(model: meshModel, name: CalibrationModel.faceLandmark.rawValue, path: path,
+                                                 base: CalibrationModel.faceLandmark.fallback)
+        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
+            try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.irisLandmark.rawValue, path: path,
+                                              base: CalibrationModel.irisLandmark.fallback)
+        }
         // Shapes checked at load (either output order): a wrong model is a thrown error, not a trap.
         meshOutput = mesh.outputCount == 2 && mesh.outputShape(0).last == 1404 ? 0 : 1
         presenceOutput = 1 - meshOutput

@@ -34,7 +34,7 @@ public final class PersonSegmenter {
 
     let general: Interpreter?
     let landscape: Interpreter?
-    /// The arithmetic the level's main model runs on (`fast` wants `.integer`; see `init`).
+    /// The arithmetic the models run on (see `init`).
     public let executionPath: ExecutionPath
 
     // Buffers planned per frame size (fast/balanced), kept between frames.
@@ -55,52 +55,26 @@ public final class PersonSegmenter {
     /// are filtered at a reduced size and the result upsampled.
     public static let balancedWorkingSide = 1280
 
-    /// The arithmetic of the `fast` level: NeuralCore's integer path (int8 weights, int16
-    /// activations for the segmentation models), which matches LiteRT's float mask with IoU 0.979
-    /// and mean difference 0.008 on the landscape model. On this x86 machine it is about 1.2× the
-    /// float path's time (2.2 ms against 1.9 ms per run); it is the path written for NEON on the
-    /// Pi. Set `.float` to compare.
-    nonisolated(unsafe) public static var fastPath: ExecutionPath = .integer
-
-    /// Loads the models the level needs: `fast` the landscape model on the integer path (the
-    /// float path when NeuralCore has no integer path yet — `executionPath` says which);
-    /// `balanced` and `accurate` both models on the float path.
-    public init(level: SegmentationLevel, generalModel: [UInt8]?, landscapeModel: [UInt8]?) throws(SegmentationError) {
+    /// Loads the models the level needs (`fast`: the landscape model; `balanced` and `accurate`:
+    /// both) on `path`: the integer path by default (int8 weights, int16 activations for the
+    /// segmentation models, ranges from the shipped calibration tables — see `ModelCalibrations`),
+    /// `.float` for the reference.
+    public init(level: SegmentationLevel, generalModel: [UInt8]?, landscapeModel: [UInt8]?,
+                path: ExecutionPath = .integer) throws(SegmentationError) {
         self.level = level
-        func load(_ bytes: [UInt8]?, _ which: SegmentationModel, _ path: ExecutionPath) throws(SegmentationError) -> Interpreter {
+        func load(_ bytes: [UInt8]?, _ which: SegmentationModel) throws(SegmentationError) -> Interpreter {
             guard let bytes else { throw .missingModel(which) }
+            let calibration: CalibrationModel = which == .general ? .selfieSegmentation : .selfieSegmentationLandscape
             do {
-                let interpreter = try Interpreter(model: bytes, path: path)
+                let interpreter = try ModelCalibrations.interpreter(model: bytes, name: calibration.rawValue, path: path,
+                                                                    base: calibration.fallback)
                 try interpreter.requireShapes(which.fileName, inputs: [which.inputShape], outputs: [which.outputShape])
                 return interpreter
             } catch { throw .model(which, error) }
         }
-        switch level {
-        case .fast:
-            general = nil
-            let integer: Interpreter?
-            if PersonSegmenter.fastPath == .integer {
-                do {
-                    let m = SegmentationModel.landscape
-                    let candidate = try Interpreter(model: landscapeModel ?? [], path: .integer)
-                    try candidate.requireShapes(m.fileName, inputs: [m.inputShape], outputs: [m.outputShape])
-                    integer = candidate
-                } catch { integer = nil }
-            } else {
-                integer = nil
-            }
-            if let integer {
-                landscape = integer
-                executionPath = .integer
-            } else {
-                landscape = try load(landscapeModel, .landscape, .float)
-                executionPath = .float
-            }
-        case .balanced, .accurate:
-            general = try load(generalModel, .general, .float)
-            landscape = try load(landscapeModel, .landscape, .float)
-            executionPath = .float
-        }
+        general = level == .fast ? nil : try load(generalModel, .general)
+        landscape = try load(landscapeModel, .landscape)
+        executionPath = path
     }
 
     /// Forgets the previous frame's mask (temporal stability).

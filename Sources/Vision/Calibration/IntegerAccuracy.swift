@@ -1,0 +1,155 @@
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The integer path against a reference (the float path, itself within 5.2e-5 of LiteRT's float
+/// outputs) on a calibration-style set of real inputs, with the bounds of the NeuralCore issue:
+/// BlazeFace face score within 0.02 and box within 1 px (128×128 input pixels) on every face the
+/// reference reports (decoded as `FaceDetector` does: score ≥ 0.5, weighted NMS; the integer
+/// path's faces down to 0.3, so that a face scored 0.51 and 0.49 counts as a 0.02 difference; a
+/// face it does not see at all counts as its whole score and width), mesh RMS ≤ 1.0 px (192×192), iris RMS ≤ 0.5 px (64×64, the 5 iris
+/// points), segmentation IoU ≥ 0.97 at 0.5 (on inputs where the reference mask covers at least 1 %
+/// of the pixels). Used by `booth model calibrate --check` and the tests.
+public struct IntegerAccuracy: Sendable {
+    /// One figure over the set: its worst and mean value, and the bound the worst must meet.
+    public struct Figure: Sendable {
+        public var name: String
+        public var worst: Float
+        public var mean: Float
+        public var bound: Float
+        /// Higher is better (IoU) rather than lower.
+        public var higherIsBetter: Bool
+        public var count: Int
+        public var meetsBound: Bool { higherIsBetter ? worst >= bound : worst <= bound }
+        public var summary: String {
+            name + ": worst " + Self.format(worst) + ", mean " + Self.format(mean) + " over " + String(count)
+                + " (bound " + (higherIsBetter ? "≥ " : "≤ ") + Self.format(bound) + (meetsBound ? ", met)" : ", MISSED)")
+        }
+        static func format(_ v: Float) -> String {
+            let scaled = (v * 10000).rounded() / 10000
+            return String(scaled)
+        }
+    }
+
+    public var model: CalibrationModel
+    public var figures: [Figure]
+
+    /// Runs `integer` and `reference` on every input of `inputs` and collects the figures.
+    public init(model: CalibrationModel, integer: Interpreter, reference: Interpreter, inputs: CalibrationInputs) {
+        self.init(model: model, reference: reference, inputs: inputs) { _, input in
+            integer.withInput(0) { $0.update(fromContentsOf: input) }
+            integer.run()
+            return (0..<integer.outputCount).map { k in integer.withOutput(k) { Array($0) } }
+        }
+    }
+
+    /// The figures of `candidate(index, input)` (the outputs of another computation) against
+    /// `reference` on every input of `inputs`.
+    public init(model: CalibrationModel, reference: Interpreter, inputs: CalibrationInputs,
+                candidate: (Int, [Float]) -> [[Float]]) {
+        self.model = model
+        var names: [(String, Float, Bool)] = []
+        switch model {
+        case .faceDetection: names = [("face score Δ", 0.02, false), ("face box Δ px", 1, false)]
+        case .faceLandmark: names = [("mesh RMS px", 1, false)]
+        case .irisLandmark: names = [("iris RMS px", 0.5, false)]
+        case .selfieSegmentation, .selfieSegmentationLandscape: names = [("IoU", 0.97, true)]
+        }
+        var values: [[Float]] = names.map { _ in [] }
+        var input = [Float](repeating: 0, count: reference.inputShape(0).reduce(1, *))
+        for i in 0..<inputs.count {
+            input.withUnsafeMutableBufferPointer { inputs.fill(i, $0) }
+            reference.withInput(0) { $0.update(fromContentsOf: input) }
+            reference.run()
+            let ref = (0..<reference.outputCount).map { k in reference.withOutput(k) { Array($0) } }
+            let out = candidate(i, input)
+            for (k, v) in Self.measure(model, out, ref).enumerated() where !v.isNaN { values[k].append(v) }
+        }
+        figures = names.enumerated().map { k, n in
+            let v = values[k]
+            let worst = v.isEmpty ? (n.2 ? 1 : 0) : (n.2 ? v.min()! : v.max()!)
+            let mean = v.isEmpty ? worst : v.reduce(0, +) / Float(v.count)
+            return Figure(name: n.0, worst: worst, mean: mean, bound: n.1, higherIsBetter: n.2, count: v.count)
+        }
+    }
+
+    /// The figures of one input (NaN where it has none, e.g. no face anchor).
+    static func measure(_ model: CalibrationModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
+        func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-min(max(x, -100), 100))) }
+        switch model {
+        case .faceDetection:
+            // The faces as the detector reports them (decoded, weighted NMS), in input pixels.
+            // The candidate's faces are decoded down to a score of 0.3, so that a face the two
+            // score on either side of 0.5 counts with its score difference.
+            let theirs = decodeFaces(ref, minScore: 0.5), ours = decodeFaces(out, minScore: 0.3)
+            guard !theirs.isEmpty else { return [.nan, .nan] }
+            var score: Float = 0, box: Float = 0
+            for t in theirs {
+                guard let o = ours.max(by: { $0.box.iou(t.box) < $1.box.iou(t.box) }), o.box.iou(t.box) > 0.3 else {
+                    // A face the reference finds and the candidate does not see at all.
+                    score = max(score, t.score)
+                    box = max(box, t.box.width)
+                    continue
+                }
+                score = max(score, abs(o.score - t.score))
+                box = max(box, abs(o.box.x - t.box.x), abs(o.box.y - t.box.y),
+                          abs(o.box.width - t.box.width), abs(o.box.height - t.box.height))
+            }
+            return [score, box]
+        case .faceLandmark:
+            let m = out[0].count == 1404 ? 0 : 1
+            return [rms(out[m], ref[m], points: 468)]
+        case .irisLandmark:
+            let m = out[0].count == 15 ? 0 : 1
+            return [rms(out[m], ref[m], points: 5)]
+        case .selfieSegmentation, .selfieSegmentationLandscape:
+            var inter = 0, union = 0, person = 0
+            for i in 0..<out[0].count {
+                let x = out[0][i] >= 0.5, y = ref[0][i] >= 0.5
+                if x && y { inter += 1 }
+                if x || y { union += 1 }
+                if y { person += 1 }
+            }
+            // IoU says nothing on inputs with (almost) no person: a few stray pixels decide it.
+            return [person * 100 < out[0].count ? .nan : Float(inter) / Float(union)]
+        }
+    }
+
+    static let anchors = FaceAnchors.make()
+
+    /// BlazeFace's outputs decoded as `FaceDetector` decodes them (score ≥ `minScore`, MediaPipe:
+    /// 0.5; weighted NMS at 0.3), in input pixels.
+    static func decodeFaces(_ outputs: [[Float]], minScore: Float) -> [FaceDetection] {
+        let (boxes, logits) = outputs[0].count == 896 * 16 ? (outputs[0], outputs[1]) : (outputs[1], outputs[0])
+        let size = Float(FaceDetector.inputSize)
+        var candidates: [FaceDetection] = []
+        for (i, a) in anchors.enumerated() {
+            let score = 1 / (1 + expf(-min(max(logits[i], -100), 100)))
+            guard score >= minScore else { continue }
+            let r = i * 16
+            let w = boxes[r + 2], h = boxes[r + 3]
+            guard w > 0, h > 0 else { continue }
+            let cx = a.x * size + boxes[r], cy = a.y * size + boxes[r + 1]
+            var keys = FaceKeypoints.zero
+            for k in 0..<6 { keys[k] = Point2(a.x * size + boxes[r + 4 + 2 * k], a.y * size + boxes[r + 5 + 2 * k]) }
+            candidates.append(FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: keys, score: score))
+        }
+        var faces: [FaceDetection] = []
+        WeightedNMS.run(&candidates, count: candidates.count, threshold: 0.3, maxOutputs: 16, into: &faces)
+        return faces
+    }
+
+    /// Root mean square of the xy distance over `points` xyz points.
+    static func rms(_ a: [Float], _ b: [Float], points: Int) -> Float {
+        var sum: Float = 0
+        for p in 0..<points {
+            let dx = a[3 * p] - b[3 * p], dy = a[3 * p + 1] - b[3 * p + 1]
+            sum += dx * dx + dy * dy
+        }
+        return (sum / Float(points)).squareRoot()
+    }
+}

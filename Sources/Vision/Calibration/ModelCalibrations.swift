@@ -1,0 +1,79 @@
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The integer path's activation ranges shipped with Booth: one `CalibrationTable` per model,
+/// recorded offline by `scripts/calibrate` on real faces, eyes and scenes, compiled in from
+/// `Calibration/Tables/*.swift` and looked up by the sha256 of the model file, so that a model is
+/// only ever paired with the ranges measured on it.
+///
+/// A model without a table (another file than the pinned one) or whose table does not fit
+/// still runs on the integer path, calibrated at load on the generated set (`IntegerCalibration`);
+/// `warning` then says so once per model. Set `BOOTH_CALIBRATION=load` to ignore the shipped
+/// tables (for comparing the two).
+public enum ModelCalibrations {
+    /// Where the "no calibration table" warning goes (stderr by default; the kiosk logs it).
+    nonisolated(unsafe) public static var warning: (String) -> Void = { message in
+        let line = Array(("booth: warning: " + message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Whether shipped tables are used (false when `BOOTH_CALIBRATION=load`).
+    nonisolated(unsafe) public static var useShippedTables: Bool = {
+        guard let v = getenv("BOOTH_CALIBRATION") else { return true }
+        return String(cString: v) != "load"
+    }()
+
+    /// The shipped table texts by model sha256 (the `model` line of each).
+    static let tablesBySHA256: [String: String] = {
+        var out: [String: String] = [:]
+        for text in shippedTables {
+            for line in text.utf8.split(separator: UInt8(ascii: "\n")).prefix(3) where line.starts(with: "model ".utf8) {
+                out[String(decoding: line.dropFirst(6), as: UTF8.self)] = text
+            }
+        }
+        return out
+    }()
+
+    /// The shipped table for the model file `bytes`, or nil.
+    public static func table(forModel bytes: [UInt8]) -> CalibrationTable? {
+        guard useShippedTables, let text = tablesBySHA256[SHA256.hex(bytes)] else { return nil }
+        return try? CalibrationTable(parsing: text)
+    }
+
+    /// Whether a table is shipped for the model with this sha256 (for `booth doctor`).
+    public static func hasTable(sha256: String) -> Bool { tablesBySHA256[sha256] != nil }
+
+    /// Loads `bytes` for `path`; on the integer path with the model's shipped table when there is
+    /// one that fits, else calibrated at load from `base` with a warning naming `name`.
+    public static func interpreter(model bytes: [UInt8], name: String, path: ExecutionPath,
+                                   base: IntegerCalibration) throws(ModelError) -> Interpreter {
+        guard path == .integer else { return try Interpreter(model: bytes, path: path, calibration: base) }
+        var calibration = base
+        if let table = table(forModel: bytes) { calibration.adopt(table) }
+        let interpreter = try Interpreter(model: bytes, path: path, calibration: calibration)
+        if !interpreter.calibratedFromTable && useShippedTables {
+            warnOnce(name + ": no calibration table fits this model file (sha256 " + String(SHA256.hex(bytes).prefix(12))
+                     + "…); its integer ranges come from generated images at load — run scripts/calibrate")
+        }
+        return interpreter
+    }
+
+    nonisolated(unsafe) static var warned: Set<String> = []
+    nonisolated(unsafe) static let warnedLock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+
+    static func warnOnce(_ message: String) {
+        pthread_mutex_lock(warnedLock)
+        let first = warned.insert(message).inserted
+        pthread_mutex_unlock(warnedLock)
+        if first { warning(message) }
+    }
+}

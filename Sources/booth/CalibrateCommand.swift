@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import ImageCore
+import ImageFiles
+import NeuralCore
+import Vision
+
+/// `booth model calibrate`: records a model's `CalibrationTable` on real images (the float path
+/// over the crops the pipeline makes, with camera-like variations; see `CalibrationInputs`) and
+/// checks the integer path against the float path on held-out images. `scripts/calibrate` drives it.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Record a model's integer calibration table on real images, and check it on held-out ones.")
+
+    @Argument(help: "The model: \(CalibrationModel.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var model: String
+    @Option(help: "Models folder (default: $BOOTH_MODELS or ./models).") var models: String?
+    @Option(name: .customLong("images"), help: "A folder of calibration images (JPEG/PNG); repeatable.")
+    var imageFolders: [String] = []
+    @Option(name: .customLong("held-out"), help: "A folder of held-out images to check on; repeatable.")
+    var heldOutFolders: [String] = []
+    @Option(help: "Variants per region: the region as is, then camera-like variations (≥ 1).") var variants = 3
+    @Option(help: "Variants per region when checking (1: the held-out images as they are).") var checkVariants = 1
+    @Option(help: "Share of inputs whose extremes each range covers (0 < c ≤ 1; 1: min/max over all).")
+    var coverage: Float = 1
+    @Option(help: "Cross-layer equalisation before calibrating: activations (by the recorded channel ranges), weights (by the filters) or none.")
+    var equalize: Equalization = .activations
+    @Option(help: "Activation width: automatic (int16 for per-pixel outputs, else int8), int8 or int16.")
+    var activations: Width = .automatic
+    @Flag(help: "Also report what int8 weights alone cost (the float path with int8-rounded filters).")
+    var weightsOnly = false
+    @Option(help: "Print the per-tensor integer error on this held-out input (an index).") var diagnose: Int?
+    @Option(help: "Write the table as a Swift source file here (Sources/Vision/Calibration/Tables/…).")
+    var output: String?
+
+    enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
+    enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
+
+    /// The model's load-time settings with the chosen rewrites.
+    func settings(_ which: CalibrationModel) -> IntegerCalibration {
+        var c = which.fallback
+        c.equalize = equalize != .none
+        c.activationAwareEqualization = equalize == .activations
+        switch activations {
+        case .automatic: c.activations = .automatic
+        case .int8: c.activations = .int8
+        case .int16: c.activations = .int16
+        }
+        return c
+    }
+
+    func validate() throws {
+        guard CalibrationModel(rawValue: model) != nil else {
+            throw ValidationError("unknown model '\(model)'; one of \(CalibrationModel.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard variants >= 1, checkVariants >= 1 else { throw ValidationError("--variants and --check-variants must be at least 1") }
+        guard coverage > 0 && coverage <= 1 else { throw ValidationError("--coverage must be in (0, 1]") }
+        guard !imageFolders.isEmpty || !heldOutFolders.isEmpty else { throw ValidationError("give --images, --held-out or both") }
+        if output != nil && imageFolders.isEmpty { throw ValidationError("--output needs --images") }
+    }
+
+    func run() throws {
+        guard let which = CalibrationModel(rawValue: model) else { throw ExitCode(2) }
+        let directory = ModelOptions.directory(models)
+        let path = directory + "/" + which.fileName
+        let bytes = try ModelCommand.load(path)
+        let sha = Vision.SHA256.hex(bytes)
+        let faces: FaceAnalyzer
+        do { faces = try FaceAnalyzer(modelDirectory: directory, path: .float) } catch {
+            throw CommandFailure("cannot load the face models from \(directory): \(error)")
+        }
+
+        var table: CalibrationTable?
+        if !imageFolders.isEmpty {
+            let images = try Self.load(imageFolders)
+            let inputs = withExtendedLifetime(images) {
+                CalibrationInputs(model: which, images: images.map { $0.image() }, detector: faces.detector,
+                                  landmarker: faces.landmarker, variants: variants)
+            }
+            print("\(which.rawValue): \(images.count) calibration images, \(inputs.faceCount) faces, \(inputs.count) inputs")
+            do {
+                let parsed = try TFLiteModel(bytes: bytes)
+                table = try withExtendedLifetime(images) { () throws(ModelError) in
+                    try CalibrationTable.record(model: parsed, modelSHA256: sha, calibration: settings(which),
+                                                count: inputs.count, coverage: coverage) { i, tensor in inputs.fill(i, tensor) }
+                }
+            } catch { throw CommandFailure("\(path): \(error.description)") }
+            if let output, let table {
+                let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"
+                    + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "
+                    + "\(variants) variants per region, coverage \(coverage)."
+                try Self.swiftSource(name: Self.identifier(which), header: header, text: table.text())
+                    .write(toFile: output, atomically: true, encoding: .utf8)
+                print("\(which.rawValue): table written to \(output)")
+            }
+        }
+
+        if !heldOutFolders.isEmpty {
+            let images = try Self.load(heldOutFolders)
+            var calibration = settings(which)
+            if let table = table ?? ModelCalibrations.table(forModel: bytes) { calibration.adopt(table) }
+            let source = table != nil ? "the table just recorded" : calibration.table != nil ? "the shipped table" : "load-time calibration"
+            let integer: Interpreter, reference: Interpreter
+            do {
+                integer = try Interpreter(model: bytes, path: .integer, calibration: calibration)
+                reference = try Interpreter(model: bytes, path: .float)
+            } catch { throw CommandFailure("\(path): \(error.description)") }
+            let report = withExtendedLifetime(images) { () -> IntegerAccuracy in
+                let inputs = CalibrationInputs(model: which, images: images.map { $0.image() }, detector: faces.detector,
+                                               landmarker: faces.landmarker, variants: checkVariants, seed: 0x4E1D)
+                print("\(which.rawValue): \(images.count) held-out images, \(inputs.faceCount) faces, \(inputs.count) inputs; "
+                    + "integer (int\(integer.activationBits), \(integer.calibratedFromTable ? source : "load-time calibration")) against float")
+                if let diagnose, diagnose >= 0, diagnose < inputs.count {
+                    var input = [Float](repeating: 0, count: integer.inputShape(0).reduce(1, *))
+                    input.withUnsafeMutableBufferPointer { inputs.fill(diagnose, $0) }
+                    for r in integer.integerDiagnostics(input: input) {
+                        print("  tensor \(r.tensor) \(r.operation): max error \(r.maxError) (\(r.maxError / r.scale) steps), "
+                            + "rms \(r.rmsError), range [\(r.lower), \(r.upper)], scale \(r.scale) \(r.name)")
+                    }
+                }
+                if weightsOnly {
+                    let weights = IntegerAccuracy(model: which, reference: reference, inputs: inputs) { _, input in
+                        reference.floatOutputsWithInt8Weights(input: input)
+                    }
+                    for f in weights.figures { print("  int8 weights only: \(f.summary)") }
+                }
+                return IntegerAccuracy(model: which, integer: integer, reference: reference, inputs: inputs)
+            }
+            for f in report.figures { print("  \(f.summary)") }
+        }
+    }
+
+    /// Every JPEG/PNG in `folders`, decoded as RGB888, in name order.
+    static func load(_ folders: [String]) throws -> [ImageBuffer] {
+        var out: [ImageBuffer] = []
+        let decoder = ImageDecoder()
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                throw CommandFailure("cannot read the folder \(folder)")
+            }
+            for name in names.sorted() where ["jpg", "jpeg", "png"].contains((name as NSString).pathExtension.lowercased()) {
+                do { out.append(try decoder.decode(path: folder + "/" + name, as: .rgb888)) } catch {
+                    throw CommandFailure("\(folder)/\(name): \(error)")
+                }
+            }
+        }
+        guard !out.isEmpty else { throw CommandFailure("no JPEG or PNG images in \(folders.joined(separator: ", "))") }
+        return out
+    }
+
+    /// `face_landmark` → `faceLandmark`.
+    static func identifier(_ m: CalibrationModel) -> String {
+        let parts = m.rawValue.split(separator: "_")
+        return parts[0] + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func swiftSource(name: String, header: String, text: String) -> String {
+        "// Generated — do not edit. The integer calibration table of " + header + "\n"
+            + "extension ModelCalibrations {\n    static let " + name + " = \"\"\"\n"
+            + text.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
+            + "\n        \"\"\"\n}\n"
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NeuralCore
+import TestSupport
+import Testing
+
+/// `CalibrationTable`: recorded on a model, written, read back exactly, and refused when malformed
+/// or recorded for another graph.
+@Suite struct CalibrationTableTests {
+    static let sha = String(repeating: "ab", count: 32)
+
+    static func small() -> CalibrationTable {
+        CalibrationTable(modelSHA256: sha, settings: IntegerCalibration.unit.graphSettings,
+                         lower: [-1, .infinity, 0, -0.125], upper: [1, -.infinity, 6.5, 3.0e-7],
+                         channels: [2: [0.5, 1.25, 3]])
+    }
+
+    @Test func textRoundTripsExactly() throws {
+        let table = Self.small()
+        let text = table.text()
+        #expect(text.hasPrefix("booth-calibration 1\nmodel " + Self.sha + "\n"))
+        #expect(!text.contains("r 1 "), "a tensor without a range is not written")
+        let back = try CalibrationTable(parsing: "# a comment\n" + text)
+        #expect(back == table)
+    }
+
+    @Test(arguments: [
+        ("", "empty"),
+        ("booth-calibration 2\n", "format version"),
+        ("not a table\n", "not a Booth calibration table"),
+        ("booth-calibration 1\nmodel abc\n", "model <sha256>"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nr 0 00000000 3f800000\n", "before 'tensors'"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 5 00000000 3f800000\n", "past the tensor count"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 3f800000 00000000\n", "lower bound above upper"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 0000zz00 3f800000\n", "8 hex digits"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 7f800000 7f800000\n", "finite"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nc 0 3 00000000\n", "channel values"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nq 1\n", "unknown record"),
+        ("booth-calibration 1\ntensors 2\n", "lacks its 'model'"),
+    ])
+    func malformedTablesAreRefusedWithTheReason(text: String, reason: String) {
+        #expect {
+            _ = try CalibrationTable(parsing: text)
+        } throws: { error in
+            guard let e = error as? ModelError, case .malformed(let what) = e else { return false }
+            return what.contains(reason)
+        }
+    }
+
+    /// A table recorded on the model replaces the load-time run; a table for another graph or
+    /// other settings is not used.
+    @Test func recordedTableIsUsedOnlyWhereItFits() throws {
+        let bytes = try LiteRTReferenceTests.modelBytes("face_detection_short_range")
+        let model = try TFLiteModel(bytes: bytes)
+        var state: UInt64 = 7
+        let table = try CalibrationTable.record(model: model, modelSHA256: Self.sha, calibration: .signedUnit, count: 3) { _, input in
+            for i in 0..<input.count {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                input[i] = Float(state >> 40) / Float(1 << 24) * 2 - 1
+            }
+        }
+        #expect(table.lower[0] >= -1 && table.upper[0] <= 1 && table.lower[0] < table.upper[0])
+        #expect(!table.channels.isEmpty, "activation-aware equalisation records channel maxima")
+        var calibration = IntegerCalibration.signedUnit
+        calibration.adopt(try CalibrationTable(parsing: table.text()))
+        let withTable = try Interpreter(model: model, path: .integer, calibration: calibration)
+        #expect(withTable.calibratedFromTable)
+
+        var other = calibration
+        other.equalize = false  // a different graph than the one recorded
+        #expect(!(try Interpreter(model: model, path: .integer, calibration: other)).calibratedFromTable)
+        var short = table
+        short.lower.removeLast(); short.upper.removeLast(); short.tensorCount -= 1
+        var shortCalibration = IntegerCalibration.signedUnit
+        shortCalibration.adopt(short)
+        #expect(!(try Interpreter(model: model, path: .integer, calibration: shortCalibration)).calibratedFromTable)
+        #expect(!(try Interpreter(model: model, path: .float)).calibratedFromTable)
+    }
+
+    @Test func zeroInputsAreRefused() throws {
+        let model = try TFLiteModel(bytes: try LiteRTReferenceTests.modelBytes("iris_landmark"))
+        #expect(throws: ModelError.self) {
+            _ = try CalibrationTable.record(model: model, modelSHA256: Self.sha, calibration: .unit, count: 0) { _, _ in }
+        }
+    }
+}
