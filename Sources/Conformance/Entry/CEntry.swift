@@ -71,3 +71,20 @@ public func boothConformanceList() -> Int32 {
     }
     return 0
 }
+
+/// Loads model `name` (`bytes`, `count` bytes) on the float (`path` 0) or integer (`path` 1) path
+/// and runs it `iterations` times (`NetworkBench`), for instruction counting. Returns the output
+/// checksum's low 31 bits, or -1 after printing why the model could not run.
+@_cdecl("booth_conformance_net")
+public func boothConformanceNet(_ name: UnsafePointer<UInt8>, _ nameCount: Int, _ bytes: UnsafePointer<UInt8>,
+                                _ count: Int, _ path: Int32, _ iterations: Int) -> Int32 {
+    let file = String(decoding: UnsafeBufferPointer(start: name, count: nameCount), as: UTF8.self)
+    do throws(NetworkBench.Failure) {
+        let h = try NetworkBench.run(file: file, bytes: Array(UnsafeBufferPointer(start: bytes, count: count)),
+                                     integer: path != 0, iterations: iterations)
+        return Int32(truncatingIfNeeded: h & 0x7FFF_FFFF)
+    } catch {
+        print("net: \(error.description)")
+        return -1
+    }
+}
