@@ -18,6 +18,8 @@
 /// with the zero point folded in), bit-exact with `gemmScalar`. About 2.2× the previous 8-lane
 /// kernel from K = 16 (where the output stage dominates) to K = 128.
 
+import CNeuralKernels
+
 /// Filters packed for the GEMM micro-kernel (allocated once at load).
 public final class PackedGEMMWeights {
     /// N: output channels.
@@ -32,6 +34,9 @@ public final class PackedGEMMWeights {
     public let rowSums: [Int32]
     let data: UnsafeMutablePointer<Int16>
     let count: Int
+    /// aarch64: the same filters for the NEON kernel (`booth_gemm_s16`), `[block][k][16 channels]`
+    /// int16, so one k of one block is two q registers multiplied by one activation lane.
+    let neon: UnsafeMutablePointer<Int16>?
 
     /// `weights` row-major `[N][K]` (TFLite CONV_2D `[OC][KH][KW][IC]` flattened).
     public init(weights: [Int8], outputChannels n: Int, depth k: Int) {
@@ -52,9 +57,23 @@ public final class PackedGEMMWeights {
             }
         }
         rowSums = sums
+#if arch(arm64)
+        let neonCount = paddedChannels * k
+        let neon = UnsafeMutablePointer<Int16>.allocate(capacity: neonCount)
+        neon.initialize(repeating: 0, count: neonCount)
+        for c in 0..<n {
+            for d in 0..<k { neon[(c >> 4) * (k * 16) + d * 16 + (c & 15)] = Int16(weights[c * k + d]) }
+        }
+        self.neon = neon
+#else
+        neon = nil
+#endif
     }
 
-    deinit { data.deallocate() }
+    deinit {
+        data.deallocate()
+        neon?.deallocate()
+    }
 
     @inline(__always)
     static func index(channel c: Int, depth d: Int, depthStride: Int) -> Int {
@@ -473,4 +492,39 @@ func gemmSIMD8(
             r += 1
         }
     }
+}
+
+// MARK: - NEON (aarch64, C intrinsics)
+
+/// The aarch64 GEMM: `booth_gemm_s16` (Sources/C/CNeuralKernels), 4-row × 16-channel register
+/// tiles of `smlal`/`smlal2` by activation lane over the `neon` packing (16 accumulators, 8
+/// filter registers, 4 activation registers of NEON's 32), and the output stage in registers
+/// with `sqrdmulh` and a fixed-up `srshl` (TFLite's arithmetic bit for bit). Elsewhere, or for
+/// an output stage outside `StageRegisters`' exact range, `gemmSIMD`.
+public func gemmNEON(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
+) {
+    guard let w = weights.neon else { gemmSIMD(a, rows, weights, output); return }
+    switch output {
+    case .int8(let out, let stride, let stage):
+        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
+        var s = stage.neonStage
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
+                       NEONOutputKind.int8)
+    case .int16(let out, let stride, let stage):
+        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
+        var s = stage.neonStage
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
+                       NEONOutputKind.int16)
+    case .int32(let out, let stride):
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, nil, out, stride,
+                       NEONOutputKind.int32)
+    }
+}
+
+/// `BOOTH_OUT_*` of CNeuralKernels.h.
+enum NEONOutputKind {
+    static let int8: Int32 = 0
+    static let int16: Int32 = 1
+    static let int32: Int32 = 2
 }

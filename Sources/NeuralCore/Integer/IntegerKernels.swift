@@ -31,8 +31,24 @@ public enum IntegerKernels {
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
         prelu: preluSIMD, resize: resizeBilinearSIMD)
 
-    /// Every variant; the first is the reference.
-    public static let all: [IntegerKernelSet] = [scalar, simd]
+    /// aarch64: the SIMD set with the C NEON GEMM (`gemmNEON`).
+    public static let neon = IntegerKernelSet(
+        name: "neon", gemm: gemmNEON, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        prelu: preluSIMD, resize: resizeBilinearSIMD)
+
+    /// Every variant this CPU can run; the first is the reference.
+    public static let all: [IntegerKernelSet] = sets(for: .current)
+
+    /// The variants `features` can run, the reference first and the fastest last.
+    public static func sets(for features: CPUFeatures) -> [IntegerKernelSet] {
+        features.neon ? [scalar, simd, neon] : [scalar, simd]
+    }
+
+    /// The fastest set for `features`.
+    public static func best(for features: CPUFeatures) -> IntegerKernelSet {
+        features.neon ? neon : simd
+    }
 
     /// The same kernels specialised for int16 activations.
     public static let scalar16 = IntegerKernelSetOf<Int16>(
@@ -45,15 +61,28 @@ public enum IntegerKernels {
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
         prelu: preluSIMD, resize: resizeBilinearSIMD)
 
-    /// Every int16 variant; the first is the reference.
-    public static let all16: [IntegerKernelSetOf<Int16>] = [scalar16, simd16]
+    public static let neon16 = IntegerKernelSetOf<Int16>(
+        name: "neon16", gemm: gemmNEON, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        prelu: preluSIMD, resize: resizeBilinearSIMD)
+
+    /// Every int16 variant this CPU can run; the first is the reference.
+    public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)
+
+    public static func sets16(for features: CPUFeatures) -> [IntegerKernelSetOf<Int16>] {
+        features.neon ? [scalar16, simd16, neon16] : [scalar16, simd16]
+    }
+
+    public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
+        features.neon ? neon16 : simd16
+    }
 
     /// Set before building an interpreter to force the scalar path (debugging, bisecting).
     nonisolated(unsafe) public static var forceScalar = false
 
     /// The set an interpreter uses.
-    public static var active: IntegerKernelSet { forceScalar ? scalar : simd }
+    public static var active: IntegerKernelSet { forceScalar ? scalar : best(for: .current) }
 
     /// The int16 set an interpreter uses.
-    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : simd16 }
+    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : best16(for: .current) }
 }

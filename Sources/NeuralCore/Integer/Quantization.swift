@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// Quantisation parameters and fixed-point arithmetic of the integer path.
 ///
 /// Conventions (the TFLite int8 scheme):
@@ -431,6 +433,14 @@ public final class OutputStage {
         multiplier.deallocate()
         leftShift.deallocate()
         rightShift.deallocate()
+    }
+
+    /// The stage as CNeuralKernels' `booth_output_stage` (pointers into this object: valid while
+    /// it lives).
+    var neonStage: booth_output_stage {
+        booth_output_stage(bias: UnsafePointer(bias), multiplier: UnsafePointer(multiplier),
+                           left_shift: UnsafePointer(leftShift), right_shift: UnsafePointer(rightShift),
+                           zero_point: outputZeroPoint, minimum: minimum, maximum: maximum)
     }
 
     /// Scalar output stage for channel `c` (`minimum...maximum` lie in `E`'s range).
