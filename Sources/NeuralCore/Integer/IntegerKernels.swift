@@ -13,6 +13,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public let lookup: LookupKernel<E>
     public let prelu: PReLUKernel
     public let resize: ResizeKernel<E>
+    /// Float32 model inputs to `E`, and `E` to float32 outputs.
+    public let quantize: QuantizeKernel<E>
+    public let dequantize: DequantizeKernel<E>
 }
 
 /// The int8 kernel table.
@@ -23,19 +26,24 @@ public enum IntegerKernels {
     public static let scalar = IntegerKernelSet(
         name: "scalar", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
-        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar)
+        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     /// Swift `SIMD` vectors (SSE/AVX2/AVX-512 on x86, NEON on aarch64).
     public static let simd = IntegerKernelSet(
         name: "simd", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
-    /// aarch64: the SIMD set with the C NEON GEMM (`gemmNEON`).
+    /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`,
+    /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `quantizeNEON`,
+    /// `dequantizeNEON`; CNeuralKernels).
     public static let neon = IntegerKernelSet(
-        name: "neon", gemm: gemmNEON, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        prelu: preluNEON, resize: resizeBilinearSIMD,
+        quantize: quantizeNEON, dequantize: dequantizeNEON)
 
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)
@@ -54,17 +62,20 @@ public enum IntegerKernels {
     public static let scalar16 = IntegerKernelSetOf<Int16>(
         name: "scalar16", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
-        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar)
+        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     public static let simd16 = IntegerKernelSetOf<Int16>(
         name: "simd16", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     public static let neon16 = IntegerKernelSetOf<Int16>(
-        name: "neon16", gemm: gemmNEON, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        name: "neon16", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        prelu: preluNEON, resize: resizeBilinearSIMD,
+        quantize: quantizeNEON, dequantize: dequantizeNEON)
 
     /// Every int16 variant this CPU can run; the first is the reference.
     public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)
