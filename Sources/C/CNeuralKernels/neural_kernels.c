@@ -233,12 +233,15 @@ static inline __attribute__((always_inline)) void stage_constants(
 static inline __attribute__((always_inline)) void mlal_tile(
     const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
     int32x4_t c[2][8];
+#pragma GCC unroll 2
     for (int r = 0; r < 2; r++)
+#pragma GCC unroll 8
         for (int j = 0; j < 8; j++) c[r][j] = vdupq_n_s32(0);
     for (ptrdiff_t k = 0; k < k16; k += 16) {
         int8x16_t x0 = vld1q_s8(a0 + k);
         int8x16_t x1 = R > 1 ? vld1q_s8(a1 + k) : x0;
         const int8_t *wk = w + k * 8;
+#pragma GCC unroll 8
         for (int j = 0; j < 8; j++) {
             int8x16_t wv = vld1q_s8(wk + 16 * j);
             int16x8_t p0 = vmull_s8(vget_low_s8(wv), vget_low_s8(x0));
@@ -251,6 +254,7 @@ static inline __attribute__((always_inline)) void mlal_tile(
             }
         }
     }
+#pragma GCC unroll 2
     for (int r = 0; r < R; r++) {
         sum[r][0] = vpaddq_s32(vpaddq_s32(c[r][0], c[r][1]), vpaddq_s32(c[r][2], c[r][3]));
         sum[r][1] = vpaddq_s32(vpaddq_s32(c[r][4], c[r][5]), vpaddq_s32(c[r][6], c[r][7]));

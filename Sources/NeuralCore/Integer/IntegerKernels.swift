@@ -3,7 +3,7 @@
 /// `E` is the activation type: `Int8`, or `Int16` for the int16-activation path (PRELU has an
 /// int8 form only; the int16 path refuses models that use it).
 public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
-    public let name: StaticString
+    public var name: StaticString
     public let gemm: GEMMKernel
     public let depthwise: DepthwiseKernel<E>
     public let elementwise: ElementwiseKernel<E>
@@ -16,6 +16,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     /// Float32 model inputs to `E`, and `E` to float32 outputs.
     public let quantize: QuantizeKernel<E>
     public let dequantize: DequantizeKernel<E>
+    /// CONV_2D on int8 activations as they are (`conv2D8`), where the set has such a GEMM
+    /// (aarch64); nil: `gemm` on `A − zeroPoint` rows.
+    public var gemm8: GEMM8Kernel? = nil
 }
 
 /// The int8 kernel table.
@@ -36,26 +39,35 @@ public enum IntegerKernels {
         prelu: preluSIMD, resize: resizeBilinearSIMD,
         quantize: quantizeScalar, dequantize: dequantizeScalar)
 
-    /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`,
+    /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
     /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `quantizeNEON`,
     /// `dequantizeNEON`; CNeuralKernels).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearSIMD,
-        quantize: quantizeNEON, dequantize: dequantizeNEON)
+        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL)
+
+    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
+    public static let neonDot: IntegerKernelSet = {
+        var set = neon
+        set.name = "neon-dot"
+        set.gemm8 = gemm8Dot
+        return set
+    }()
 
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)
 
     /// The variants `features` can run, the reference first and the fastest last.
     public static func sets(for features: CPUFeatures) -> [IntegerKernelSet] {
-        features.neon ? [scalar, simd, neon] : [scalar, simd]
+        if !features.neon { return [scalar, simd] }
+        return features.dotProduct ? [scalar, simd, neon, neonDot] : [scalar, simd, neon]
     }
 
     /// The fastest set for `features`.
     public static func best(for features: CPUFeatures) -> IntegerKernelSet {
-        features.neon ? neon : simd
+        features.neon ? (features.dotProduct ? neonDot : neon) : simd
     }
 
     /// The same kernels specialised for int16 activations.

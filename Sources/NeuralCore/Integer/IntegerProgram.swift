@@ -478,6 +478,13 @@ final class IntegerProgram<E: QuantizedActivation> {
             case .dequantize(let src, let count, let p, let dst):
                 k.dequantize(src, count, p, dst)
             case .conv(let input, let g, let zp, let w, let stage, let output):
+                if E.bitWidth == 8, let gemm8 = k.gemm8,
+                   conv2D8(UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self), g, inputZeroPoint: zp, weights: w,
+                           stage: stage, output: UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self),
+                           scratch: UnsafeMutableRawPointer(scratch16), scratchBytes: Self.tileRows * w.depthStride * 2,
+                           kernel: gemm8) {
+                    break
+                }
                 conv2D(input, g, inputZeroPoint: zp, weights: w, stage: stage, output: output,
                        scratch: scratch16, scratchRows: Self.tileRows, kernel: k.gemm)
             case .convFloat(let input, let g, let zp, let w, let stage, let output):
