@@ -44,6 +44,7 @@ public func boothConformanceRun(_ golden: UnsafePointer<UInt8>?, _ count: Int, _
     let kernels = ConformanceSuite.kernels
     var variants = 0
     for k in kernels { variants += k.variantNames.count - 1 }
+    print("integer kernels: \(NeuralCoreKernels.activeSetName)")
     print("conformance: \(kernels.count) kernels, \(variants) non-reference variants, \(run.results.count) cases, golden \(goldenFile == nil ? "not given" : "compared")")
     print("\(run.results.count - min(problems.count, run.results.count)) passed, \(problems.count) failed")
     return problems.isEmpty ? 0 : 1
