@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BUILD_FLAGS = -c $(CONFIG)
 
-.PHONY: all setup build demo run test test-swift test-arm test-vm test-vm-camera test-mallocs bench clean
+.PHONY: all setup build demo run test test-swift test-arm test-vm test-vm-camera test-mallocs bench bench-arm clean
 
 all: build
 
@@ -51,6 +51,11 @@ test-mallocs: setup
 
 bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark
+
+# Executed aarch64 instructions per inference of the five models, Booth's float and integer paths
+# against LiteRT (XNNPACK), under qemu as cortex-a72 (Pi 4) and cortex-a76 (Pi 5); minutes, not in CI.
+bench-arm: setup
+	scripts/arm/bench
 
 clean:
 	rm -rf .build out

@@ -73,7 +73,9 @@ let package = Package(
 
         // MARK: Cores (Foundation-free, Embedded-Swift-clean)
         .target(name: "ImageCore", swiftSettings: coreSettings),
-        .target(name: "NeuralCore", dependencies: ["ImageCore"], swiftSettings: coreSettings),
+        // NeuralCore's aarch64 inner loops in C with arm_neon.h (empty stubs elsewhere).
+        .target(name: "CNeuralKernels", path: "Sources/C/CNeuralKernels", cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]),
+        .target(name: "NeuralCore", dependencies: ["ImageCore", "CNeuralKernels"], swiftSettings: coreSettings),
         // Kernel test vectors and checks shared by the x86 tests and the aarch64 runner (CMakeLists.txt).
         .target(name: "Conformance", dependencies: ["ImageCore", "NeuralCore", "VisionKernels"], swiftSettings: coreSettings),
 

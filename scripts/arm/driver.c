@@ -8,6 +8,8 @@
  *   booth-conformance --print [--models DIR] [GOLDEN]   also print every checksum line
  *   booth-conformance --list            list kernels and variant indices
  *   booth-conformance --bench KERNEL VARIANT WIDTH HEIGHT ITERATIONS
+ *   booth-conformance --net MODEL.tflite float|int ITERATIONS
+ *                                       load one model on one path, run it ITERATIONS times
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +30,8 @@ int32_t booth_conformance_run(const uint8_t *golden, ptrdiff_t count, int32_t fl
 int32_t booth_conformance_bench(const uint8_t *name, ptrdiff_t name_count, int32_t variant,
                                 ptrdiff_t width, ptrdiff_t height, ptrdiff_t iterations);
 int32_t booth_conformance_list(void);
+int32_t booth_conformance_net(const uint8_t *name, ptrdiff_t name_count, const uint8_t *bytes, ptrdiff_t count,
+                              int32_t path, ptrdiff_t iterations);
 
 static uint8_t *read_file(const char *path, size_t *count) {
     FILE *f = fopen(path, "rb");
@@ -81,6 +85,26 @@ int main(int argc, char **argv) {
                                             atol(argv[4]), atol(argv[5]), atol(argv[6]));
         if (r < 0) { fprintf(stderr, "unknown kernel or variant: %s %s\n", argv[2], argv[3]); return 2; }
         printf("bench %s %s %d\n", argv[2], argv[3], r);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--net") == 0) {
+        int path = argc == 5 ? (strcmp(argv[3], "float") == 0 ? 0 : strcmp(argv[3], "int") == 0 ? 1 : -1) : -1;
+        char *end = NULL;
+        long iterations = argc == 5 ? strtol(argv[4], &end, 10) : -1;
+        if (path < 0 || !end || *end != '\0' || iterations < 0) {
+            fprintf(stderr, "usage: %s --net MODEL.tflite float|int ITERATIONS\n", argv[0]);
+            return 2;
+        }
+        size_t count = 0;
+        uint8_t *data = read_file(argv[2], &count);
+        if (!data) return 2;
+        const char *base = strrchr(argv[2], '/');
+        base = base ? base + 1 : argv[2];
+        int32_t r = booth_conformance_net((const uint8_t *)base, (ptrdiff_t)strlen(base), data, (ptrdiff_t)count,
+                                          path, (ptrdiff_t)iterations);
+        free(data);
+        if (r < 0) return 2;
+        printf("net %s %s %ld %d\n", base, argv[3], iterations, r);
         return 0;
     }
     int32_t flags = 0;

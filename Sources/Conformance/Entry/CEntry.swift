@@ -44,6 +44,7 @@ public func boothConformanceRun(_ golden: UnsafePointer<UInt8>?, _ count: Int, _
     let kernels = ConformanceSuite.kernels
     var variants = 0
     for k in kernels { variants += k.variantNames.count - 1 }
+    print("integer kernels: \(NeuralCoreKernels.activeSetName)")
     print("conformance: \(kernels.count) kernels, \(variants) non-reference variants, \(run.results.count) cases, golden \(goldenFile == nil ? "not given" : "compared")")
     print("\(run.results.count - min(problems.count, run.results.count)) passed, \(problems.count) failed")
     return problems.isEmpty ? 0 : 1
@@ -70,4 +71,21 @@ public func boothConformanceList() -> Int32 {
         for (i, v) in k.variantNames.enumerated() { print("\(k.name) \(i) \(v) \(k.benchCase.label)") }
     }
     return 0
+}
+
+/// Loads model `name` (`bytes`, `count` bytes) on the float (`path` 0) or integer (`path` 1) path
+/// and runs it `iterations` times (`NetworkBench`), for instruction counting. Returns the output
+/// checksum's low 31 bits, or -1 after printing why the model could not run.
+@_cdecl("booth_conformance_net")
+public func boothConformanceNet(_ name: UnsafePointer<UInt8>, _ nameCount: Int, _ bytes: UnsafePointer<UInt8>,
+                                _ count: Int, _ path: Int32, _ iterations: Int) -> Int32 {
+    let file = String(decoding: UnsafeBufferPointer(start: name, count: nameCount), as: UTF8.self)
+    do throws(NetworkBench.Failure) {
+        let h = try NetworkBench.run(file: file, bytes: Array(UnsafeBufferPointer(start: bytes, count: count)),
+                                     integer: path != 0, iterations: iterations)
+        return Int32(truncatingIfNeeded: h & 0x7FFF_FFFF)
+    } catch {
+        print("net: \(error.description)")
+        return -1
+    }
 }

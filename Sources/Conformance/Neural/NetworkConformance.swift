@@ -76,6 +76,18 @@ public enum NetworkConformance {
         let calibration = IntegerCalibration(inputLower: lower, inputUpper: upper)
         let interpreter = try Interpreter(model: try TFLiteModel(bytes: bytes), path: .integer,
                                           scalarKernels: scalar, calibration: calibration)
+        fillInput(interpreter, lower: lower, upper: upper)
+        interpreter.run()
+        var outputs: [[Float]] = []
+        for o in 0..<interpreter.outputCount {
+            outputs.append(interpreter.withOutput(o) { Array($0) })
+        }
+        return outputs
+    }
+
+    /// Input 0 of `interpreter` set to the fixed input: a smooth gradient with seeded noise,
+    /// inside `[lower, upper]`.
+    static func fillInput(_ interpreter: Interpreter, lower: Float, upper: Float) {
         var random = ConformanceRandom(seed: 0x1A7E_6E75)
         let shape = interpreter.inputShape(0)
         let width = shape.count >= 3 ? shape[shape.count - 2] : 1
@@ -89,12 +101,6 @@ public enum NetworkConformance {
                 input[i] = lower + (upper - lower) * min(max(base + noise, 0), 1)
             }
         }
-        interpreter.run()
-        var outputs: [[Float]] = []
-        for o in 0..<interpreter.outputCount {
-            outputs.append(interpreter.withOutput(o) { Array($0) })
-        }
-        return outputs
     }
 
     static func bitwiseEqual(_ a: [Float], _ b: [Float]) -> Bool {

@@ -26,6 +26,9 @@ public enum NeuralCoreKernels {
 
     static var variantNames: [String] { sets.map { name($0) } }
 
+    /// The name of the int8 kernel set an interpreter on this CPU uses (`IntegerKernels.active`).
+    public static var activeSetName: String { name(IntegerKernels.active) }
+
     /// Reference and variants from one closure over the kernel set.
     static func variants(
         _ body: @escaping (IntegerKernelSet, [Plane], [Plane]) -> Void

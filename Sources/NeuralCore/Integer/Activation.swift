@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// Unary activations (RELU, RELU6, HARD_SWISH, LOGISTIC, and any other pointwise function) as
 /// tables built at load: `table[q − min] = quantize_out(f(dequantize_in(q)))` over every input
 /// value — 256 int8 entries, or 65,536 int16 entries (128 KiB) on the int16-activation path.
@@ -123,6 +125,25 @@ public func lookupUnrolled<E: QuantizedActivation>(
         i += 8
     }
     while i < count { output[i] = t[Int(input[i])]; i += 1 }
+}
+
+/// aarch64: every table (HARD_SWISH included) by lookup, in C: int8 with `tbl`/`tbx` over the
+/// 256-entry table in sixteen q registers (sixteen values in ten instructions), int16 one load
+/// per value (about three instructions a value against twice that for `hardSwishVector`'s float
+/// lanes with two divisions).
+public func lookupNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
+    _ output: UnsafeMutablePointer<E>
+) {
+    let first = UnsafeRawPointer(table.center(E.self) + Int(E.min))
+    let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+    if E.bitWidth == 8 {
+        booth_lookup_s8(src.assumingMemoryBound(to: Int8.self), count, first.assumingMemoryBound(to: Int8.self),
+                        dst.assumingMemoryBound(to: Int8.self))
+    } else {
+        booth_lookup_s16(src.assumingMemoryBound(to: Int16.self), count, first.assumingMemoryBound(to: Int16.self),
+                         dst.assumingMemoryBound(to: Int16.self))
+    }
 }
 
 /// HARD_SWISH on the first `count / 16 · 16` values, 16 per step; returns how many it did.
@@ -271,6 +292,15 @@ struct PReLULanes {
         v = v.replacing(with: hi, where: v .> hi)
         return v
     }
+}
+
+/// aarch64: `preluScalar`'s arithmetic sixteen values per step in C (`booth_prelu_s8`).
+public func preluNEON(
+    _ input: UnsafePointer<Int8>, _ pixels: Int, _ params: PReLUParams,
+    _ output: UnsafeMutablePointer<Int8>
+) {
+    booth_prelu_s8(input, pixels, params.channels, params.inputZeroPoint, params.outputZeroPoint, params.positive,
+                   params.negative, params.shift, output)
 }
 
 /// Sixteen values per step (`PReLULanes`), bit-identical to `preluScalar`; the last values

@@ -188,6 +188,82 @@ public func conv2D<E: QuantizedActivation>(
     }
 }
 
+/// Rows of int8 activations for output pixels `first ..< first + count`, as they are: the
+/// K×K×C window of each pixel (order `[ky][kx][c]`), the zero point outside the image (so that
+/// `x − zp` is 0 there, as in `im2col`), zeros from `depth` to the row length `rowStride`.
+public func im2col8(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, zeroPoint: Int32,
+    firstPixel first: Int, count: Int, rowStride: Int, into a: UnsafeMutablePointer<Int8>
+) {
+    let c = g.channels
+    let kwc = g.kernelWidth * c
+    let depth = g.kernelHeight * kwc
+    let zp = Int8(truncatingIfNeeded: zeroPoint)
+    var oy = first / g.outputWidth
+    var ox = first - oy * g.outputWidth
+    var row = a
+    for _ in 0..<count {
+        let ix0 = ox * g.strideX - g.padLeft
+        let iy0 = oy * g.strideY - g.padTop
+        var dst = UnsafeMutableRawPointer(row)
+        for ky in 0..<g.kernelHeight {
+            let iy = iy0 + ky
+            if iy < 0 || iy >= g.inputHeight {
+                dst.initializeMemory(as: Int8.self, repeating: zp, count: kwc)
+            } else if ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth {
+                dst.copyMemory(from: input + (iy * g.inputWidth + ix0) * c, byteCount: kwc)
+            } else {
+                for kx in 0..<g.kernelWidth {
+                    let ix = ix0 + kx
+                    if ix < 0 || ix >= g.inputWidth {
+                        (dst + kx * c).initializeMemory(as: Int8.self, repeating: zp, count: c)
+                    } else {
+                        (dst + kx * c).copyMemory(from: input + (iy * g.inputWidth + ix) * c, byteCount: c)
+                    }
+                }
+            }
+            dst += kwc
+        }
+        if rowStride > depth { dst.initializeMemory(as: Int8.self, repeating: 0, count: rowStride - depth) }
+        row += rowStride
+        ox += 1
+        if ox == g.outputWidth { ox = 0; oy += 1 }
+    }
+}
+
+/// CONV_2D of int8 activations through a `GEMM8Kernel` (aarch64): a pointwise convolution reads
+/// its input rows in place (the arena's 64 bytes of tail padding cover the reads up to
+/// `depth16`), others go through `im2col8` tiles in `scratch` (`scratchBytes` bytes). Returns false,
+/// doing nothing, when the kernel cannot take this convolution (then use `conv2D`).
+public func conv2D8(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, inputZeroPoint: Int32,
+    weights: PackedGEMMWeights, stage: OutputStage, output: UnsafeMutablePointer<Int8>,
+    scratch: UnsafeMutableRawPointer, scratchBytes: Int, kernel: GEMM8Kernel
+) -> Bool {
+    precondition(weights.depth == g.kernelHeight * g.kernelWidth * g.channels)
+    let total = g.outputPixels
+    let pointwise = g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideY == 1 && g.strideX == 1
+        && g.padTop == 0 && g.padLeft == 0 && g.outputWidth == g.inputWidth && g.outputHeight == g.inputHeight
+    let tileRows = scratchBytes / weights.depth16
+    guard gemm8Applies(weights, .int8(output, rowStride: weights.outputChannels, stage: stage)),
+          pointwise || tileRows >= 1 else { return false }
+    if pointwise {
+        kernel(input, total, g.channels, inputZeroPoint, weights,
+               .int8(output, rowStride: weights.outputChannels, stage: stage))
+        return true
+    }
+    let a = scratch.assumingMemoryBound(to: Int8.self)
+    var first = 0
+    while first < total {
+        let count = min(tileRows, total - first)
+        im2col8(input, g, zeroPoint: inputZeroPoint, firstPixel: first, count: count, rowStride: weights.depth16, into: a)
+        kernel(UnsafePointer(a), count, weights.depth16, inputZeroPoint, weights,
+               .int8(output + first * weights.outputChannels, rowStride: weights.outputChannels, stage: stage))
+        first += count
+    }
+    return true
+}
+
 /// Int16 scratch values `conv2D` needs for a tile of `rows` pixels.
 public func conv2DScratchCount(weights: PackedGEMMWeights, rows: Int) -> Int {
     rows * weights.depthStride

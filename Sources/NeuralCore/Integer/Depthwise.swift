@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// DEPTHWISE_CONV_2D (depth multiplier 1), any K×K (the models use 3×3 and 5×5), any stride,
 /// SAME/VALID padding through `WindowGeometry`. Taps outside the image contribute nothing
 /// (they are the zero point in TFLite's semantics).
@@ -377,5 +379,54 @@ func depthwiseNarrow<E: QuantizedActivation>(
                 ch += 1
             }
         }
+    }
+}
+
+// MARK: - NEON (aarch64, C intrinsics)
+
+/// aarch64: the interior pixels of each row through `booth_depthwise_s8`/`_s16`
+/// (Sources/C/CNeuralKernels: sixteen channels per step, `smlal`/`smlal2` of the int16 filters
+/// with the sign-extended activations, the bias and zero point folded into the accumulator's
+/// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`); border pixels and fewer than
+/// sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
+/// outside `StageRegisters`' exact range runs `depthwiseSIMD`.
+public func depthwiseNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
+) {
+    let c = g.channels
+    precondition(weights.channels == c)
+    guard c >= 16 && stage.fusedExact && g.kernelHeight == g.kernelWidth else {
+        depthwiseSIMD(input, g, inputZeroPoint, weights, stage, output)
+        return
+    }
+    let (oyLo, oyHi) = interiorRange(outputs: g.outputHeight, stride: g.strideY, pad: g.padTop,
+                                     kernel: g.kernelHeight, size: g.inputHeight)
+    let (oxLo, oxHi) = interiorRange(outputs: g.outputWidth, stride: g.strideX, pad: g.padLeft,
+                                     kernel: g.kernelWidth, size: g.inputWidth)
+    var neonStage = stage.neonStage
+    for oy in 0..<g.outputHeight {
+        guard oy >= oyLo && oy < oyHi && oxLo < oxHi else {
+            depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
+            continue
+        }
+        depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: 0, ox1: oxLo)
+        let origin = (oy * g.strideY - g.padTop) * g.inputWidth + oxLo * g.strideX - g.padLeft
+        let first = (oy * g.outputWidth + oxLo) * c
+        let rowStride = g.inputWidth * c, step = g.strideX * c
+        if E.bitWidth == 8 {
+            let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self)
+            let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self)
+            booth_depthwise_s8(src + origin * c, rowStride, step, oxHi - oxLo, c, Int32(g.kernelWidth),
+                               weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage,
+                               dst + first)
+        } else {
+            let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int16.self)
+            let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int16.self)
+            booth_depthwise_s16(src + origin * c, rowStride, step, oxHi - oxLo, c, Int32(g.kernelWidth),
+                                weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage,
+                                dst + first)
+        }
+        depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
     }
 }

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// ADD and MUL of two int8 (or int16) tensors with requantisation of both inputs:
 /// - ADD: `((x1 − zp1)·A + (x2 − zp2)·B + 2^(S−1)) >> S`, plus the output zero point, with
 ///   `A = round(s1/s_out · 2^S)`, `B = round(s2/s_out · 2^S)` and S chosen so that both are at
@@ -210,6 +212,35 @@ public func elementwiseSIMD<E: QuantizedActivation>(
         elementwiseScalar(a, b, count, period, params, output)
     case .mul:
         elementwiseLanes(a, b, count, period, params, output, MulLanes(params))
+    }
+}
+
+/// aarch64: ADD (the `scaledAdd` form) and MUL in C (`booth_elementwise_s8`/`_s16`: sixteen
+/// elements per step in int32 lanes; ADD with both zero points folded into its rounding constant,
+/// MUL with `sqrdmulh`/`srshl`), every period. TFLite's three-multiplier ADD runs the scalar loop.
+public func elementwiseNEON<E: QuantizedActivation>(
+    _ a: UnsafePointer<E>, _ b: UnsafePointer<E>, _ count: Int, _ period: Int,
+    _ params: ElementwiseParams, _ output: UnsafeMutablePointer<E>
+) {
+    precondition(period > 0 && count % period == 0)
+    let m = params.outputMultiplier
+    guard params.operation == .mul || params.scaledAdd, m.leftShift <= 31, m.rightShift <= 31 else {
+        elementwiseScalar(a, b, count, period, params, output)
+        return
+    }
+    var p = booth_elementwise(
+        zero_point1: params.zeroPoint1, zero_point2: params.zeroPoint2, output_zero_point: params.outputZeroPoint,
+        minimum: params.minimum, maximum: params.maximum, scale1: params.scale1, scale2: params.scale2,
+        round: params.scaleShift > 0 ? 1 &<< (params.scaleShift &- 1) : 0, shift: params.scaleShift,
+        multiplier: m.multiplier, left_shift: m.leftShift, right_shift: m.rightShift,
+        mul: params.operation == .mul ? 1 : 0)
+    let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b), ro = UnsafeMutableRawPointer(output)
+    if E.bitWidth == 8 {
+        booth_elementwise_s8(ra.assumingMemoryBound(to: Int8.self), rb.assumingMemoryBound(to: Int8.self), count, period,
+                             &p, ro.assumingMemoryBound(to: Int8.self))
+    } else {
+        booth_elementwise_s16(ra.assumingMemoryBound(to: Int16.self), rb.assumingMemoryBound(to: Int16.self), count,
+                              period, &p, ro.assumingMemoryBound(to: Int16.self))
     }
 }
 

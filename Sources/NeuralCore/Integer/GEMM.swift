@@ -18,6 +18,8 @@
 /// with the zero point folded in), bit-exact with `gemmScalar`. About 2.2× the previous 8-lane
 /// kernel from K = 16 (where the output stage dominates) to K = 128.
 
+import CNeuralKernels
+
 /// Filters packed for the GEMM micro-kernel (allocated once at load).
 public final class PackedGEMMWeights {
     /// N: output channels.
@@ -32,6 +34,17 @@ public final class PackedGEMMWeights {
     public let rowSums: [Int32]
     let data: UnsafeMutablePointer<Int16>
     let count: Int
+    /// aarch64: the same filters for the NEON kernel (`booth_gemm_s16`), `[block][k][16 channels]`
+    /// int16, so one k of one block is two q registers multiplied by one activation lane.
+    let neon: UnsafeMutablePointer<Int16>?
+    /// K rounded up to 16: the row length the int8 kernels read.
+    public let depth16: Int
+    /// aarch64: the filters as int8 for `booth_gemm_s8_mlal`, `[block of 8][k/16][8][16]`, and for
+    /// `booth_gemm_s8_dot`, `[block of 16][k/4][16][4]` (zero past K), and `rowSums` padded
+    /// to `paddedChannels`.
+    let mlal8: UnsafeMutablePointer<Int8>?
+    let dot8: UnsafeMutablePointer<Int8>?
+    let paddedRowSums: UnsafeMutablePointer<Int32>?
 
     /// `weights` row-major `[N][K]` (TFLite CONV_2D `[OC][KH][KW][IC]` flattened).
     public init(weights: [Int8], outputChannels n: Int, depth k: Int) {
@@ -52,9 +65,50 @@ public final class PackedGEMMWeights {
             }
         }
         rowSums = sums
+#if arch(arm64)
+        let neonCount = paddedChannels * k
+        let neon = UnsafeMutablePointer<Int16>.allocate(capacity: neonCount)
+        neon.initialize(repeating: 0, count: neonCount)
+        for c in 0..<n {
+            for d in 0..<k { neon[(c >> 4) * (k * 16) + d * 16 + (c & 15)] = Int16(weights[c * k + d]) }
+        }
+        self.neon = neon
+        let k16 = (k + 15) / 16 * 16
+        let count8 = paddedChannels * k16
+        let mlal8 = UnsafeMutablePointer<Int8>.allocate(capacity: count8)
+        mlal8.initialize(repeating: 0, count: count8)
+        let dot8 = UnsafeMutablePointer<Int8>.allocate(capacity: count8)
+        dot8.initialize(repeating: 0, count: count8)
+        for c in 0..<n {
+            for d in 0..<k {
+                let w = weights[c * k + d]
+                mlal8[(c >> 3) * (8 * k16) + (d >> 4) * 128 + (c & 7) * 16 + (d & 15)] = w
+                dot8[(c >> 4) * (16 * k16) + (d >> 2) * 64 + (c & 15) * 4 + (d & 3)] = w
+            }
+        }
+        let padded = UnsafeMutablePointer<Int32>.allocate(capacity: paddedChannels)
+        padded.initialize(repeating: 0, count: paddedChannels)
+        for c in 0..<n { padded[c] = sums[c] }
+        depth16 = k16
+        self.mlal8 = mlal8
+        self.dot8 = dot8
+        paddedRowSums = padded
+#else
+        neon = nil
+        depth16 = (k + 15) / 16 * 16
+        mlal8 = nil
+        dot8 = nil
+        paddedRowSums = nil
+#endif
     }
 
-    deinit { data.deallocate() }
+    deinit {
+        data.deallocate()
+        neon?.deallocate()
+        mlal8?.deallocate()
+        dot8?.deallocate()
+        paddedRowSums?.deallocate()
+    }
 
     @inline(__always)
     static func index(channel c: Int, depth d: Int, depthStride: Int) -> Int {
@@ -472,5 +526,101 @@ func gemmSIMD8(
             storeTile(c0, c1, row: r, block: b, weights: weights, output: output)
             r += 1
         }
+    }
+}
+
+// MARK: - NEON (aarch64, C intrinsics)
+
+/// The aarch64 GEMM: `booth_gemm_s16` (Sources/C/CNeuralKernels), 4-row × 16-channel register
+/// tiles of `smlal`/`smlal2` by activation lane over the `neon` packing (16 accumulators, 8
+/// filter registers, 4 activation registers of NEON's 32), and the output stage in registers
+/// with `sqrdmulh` and a fixed-up `srshl` (TFLite's arithmetic bit for bit). Elsewhere, or for
+/// an output stage outside `StageRegisters`' exact range, `gemmSIMD`.
+public func gemmNEON(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
+) {
+    guard let w = weights.neon else { gemmSIMD(a, rows, weights, output); return }
+    switch output {
+    case .int8(let out, let stride, let stage):
+        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
+        var s = stage.neonStage
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
+                       NEONOutputKind.int8)
+    case .int16(let out, let stride, let stage):
+        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
+        var s = stage.neonStage
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
+                       NEONOutputKind.int16)
+    case .int32(let out, let stride):
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, nil, out, stride,
+                       NEONOutputKind.int32)
+    }
+}
+
+/// `BOOTH_OUT_*` of CNeuralKernels.h.
+enum NEONOutputKind {
+    static let int8: Int32 = 0
+    static let int16: Int32 = 1
+    static let int32: Int32 = 2
+}
+
+/// A GEMM over int8 activations taken as they are (no zero-point subtraction): rows of `a`
+/// `rowStride` bytes apart, each readable to `weights.depth16` (values past `weights.depth` meet
+/// zero filters), `zeroPoint` the activations' (folded into the accumulators' start as
+/// `−zeroPoint · Σw`). The same results as `GEMMKernel` on `A − zeroPoint`, bit for bit.
+public typealias GEMM8Kernel = @Sendable (
+    _ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32, _ weights: PackedGEMMWeights,
+    _ output: GEMMOutput
+) -> Void
+
+/// Whether the int8 GEMMs can take this call: their packings exist (aarch64) and the output
+/// stage is in `StageRegisters`' exact range. Callers check before choosing them.
+@inline(__always)
+public func gemm8Applies(_ weights: PackedGEMMWeights, _ output: GEMMOutput) -> Bool {
+    switch output {
+    case .int8(_, _, let stage), .int16(_, _, let stage): return stage.fusedExact && weights.mlal8 != nil
+    case .int32: return weights.mlal8 != nil
+    }
+}
+
+/// ARMv8.0 (Cortex-A72): `booth_gemm_s8_mlal`, 2 rows × 8 channels, two int8 products per int16
+/// lane (`smull` + `smlal2`) and `sadalp` into int32: 16 products in three instructions.
+public func gemm8MLAL(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
+                      _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
+    precondition(gemm8Applies(weights, output), "gemm8MLAL: check gemm8Applies first")
+    guard let w = weights.mlal8, let sums = weights.paddedRowSums else { return }
+    switch output {
+    case .int8(let out, let stride, let stage):
+        var s = stage.neonStage
+        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
+                           stride, NEONOutputKind.int8)
+    case .int16(let out, let stride, let stage):
+        var s = stage.neonStage
+        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
+                           stride, NEONOutputKind.int16)
+    case .int32(let out, let stride):
+        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, nil, out,
+                           stride, NEONOutputKind.int32)
+    }
+}
+
+/// ARMv8.2 dot product (Cortex-A76): `booth_gemm_s8_dot`, 4 rows × 16 channels of `sdot` by
+/// element: 16 products per instruction. Only in the kernel set of a CPU with `asimddp`.
+public func gemm8Dot(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
+                     _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
+    precondition(gemm8Applies(weights, output), "gemm8Dot: check gemm8Applies first")
+    guard let w = weights.dot8, let sums = weights.paddedRowSums else { return }
+    switch output {
+    case .int8(let out, let stride, let stage):
+        var s = stage.neonStage
+        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
+                          stride, NEONOutputKind.int8)
+    case .int16(let out, let stride, let stage):
+        var s = stage.neonStage
+        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
+                          stride, NEONOutputKind.int16)
+    case .int32(let out, let stride):
+        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, nil, out,
+                          stride, NEONOutputKind.int32)
     }
 }

@@ -3,7 +3,7 @@
 /// `E` is the activation type: `Int8`, or `Int16` for the int16-activation path (PRELU has an
 /// int8 form only; the int16 path refuses models that use it).
 public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
-    public let name: StaticString
+    public var name: StaticString
     public let gemm: GEMMKernel
     public let depthwise: DepthwiseKernel<E>
     public let elementwise: ElementwiseKernel<E>
@@ -13,6 +13,12 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public let lookup: LookupKernel<E>
     public let prelu: PReLUKernel
     public let resize: ResizeKernel<E>
+    /// Float32 model inputs to `E`, and `E` to float32 outputs.
+    public let quantize: QuantizeKernel<E>
+    public let dequantize: DequantizeKernel<E>
+    /// CONV_2D on int8 activations as they are (`conv2D8`), where the set has such a GEMM
+    /// (aarch64); nil: `gemm` on `A − zeroPoint` rows.
+    public var gemm8: GEMM8Kernel? = nil
 }
 
 /// The int8 kernel table.
@@ -23,37 +29,83 @@ public enum IntegerKernels {
     public static let scalar = IntegerKernelSet(
         name: "scalar", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
-        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar)
+        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     /// Swift `SIMD` vectors (SSE/AVX2/AVX-512 on x86, NEON on aarch64).
     public static let simd = IntegerKernelSet(
         name: "simd", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
-    /// Every variant; the first is the reference.
-    public static let all: [IntegerKernelSet] = [scalar, simd]
+    /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
+    /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `quantizeNEON`,
+    /// `dequantizeNEON`; CNeuralKernels).
+    public static let neon = IntegerKernelSet(
+        name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        prelu: preluNEON, resize: resizeBilinearSIMD,
+        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL)
+
+    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
+    public static let neonDot: IntegerKernelSet = {
+        var set = neon
+        set.name = "neon-dot"
+        set.gemm8 = gemm8Dot
+        return set
+    }()
+
+    /// Every variant this CPU can run; the first is the reference.
+    public static let all: [IntegerKernelSet] = sets(for: .current)
+
+    /// The variants `features` can run, the reference first and the fastest last.
+    public static func sets(for features: CPUFeatures) -> [IntegerKernelSet] {
+        if !features.neon { return [scalar, simd] }
+        return features.dotProduct ? [scalar, simd, neon, neonDot] : [scalar, simd, neon]
+    }
+
+    /// The fastest set for `features`.
+    public static func best(for features: CPUFeatures) -> IntegerKernelSet {
+        features.neon ? (features.dotProduct ? neonDot : neon) : simd
+    }
 
     /// The same kernels specialised for int16 activations.
     public static let scalar16 = IntegerKernelSetOf<Int16>(
         name: "scalar16", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
-        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar)
+        mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     public static let simd16 = IntegerKernelSetOf<Int16>(
         name: "simd16", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD)
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
 
-    /// Every int16 variant; the first is the reference.
-    public static let all16: [IntegerKernelSetOf<Int16>] = [scalar16, simd16]
+    public static let neon16 = IntegerKernelSetOf<Int16>(
+        name: "neon16", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        prelu: preluNEON, resize: resizeBilinearSIMD,
+        quantize: quantizeNEON, dequantize: dequantizeNEON)
+
+    /// Every int16 variant this CPU can run; the first is the reference.
+    public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)
+
+    public static func sets16(for features: CPUFeatures) -> [IntegerKernelSetOf<Int16>] {
+        features.neon ? [scalar16, simd16, neon16] : [scalar16, simd16]
+    }
+
+    public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
+        features.neon ? neon16 : simd16
+    }
 
     /// Set before building an interpreter to force the scalar path (debugging, bisecting).
     nonisolated(unsafe) public static var forceScalar = false
 
     /// The set an interpreter uses.
-    public static var active: IntegerKernelSet { forceScalar ? scalar : simd }
+    public static var active: IntegerKernelSet { forceScalar ? scalar : best(for: .current) }
 
     /// The int16 set an interpreter uses.
-    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : simd16 }
+    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : best16(for: .current) }
 }

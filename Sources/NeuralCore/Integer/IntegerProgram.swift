@@ -485,15 +485,17 @@ final class IntegerProgram<E: QuantizedActivation> {
         do {
             switch step {
             case .quantize(let src, let count, let p, let dst):
-                let inv = 1 / p.scale, zp = Float(p.zeroPoint)
-                let lo = Float(E.min), hi = Float(E.max)
-                for i in 0..<count {
-                    let v = (src[i] * inv).rounded() + zp
-                    dst[i] = E(truncatingIfNeeded: Int32(v < lo ? lo : (v > hi ? hi : v)))
-                }
+                k.quantize(src, count, p, dst)
             case .dequantize(let src, let count, let p, let dst):
-                for i in 0..<count { dst[i] = p.scale * Float(Int32(truncatingIfNeeded: src[i]) - p.zeroPoint) }
+                k.dequantize(src, count, p, dst)
             case .conv(let input, let g, let zp, let w, let stage, let output):
+                if E.bitWidth == 8, let gemm8 = k.gemm8,
+                   conv2D8(UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self), g, inputZeroPoint: zp, weights: w,
+                           stage: stage, output: UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self),
+                           scratch: UnsafeMutableRawPointer(scratch16), scratchBytes: Self.tileRows * w.depthStride * 2,
+                           kernel: gemm8) {
+                    break
+                }
                 conv2D(input, g, inputZeroPoint: zp, weights: w, stage: stage, output: output,
                        scratch: scratch16, scratchRows: Self.tileRows, kernel: k.gemm)
             case .convFloat(let input, let g, let zp, let w, let stage, let output):
@@ -535,9 +537,7 @@ final class IntegerProgram<E: QuantizedActivation> {
             case .partFloat(let src, let outer, let inner, let stride, let dst):
                 for o in 0..<outer { (dst + o * stride).update(from: src + o * inner, count: inner) }
             case .partDequantize(let src, let outer, let inner, let stride, let p, let dst):
-                for o in 0..<outer {
-                    for i in 0..<inner { dst[o * stride + i] = p.dequantize(src[o * inner + i]) }
-                }
+                for o in 0..<outer { k.dequantize(src + o * inner, inner, p, dst + o * stride) }
             }
         }
     }

@@ -1,0 +1,133 @@
+/*
+ * CNeuralKernels: NeuralCore's innermost aarch64 loops written with arm_neon.h intrinsics, and
+ * the CPU feature probe that picks between them. Every function exists on every architecture;
+ * off aarch64 the kernels are never chosen (booth_neon_available() is 0) and do nothing.
+ *
+ * Why C: Swift's SIMD types give no by-lane multiply-accumulate (`smlal v.4s, w.4h, a.h[i]`),
+ * no saturating rounding doubling high multiply (`sqrdmulh`) or rounding shift (`srshl`), and
+ * no per-function target feature for `sdot`; LLVM lowers the generic 16-lane Swift code to
+ * long widening sequences on NEON. The scalar references stay in Swift (NeuralCore), and the
+ * conformance suite holds these kernels to them bit for bit.
+ */
+#ifndef BOOTH_CNEURALKERNELS_H
+#define BOOTH_CNEURALKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when this build has the NEON kernels (aarch64), else 0. */
+int booth_neon_available(void);
+
+/* 1 when the CPU has the dot-product extension (getauxval(AT_HWCAP) & HWCAP_ASIMDDP), else 0. */
+int booth_cpu_has_dotprod(void);
+
+/* The per-channel output stage of a convolution (NeuralCore's OutputStage), every array padded
+ * to a multiple of 16 channels: clamp(MBQM(acc + bias[c], multiplier[c], left[c], right[c]) + zp). */
+typedef struct booth_output_stage {
+    const int32_t *bias;
+    const int32_t *multiplier;
+    const int32_t *left_shift;
+    const int32_t *right_shift;
+    int32_t zero_point;
+    int32_t minimum;
+    int32_t maximum;
+} booth_output_stage;
+
+/* Kinds of GEMM output. */
+enum { BOOTH_OUT_INT8 = 0, BOOTH_OUT_INT16 = 1, BOOTH_OUT_INT32 = 2 };
+
+/*
+ * C[r][n] = Σ_k A[r][k] · W[n][k] for `rows` rows of `a` (`a_stride` int16 per row, `depth`
+ * used) and `channels` output channels. `w` holds the filters packed by 16 channels,
+ * `[block][depth][16]` int16 (values −127...127). With `stage` (int8/int16 output) the result
+ * is requantised; with BOOTH_OUT_INT32 the raw accumulators are stored (`stage` unused).
+ * `out_stride` is in elements. Reads nothing past row `rows − 1`'s `depth` values.
+ */
+void booth_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                    const int16_t *w, ptrdiff_t channels, const booth_output_stage *stage,
+                    void *out, ptrdiff_t out_stride, int out_kind);
+
+/*
+ * C[r][n] = Σ_k (A[r][k] − zero_point) · W[n][k] for int8 activations taken as they are: the
+ * accumulators start at bias[n] − zero_point · row_sums[n] (or −zero_point · row_sums[n] for
+ * BOOTH_OUT_INT32), the same int32 in wrapping arithmetic. `a`: `rows` rows, `a_stride` bytes
+ * apart, each readable to `depth` rounded up to 16 (columns past `depth` meet zero filters);
+ * `row_sums`: Σ_k W[n][k] padded to a multiple of 16 channels. Output as booth_gemm_s16.
+ *   booth_gemm_s8_mlal: ARMv8.0 (Cortex-A72): 2 rows × 8 channels, k by 16: `smull` + `smlal2`
+ *     (two int8 products per int16 lane: |x·w| ≤ 128 · 127, so the pair fits) and `sadalp`
+ *     into int32; `w` packed `[block of 8][k / 16][8 channels][16]`.
+ *   booth_gemm_s8_dot: ARMv8.2 dot product (Cortex-A76): 4 rows × 16 channels, `sdot` by
+ *     element; `w` packed `[block of 16][k / 4][16 channels][4]`. Only on a CPU with asimddp.
+ */
+void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                        ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
+void booth_gemm_s8_dot(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                       ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                       const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
+
+/*
+ * Depthwise convolution, `pixels` output pixels of one row whose every tap lies inside the input,
+ * all `channels` (≥ 16; the last group of 16 overlaps the one before it). `origin`: the input
+ * element under the first pixel's top-left tap, channel 0; input rows `row_stride` elements
+ * apart, neighbouring output pixels `step` input elements apart; `k`×`k` taps of int16 filters
+ * `w` (`[tap][tap_stride]`), `tap_sums[c] = Σ_taps w`, `zero_point` the input's.
+ * acc = bias − zp·Σw + Σ x·w (wrapping int32, the reference's Σ (x − zp)·w + bias), then
+ * the output stage; `out` points at the first pixel's channel 0, pixels `channels` apart.
+ */
+void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                        ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                        int32_t zero_point, const booth_output_stage *stage, int8_t *out);
+void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                         int32_t zero_point, const booth_output_stage *stage, int16_t *out);
+
+/* ADD and MUL of NeuralCore's ElementwiseParams (the `scaledAdd` form of ADD). */
+typedef struct booth_elementwise {
+    int32_t zero_point1, zero_point2, output_zero_point, minimum, maximum;
+    /* ADD: ((a − zp1)·scale1 + (b − zp2)·scale2 + round) >> shift. */
+    int32_t scale1, scale2, round, shift;
+    /* MUL: MultiplyByQuantizedMultiplier((a − zp1)(b − zp2), multiplier, left, right). */
+    int32_t multiplier, left_shift, right_shift;
+    /* 0: ADD, 1: MUL. */
+    int32_t mul;
+} booth_elementwise;
+
+/* out[i] = op(a[i], b[i mod period]) for `count` elements; `period` is 1, `count`, or divides
+ * `count`. Bit for bit NeuralCore's ElementwiseParams.scalar (tails run the vector arithmetic on
+ * a padded copy). `out` may alias `a` or `b` element for element. */
+void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                          const booth_elementwise *p, int8_t *out);
+void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
+                           const booth_elementwise *p, int16_t *out);
+
+/* PRELU (NeuralCore's PReLUParams): x = q − zp_in; m = x ≥ 0 ? positive : negative[channel];
+ * out = clamp(((x·m + round) >> shift) + zp_out, −128, 127) for `pixels` × `channels` values.
+ * `negative` has `channels + 16` rows, row r holding channel r mod channels. */
+void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                    int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out);
+
+/* out[i] = table[in[i] + 128] (int8, `table`: 256 entries from input −128) with `tbl`/`tbx`. */
+void booth_lookup_s8(const int8_t *in, ptrdiff_t n, const int8_t *table, int8_t *out);
+
+/* out[i] = table[in[i] + 32768] (int16, `table`: 65,536 entries from input −32768). */
+void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int16_t *out);
+
+/* out[i] = clamp(round_half_away(in[i] · inverse_scale) + zero_point, lo, hi), float operations
+ * in that order (NeuralCore's boundary quantisation); `lo`/`hi`: the storage type's range. */
+void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out);
+void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out);
+
+/* out[i] = scale · (float)(in[i] − zero_point). */
+void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
+void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

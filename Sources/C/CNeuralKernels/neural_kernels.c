@@ -1,0 +1,735 @@
+/* NeuralCore's aarch64 inner loops (see include/CNeuralKernels.h). */
+#include "CNeuralKernels.h"
+
+#include <string.h>
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+int booth_neon_available(void) { return 1; }
+
+int booth_cpu_has_dotprod(void) {
+#if defined(__linux__)
+    /* HWCAP_ASIMDDP (asm/hwcap.h): bit 20. */
+    return (getauxval(AT_HWCAP) & (1UL << 20)) != 0;
+#else
+    return 0;
+#endif
+}
+
+/* The output stage's constants for four channels. */
+typedef struct {
+    int32x4_t left, multiplier, negative_right;
+} stage4;
+
+/* TFLite's MultiplyByQuantizedMultiplier on four lanes, bit for bit: a wrapping left shift,
+ * `sqrdmulh` (SaturatingRoundingDoublingHighMul: (x·m + 2^30) >> 31 for m ≠ INT32_MIN, the only
+ * saturating case being x = m = INT32_MIN), then gemmlowp's RoundingDivideByPOT fix-up: negative
+ * values move down by one before `srshl`'s round-half-up shift, which makes it round half away
+ * from zero. Then the zero point (wrapping) and the clamp. */
+static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32x4_t lo, int32x4_t hi) {
+    int32x4_t x = vshlq_s32(acc, s.left);
+    x = vqrdmulhq_s32(x, s.multiplier);
+    int32x4_t fixup = vshrq_n_s32(vandq_s32(x, s.negative_right), 31);
+    x = vrshlq_s32(vqaddq_s32(x, fixup), s.negative_right);
+    x = vaddq_s32(x, zp);
+    return vminq_s32(vmaxq_s32(x, lo), hi);
+}
+
+/* Sixteen int32 lanes stored as `kind` at `out` (`valid` of them). */
+static inline void store16(int kind, void *out, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3,
+                           ptrdiff_t valid) {
+    if (kind == BOOTH_OUT_INT8) {
+        int8x16_t b = vcombine_s8(vmovn_s16(vcombine_s16(vmovn_s32(v0), vmovn_s32(v1))),
+                                  vmovn_s16(vcombine_s16(vmovn_s32(v2), vmovn_s32(v3))));
+        if (valid == 16) { vst1q_s8((int8_t *)out, b); return; }
+        int8_t tmp[16];
+        vst1q_s8(tmp, b);
+        memcpy(out, tmp, (size_t)valid);
+    } else if (kind == BOOTH_OUT_INT16) {
+        int16x8_t lo = vcombine_s16(vmovn_s32(v0), vmovn_s32(v1));
+        int16x8_t hi = vcombine_s16(vmovn_s32(v2), vmovn_s32(v3));
+        if (valid == 16) { vst1q_s16((int16_t *)out, lo); vst1q_s16((int16_t *)out + 8, hi); return; }
+        int16_t tmp[16];
+        vst1q_s16(tmp, lo);
+        vst1q_s16(tmp + 8, hi);
+        memcpy(out, tmp, (size_t)valid * 2);
+    } else {
+        if (valid == 16) {
+            int32_t *o = (int32_t *)out;
+            vst1q_s32(o, v0); vst1q_s32(o + 4, v1); vst1q_s32(o + 8, v2); vst1q_s32(o + 12, v3);
+            return;
+        }
+        int32_t tmp[16];
+        vst1q_s32(tmp, v0); vst1q_s32(tmp + 4, v1); vst1q_s32(tmp + 8, v2); vst1q_s32(tmp + 12, v3);
+        memcpy(out, tmp, (size_t)valid * 4);
+    }
+}
+
+/* One k step of a row: 16 channels += w[16] · x[lane]. */
+#define MLAL_ROW(c, wl, wh, x, lane)                                  \
+    do {                                                              \
+        c[0] = vmlal_lane_s16(c[0], vget_low_s16(wl), x, lane);       \
+        c[1] = vmlal_high_lane_s16(c[1], wl, x, lane);                \
+        c[2] = vmlal_lane_s16(c[2], vget_low_s16(wh), x, lane);       \
+        c[3] = vmlal_high_lane_s16(c[3], wh, x, lane);                \
+    } while (0)
+
+/* `R` rows (1...4) × 16 channels of one block: the register tile. Accumulators start at
+ * `start` (the bias, or 0 for raw output); k runs four at a time with each row's four
+ * activations in one d register (`smlal` by lane), then one at a time. */
+static inline __attribute__((always_inline)) void tile(
+    const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, int R,
+    const int32x4_t start[4], int32x4_t c[4][4]) {
+    for (int r = 0; r < 4; r++)
+        for (int j = 0; j < 4; j++) c[r][j] = start[j];
+    const int16_t *a0 = a, *a1 = a + a_stride, *a2 = a + 2 * a_stride, *a3 = a + 3 * a_stride;
+    ptrdiff_t k = 0;
+    for (; k + 4 <= depth; k += 4) {
+        int16x4_t x0 = vld1_s16(a0 + k);
+        int16x4_t x1 = R > 1 ? vld1_s16(a1 + k) : x0;
+        int16x4_t x2 = R > 2 ? vld1_s16(a2 + k) : x0;
+        int16x4_t x3 = R > 3 ? vld1_s16(a3 + k) : x0;
+        const int16_t *wk = w + k * 16;
+#define STEP(lane)                                                            \
+        do {                                                                  \
+            int16x8_t wl = vld1q_s16(wk + lane * 16), wh = vld1q_s16(wk + lane * 16 + 8); \
+            MLAL_ROW(c[0], wl, wh, x0, lane);                                 \
+            if (R > 1) MLAL_ROW(c[1], wl, wh, x1, lane);                      \
+            if (R > 2) MLAL_ROW(c[2], wl, wh, x2, lane);                      \
+            if (R > 3) MLAL_ROW(c[3], wl, wh, x3, lane);                      \
+        } while (0)
+        STEP(0); STEP(1); STEP(2); STEP(3);
+#undef STEP
+    }
+    for (; k < depth; k++) {
+        int16x8_t wl = vld1q_s16(w + k * 16), wh = vld1q_s16(w + k * 16 + 8);
+        int16x4_t x0 = vld1_dup_s16(a0 + k);
+        MLAL_ROW(c[0], wl, wh, x0, 0);
+        if (R > 1) { int16x4_t x1 = vld1_dup_s16(a1 + k); MLAL_ROW(c[1], wl, wh, x1, 0); }
+        if (R > 2) { int16x4_t x2 = vld1_dup_s16(a2 + k); MLAL_ROW(c[2], wl, wh, x2, 0); }
+        if (R > 3) { int16x4_t x3 = vld1_dup_s16(a3 + k); MLAL_ROW(c[3], wl, wh, x3, 0); }
+    }
+}
+
+/* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. */
+static inline __attribute__((always_inline)) void gemm_block(
+    const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, ptrdiff_t n0,
+    ptrdiff_t valid, const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int kind) {
+    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    char *o = (char *)out + (size_t)n0 * esize;
+    int32x4_t start[4];
+    stage4 s[4];
+    int32x4_t zp = vdupq_n_s32(0), lo = zp, hi = zp;
+    if (kind == BOOTH_OUT_INT32) {
+        for (int j = 0; j < 4; j++) start[j] = vdupq_n_s32(0);
+        memset(s, 0, sizeof s);
+    } else {
+        for (int j = 0; j < 4; j++) {
+            start[j] = vld1q_s32(stage->bias + n0 + 4 * j);
+            s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
+        }
+        zp = vdupq_n_s32(stage->zero_point);
+        lo = vdupq_n_s32(stage->minimum);
+        hi = vdupq_n_s32(stage->maximum);
+    }
+    ptrdiff_t r = 0;
+    int32x4_t c[4][4];
+    for (; r + 4 <= rows; r += 4) {
+        tile(a + r * a_stride, a_stride, depth, w, 4, start, c);
+        for (int i = 0; i < 4; i++) {
+            if (kind != BOOTH_OUT_INT32)
+                for (int j = 0; j < 4; j++) c[i][j] = requantize4(c[i][j], s[j], zp, lo, hi);
+            store16(kind, o + (size_t)((r + i) * out_stride) * esize, c[i][0], c[i][1], c[i][2], c[i][3], valid);
+        }
+    }
+    for (; r < rows; r++) {
+        tile(a + r * a_stride, a_stride, depth, w, 1, start, c);
+        if (kind != BOOTH_OUT_INT32)
+            for (int j = 0; j < 4; j++) c[0][j] = requantize4(c[0][j], s[j], zp, lo, hi);
+        store16(kind, o + (size_t)(r * out_stride) * esize, c[0][0], c[0][1], c[0][2], c[0][3], valid);
+    }
+}
+
+static void gemm_s16_int8(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int16_t *w,
+                          ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t os) {
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16)
+        gemm_block(a, rows, as, depth, w + n0 * depth, n0, channels - n0 < 16 ? channels - n0 : 16, stage, out, os,
+                   BOOTH_OUT_INT8);
+}
+
+static void gemm_s16_int16(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int16_t *w,
+                           ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t os) {
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16)
+        gemm_block(a, rows, as, depth, w + n0 * depth, n0, channels - n0 < 16 ? channels - n0 : 16, stage, out, os,
+                   BOOTH_OUT_INT16);
+}
+
+static void gemm_s16_int32(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int16_t *w,
+                           ptrdiff_t channels, void *out, ptrdiff_t os) {
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16)
+        gemm_block(a, rows, as, depth, w + n0 * depth, n0, channels - n0 < 16 ? channels - n0 : 16, NULL, out, os,
+                   BOOTH_OUT_INT32);
+}
+
+void booth_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                    const int16_t *w, ptrdiff_t channels, const booth_output_stage *stage,
+                    void *out, ptrdiff_t out_stride, int out_kind) {
+    switch (out_kind) {
+    case BOOTH_OUT_INT8: gemm_s16_int8(a, rows, a_stride, depth, w, channels, stage, out, out_stride); break;
+    case BOOTH_OUT_INT16: gemm_s16_int16(a, rows, a_stride, depth, w, channels, stage, out, out_stride); break;
+    default: gemm_s16_int32(a, rows, a_stride, depth, w, channels, out, out_stride); break;
+    }
+}
+
+/* Eight int32 lanes stored as `kind` (`valid` of them). */
+static inline void store8(int kind, void *out, int32x4_t v0, int32x4_t v1, ptrdiff_t valid) {
+    if (kind == BOOTH_OUT_INT8) {
+        int8x8_t b = vmovn_s16(vcombine_s16(vmovn_s32(v0), vmovn_s32(v1)));
+        if (valid == 8) { vst1_s8((int8_t *)out, b); return; }
+        int8_t tmp[8];
+        vst1_s8(tmp, b);
+        memcpy(out, tmp, (size_t)valid);
+    } else if (kind == BOOTH_OUT_INT16) {
+        int16x8_t h = vcombine_s16(vmovn_s32(v0), vmovn_s32(v1));
+        if (valid == 8) { vst1q_s16((int16_t *)out, h); return; }
+        int16_t tmp[8];
+        vst1q_s16(tmp, h);
+        memcpy(out, tmp, (size_t)valid * 2);
+    } else {
+        int32_t tmp[8];
+        int32_t *o = valid == 8 ? (int32_t *)out : tmp;
+        vst1q_s32(o, v0);
+        vst1q_s32(o + 4, v1);
+        if (valid != 8) memcpy(out, tmp, (size_t)valid * 4);
+    }
+}
+
+/* The accumulator start and output-stage constants of channels n0 ..< n0 + 4·G. */
+static inline __attribute__((always_inline)) void stage_constants(
+    const booth_output_stage *stage, const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind,
+    int32x4_t *start, stage4 *s) {
+    int32x4_t zp = vdupq_n_s32(zero_point);
+    for (int j = 0; j < G; j++) {
+        int32x4_t sums = vld1q_s32(row_sums + n0 + 4 * j);
+        if (kind == BOOTH_OUT_INT32) {
+            start[j] = vmulq_s32(vnegq_s32(zp), sums);
+            s[j].left = s[j].multiplier = s[j].negative_right = vdupq_n_s32(0);
+        } else {
+            start[j] = vmlsq_s32(vld1q_s32(stage->bias + n0 + 4 * j), zp, sums);
+            s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
+        }
+    }
+}
+
+/* 1 or 2 rows × 8 channels of one block, k by 16. */
+static inline __attribute__((always_inline)) void mlal_tile(
+    const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
+    int32x4_t c[2][8];
+#pragma GCC unroll 2
+    for (int r = 0; r < 2; r++)
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++) c[r][j] = vdupq_n_s32(0);
+    for (ptrdiff_t k = 0; k < k16; k += 16) {
+        int8x16_t x0 = vld1q_s8(a0 + k);
+        int8x16_t x1 = R > 1 ? vld1q_s8(a1 + k) : x0;
+        const int8_t *wk = w + k * 8;
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++) {
+            int8x16_t wv = vld1q_s8(wk + 16 * j);
+            int16x8_t p0 = vmull_s8(vget_low_s8(wv), vget_low_s8(x0));
+            p0 = vmlal_high_s8(p0, wv, x0);
+            c[0][j] = vpadalq_s16(c[0][j], p0);
+            if (R > 1) {
+                int16x8_t p1 = vmull_s8(vget_low_s8(wv), vget_low_s8(x1));
+                p1 = vmlal_high_s8(p1, wv, x1);
+                c[1][j] = vpadalq_s16(c[1][j], p1);
+            }
+        }
+    }
+#pragma GCC unroll 2
+    for (int r = 0; r < R; r++) {
+        sum[r][0] = vpaddq_s32(vpaddq_s32(c[r][0], c[r][1]), vpaddq_s32(c[r][2], c[r][3]));
+        sum[r][1] = vpaddq_s32(vpaddq_s32(c[r][4], c[r][5]), vpaddq_s32(c[r][6], c[r][7]));
+    }
+}
+
+static inline __attribute__((always_inline)) void gemm_s8_mlal(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
+    const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
+    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    ptrdiff_t k16 = (depth + 15) / 16 * 16;
+    int32x4_t zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
+    int32x4_t lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
+    int32x4_t hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 8) {
+        ptrdiff_t valid = channels - n0 < 8 ? channels - n0 : 8;
+        const int8_t *wb = w + n0 * k16;
+        int32x4_t start[2];
+        stage4 s[2];
+        stage_constants(stage, row_sums, zero_point, n0, 2, kind, start, s);
+        char *o = (char *)out + (size_t)n0 * esize;
+        ptrdiff_t r = 0;
+        int32x4_t sum[2][2];
+        for (; r < rows; r += 2) {
+            int R = rows - r >= 2 ? 2 : 1;
+            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, k16, wb, 2, sum);
+            else mlal_tile(a + r * as, a + r * as, k16, wb, 1, sum);
+            for (int i = 0; i < R; i++) {
+                int32x4_t v0 = vaddq_s32(sum[i][0], start[0]), v1 = vaddq_s32(sum[i][1], start[1]);
+                if (kind != BOOTH_OUT_INT32) {
+                    v0 = requantize4(v0, s[0], zp, lo, hi);
+                    v1 = requantize4(v1, s[1], zp, lo, hi);
+                }
+                store8(kind, o + (size_t)((r + i) * os) * esize, v0, v1, valid);
+            }
+        }
+    }
+}
+
+void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                        ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    switch (out_kind) {
+    case BOOTH_OUT_INT8:
+        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
+        break;
+    case BOOTH_OUT_INT16:
+        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
+        break;
+    default:
+        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
+        break;
+    }
+}
+
+#define BOOTH_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
+
+/* R rows (1...4) × 16 channels, k by 16 (four `sdot` lanes of each row's 16 bytes). */
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_tile(
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k16, const int8_t *w, int R, const int32x4_t start[4],
+    int32x4_t c[4][4]) {
+    for (int r = 0; r < 4; r++)
+        for (int j = 0; j < 4; j++) c[r][j] = start[j];
+    for (ptrdiff_t k = 0; k < k16; k += 16) {
+        int8x16_t x0 = vld1q_s8(a + k);
+        int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;
+        int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;
+        int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;
+        const int8_t *wk = w + k * 16;
+#define DOT_GROUP(g)                                                                              \
+        do {                                                                                      \
+            int8x16_t w0 = vld1q_s8(wk + 64 * g), w1 = vld1q_s8(wk + 64 * g + 16);                \
+            int8x16_t w2 = vld1q_s8(wk + 64 * g + 32), w3 = vld1q_s8(wk + 64 * g + 48);           \
+            c[0][0] = vdotq_laneq_s32(c[0][0], w0, x0, g); c[0][1] = vdotq_laneq_s32(c[0][1], w1, x0, g); \
+            c[0][2] = vdotq_laneq_s32(c[0][2], w2, x0, g); c[0][3] = vdotq_laneq_s32(c[0][3], w3, x0, g); \
+            if (R > 1) { c[1][0] = vdotq_laneq_s32(c[1][0], w0, x1, g); c[1][1] = vdotq_laneq_s32(c[1][1], w1, x1, g); \
+                         c[1][2] = vdotq_laneq_s32(c[1][2], w2, x1, g); c[1][3] = vdotq_laneq_s32(c[1][3], w3, x1, g); } \
+            if (R > 2) { c[2][0] = vdotq_laneq_s32(c[2][0], w0, x2, g); c[2][1] = vdotq_laneq_s32(c[2][1], w1, x2, g); \
+                         c[2][2] = vdotq_laneq_s32(c[2][2], w2, x2, g); c[2][3] = vdotq_laneq_s32(c[2][3], w3, x2, g); } \
+            if (R > 3) { c[3][0] = vdotq_laneq_s32(c[3][0], w0, x3, g); c[3][1] = vdotq_laneq_s32(c[3][1], w1, x3, g); \
+                         c[3][2] = vdotq_laneq_s32(c[3][2], w2, x3, g); c[3][3] = vdotq_laneq_s32(c[3][3], w3, x3, g); } \
+        } while (0)
+        DOT_GROUP(0); DOT_GROUP(1); DOT_GROUP(2); DOT_GROUP(3);
+#undef DOT_GROUP
+    }
+}
+
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
+    const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
+    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    ptrdiff_t k16 = (depth + 15) / 16 * 16;
+    int32x4_t zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
+    int32x4_t lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
+    int32x4_t hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
+        ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
+        const int8_t *wb = w + n0 * k16;
+        int32x4_t start[4];
+        stage4 s[4];
+        stage_constants(stage, row_sums, zero_point, n0, 4, kind, start, s);
+        char *o = (char *)out + (size_t)n0 * esize;
+        int32x4_t c[4][4];
+        ptrdiff_t r = 0;
+        for (; r + 4 <= rows; r += 4) {
+            dot_tile(a + r * as, as, k16, wb, 4, start, c);
+            for (int i = 0; i < 4; i++) {
+                if (kind != BOOTH_OUT_INT32)
+                    for (int j = 0; j < 4; j++) c[i][j] = requantize4(c[i][j], s[j], zp, lo, hi);
+                store16(kind, o + (size_t)((r + i) * os) * esize, c[i][0], c[i][1], c[i][2], c[i][3], valid);
+            }
+        }
+        for (; r < rows; r++) {
+            dot_tile(a + r * as, as, k16, wb, 1, start, c);
+            if (kind != BOOTH_OUT_INT32)
+                for (int j = 0; j < 4; j++) c[0][j] = requantize4(c[0][j], s[j], zp, lo, hi);
+            store16(kind, o + (size_t)(r * os) * esize, c[0][0], c[0][1], c[0][2], c[0][3], valid);
+        }
+    }
+}
+
+BOOTH_DOTPROD void booth_gemm_s8_dot(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                                     const int8_t *w, ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                                     const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    switch (out_kind) {
+    case BOOTH_OUT_INT8:
+        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
+        break;
+    case BOOTH_OUT_INT16:
+        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
+        break;
+    default:
+        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
+        break;
+    }
+}
+
+/* Sixteen channels of `x` as two int16x8 (int8 sign-extended). */
+static inline void load16_s8(const int8_t *p, int16x8_t *lo, int16x8_t *hi) {
+    int8x16_t v = vld1q_s8(p);
+    *lo = vmovl_s8(vget_low_s8(v));
+    *hi = vmovl_high_s8(v);
+}
+
+static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
+    *lo = vld1q_s16(p);
+    *hi = vld1q_s16(p + 8);
+}
+
+/* The depthwise interior for one activation width; K (3 or 5, or 0 for any `k`) is a constant
+ * after inlining. Channel groups outside, pixels inside: the group's stage constants and
+ * accumulator start stay in registers across the row. */
+#define DEPTHWISE_BODY(T, LOAD, K)                                                              \
+    do {                                                                                        \
+        const int kk = (K) ? (K) : k;                                                           \
+        int32x4_t zp = vdupq_n_s32(stage->zero_point), lo = vdupq_n_s32(stage->minimum),        \
+                  hi = vdupq_n_s32(stage->maximum), izp = vdupq_n_s32(zero_point);              \
+        for (ptrdiff_t ch = 0; ch < channels; ch += 16) {                                       \
+            ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;                             \
+            int32x4_t start[4];                                                                 \
+            stage4 s[4];                                                                        \
+            for (int j = 0; j < 4; j++) {                                                       \
+                start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp,                  \
+                                     vld1q_s32(tap_sums + cc + 4 * j));                         \
+                s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);                          \
+                s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);                    \
+                s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));   \
+            }                                                                                   \
+            const T *p = origin + cc;                                                           \
+            T *o = out + cc;                                                                    \
+            const int16_t *wc = w + cc;                                                         \
+            for (ptrdiff_t px = 0; px < pixels; px++) {                                         \
+                int32x4_t c0 = start[0], c1 = start[1], c2 = start[2], c3 = start[3];           \
+                _Pragma("GCC unroll 5")                                                         \
+                for (int ky = 0; ky < kk; ky++) {                                               \
+                    const T *row = p + ky * row_stride;                                         \
+                    const int16_t *wr = wc + (ptrdiff_t)(ky * kk) * tap_stride;                 \
+                    _Pragma("GCC unroll 5")                                                     \
+                    for (int kx = 0; kx < kk; kx++) {                                           \
+                        int16x8_t xl, xh;                                                       \
+                        LOAD(row + kx * channels, &xl, &xh);                                    \
+                        int16x8_t wl = vld1q_s16(wr + kx * tap_stride);                         \
+                        int16x8_t wh = vld1q_s16(wr + kx * tap_stride + 8);                     \
+                        c0 = vmlal_s16(c0, vget_low_s16(xl), vget_low_s16(wl));                 \
+                        c1 = vmlal_high_s16(c1, xl, wl);                                        \
+                        c2 = vmlal_s16(c2, vget_low_s16(xh), vget_low_s16(wh));                 \
+                        c3 = vmlal_high_s16(c3, xh, wh);                                        \
+                    }                                                                           \
+                }                                                                               \
+                c0 = requantize4(c0, s[0], zp, lo, hi);                                         \
+                c1 = requantize4(c1, s[1], zp, lo, hi);                                         \
+                c2 = requantize4(c2, s[2], zp, lo, hi);                                         \
+                c3 = requantize4(c3, s[3], zp, lo, hi);                                         \
+                store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, o, c0, c1, c2, c3, 16); \
+                p += step;                                                                      \
+                o += channels;                                                                  \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
+
+void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                        ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                        int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    if (k == 3) DEPTHWISE_BODY(int8_t, load16_s8, 3);
+    else if (k == 5) DEPTHWISE_BODY(int8_t, load16_s8, 5);
+    else DEPTHWISE_BODY(int8_t, load16_s8, 0);
+}
+
+void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                         int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    if (k == 3) DEPTHWISE_BODY(int16_t, load16_s16, 3);
+    else if (k == 5) DEPTHWISE_BODY(int16_t, load16_s16, 5);
+    else DEPTHWISE_BODY(int16_t, load16_s16, 0);
+}
+
+/* Sixteen activations as four int32x4. */
+static inline void widen16_s8(const int8_t *p, int32x4_t v[4]) {
+    int8x16_t x = vld1q_s8(p);
+    int16x8_t lo = vmovl_s8(vget_low_s8(x)), hi = vmovl_high_s8(x);
+    v[0] = vmovl_s16(vget_low_s16(lo)); v[1] = vmovl_high_s16(lo);
+    v[2] = vmovl_s16(vget_low_s16(hi)); v[3] = vmovl_high_s16(hi);
+}
+
+static inline void widen16_s16(const int16_t *p, int32x4_t v[4]) {
+    int16x8_t lo = vld1q_s16(p), hi = vld1q_s16(p + 8);
+    v[0] = vmovl_s16(vget_low_s16(lo)); v[1] = vmovl_high_s16(lo);
+    v[2] = vmovl_s16(vget_low_s16(hi)); v[3] = vmovl_high_s16(hi);
+}
+
+/* Sixteen elements of ADD or MUL; `bv` holds b (already widened) unless `b_splat`. */
+static inline __attribute__((always_inline)) void elementwise16(
+    const int32x4_t av[4], const int32x4_t bv[4], const booth_elementwise *p, int mul, int32x4_t out[4]) {
+    int32x4_t zpo = vdupq_n_s32(p->output_zero_point), lo = vdupq_n_s32(p->minimum), hi = vdupq_n_s32(p->maximum);
+    if (!mul) {
+        /* (x1·s1 + x2·s2 + round) with the zero points folded into the constant: the same int32 in
+         * wrapping arithmetic, then the arithmetic shift. */
+        uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
+                     - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
+        int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift);
+        for (int j = 0; j < 4; j++) {
+            int32x4_t v = vmlaq_n_s32(vmlaq_n_s32(k, av[j], p->scale1), bv[j], p->scale2);
+            v = vaddq_s32(vshlq_s32(v, shift), zpo);
+            out[j] = vminq_s32(vmaxq_s32(v, lo), hi);
+        }
+    } else {
+        stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
+        int32x4_t z1 = vdupq_n_s32(p->zero_point1), z2 = vdupq_n_s32(p->zero_point2);
+        for (int j = 0; j < 4; j++)
+            out[j] = requantize4(vmulq_s32(vsubq_s32(av[j], z1), vsubq_s32(bv[j], z2)), s, zpo, lo, hi);
+    }
+}
+
+#define ELEMENTWISE_BODY(T, WIDEN, KIND, MUL)                                                   \
+    do {                                                                                        \
+        const booth_elementwise local = *params, *p = &local;                                   \
+        int32x4_t av[4], bv[4], r[4];                                                           \
+        if (period == 1) { for (int j = 0; j < 4; j++) bv[j] = vdupq_n_s32(b[0]); }             \
+        ptrdiff_t chunk = period == 1 ? count : period;                                         \
+        for (ptrdiff_t base = 0; base < count; base += chunk) {                                 \
+            ptrdiff_t i = 0;                                                                    \
+            for (; i + 16 <= chunk; i += 16) {                                                  \
+                WIDEN(a + base + i, av);                                                        \
+                if (period != 1) WIDEN(b + i, bv);                                              \
+                elementwise16(av, bv, p, MUL, r);                                                    \
+                store16(KIND, out + base + i, r[0], r[1], r[2], r[3], 16);                      \
+            }                                                                                   \
+            if (i < chunk) {                                                                    \
+                T ta[16] = {0}, tb[16] = {0}, to[16];                                           \
+                ptrdiff_t n = chunk - i;                                                        \
+                memcpy(ta, a + base + i, (size_t)n * sizeof(T));                                \
+                if (period != 1) memcpy(tb, b + i, (size_t)n * sizeof(T));                      \
+                WIDEN(ta, av);                                                                  \
+                if (period != 1) WIDEN(tb, bv);                                                 \
+                elementwise16(av, bv, p, MUL, r);                                                    \
+                store16(KIND, to, r[0], r[1], r[2], r[3], 16);                                  \
+                memcpy(out + base + i, to, (size_t)n * sizeof(T));                              \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
+
+void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                          const booth_elementwise *params, int8_t *out) {
+    if (params->mul) ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 1);
+    else ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 0);
+}
+
+void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
+                           const booth_elementwise *params, int16_t *out) {
+    if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
+    else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
+}
+
+void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                    int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    ptrdiff_t n = pixels * channels, i = 0, ch = 0;
+    int32_t round = shift > 0 ? (int32_t)(1u << (shift - 1)) : 0;
+    int32x4_t zpi = vdupq_n_s32(input_zero_point), zpo = vdupq_n_s32(output_zero_point);
+    int32x4_t pos = vdupq_n_s32(positive), rnd = vdupq_n_s32(round), sh = vdupq_n_s32(-shift);
+    int32x4_t lo = vdupq_n_s32(-128), hi = vdupq_n_s32(127);
+    for (; i + 16 <= n; i += 16) {
+        int32x4_t q[4], r[4];
+        widen16_s8(in + i, q);
+        for (int j = 0; j < 4; j++) {
+            int32x4_t x = vsubq_s32(q[j], zpi);
+            int32x4_t m = vbslq_s32(vcltzq_s32(x), vld1q_s32(negative + ch + 4 * j), pos);
+            int32x4_t v = vaddq_s32(vshlq_s32(vmlaq_s32(rnd, x, m), sh), zpo);
+            r[j] = vminq_s32(vmaxq_s32(v, lo), hi);
+        }
+        store16(BOOTH_OUT_INT8, out + i, r[0], r[1], r[2], r[3], 16);
+        ch += 16;
+        if (ch >= channels) { ch -= channels; if (ch >= channels) ch %= channels; }
+    }
+    for (; i < n; i++) {
+        int32_t x = (int32_t)in[i] - input_zero_point;
+        int32_t m = x >= 0 ? positive : negative[i % channels];
+        int32_t v = (int32_t)((uint32_t)x * (uint32_t)m + (uint32_t)round) >> shift;
+        v += output_zero_point;
+        out[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+}
+
+void booth_lookup_s8(const int8_t *in, ptrdiff_t n, const int8_t *table, int8_t *out) {
+    const uint8_t *t = (const uint8_t *)table;
+    uint8x16x4_t t0 = vld1q_u8_x4(t), t1 = vld1q_u8_x4(t + 64), t2 = vld1q_u8_x4(t + 128), t3 = vld1q_u8_x4(t + 192);
+    uint8x16_t bias = vdupq_n_u8(0x80), step = vdupq_n_u8(64);
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        /* Index = input + 128; each tbx looks one 64-entry quarter up (out-of-range lanes keep). */
+        uint8x16_t idx = veorq_u8(vld1q_u8((const uint8_t *)in + i), bias);
+        uint8x16_t r = vqtbl4q_u8(t0, idx);
+        idx = vsubq_u8(idx, step);
+        r = vqtbx4q_u8(r, t1, idx);
+        idx = vsubq_u8(idx, step);
+        r = vqtbx4q_u8(r, t2, idx);
+        idx = vsubq_u8(idx, step);
+        r = vqtbx4q_u8(r, t3, idx);
+        vst1q_u8((uint8_t *)out + i, r);
+    }
+    for (; i < n; i++) out[i] = table[in[i] + 128];
+}
+
+void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int16_t *out) {
+    const int16_t *center = table + 32768;
+    ptrdiff_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        int16_t a = center[in[i]], b = center[in[i + 1]], c = center[in[i + 2]], d = center[in[i + 3]];
+        out[i] = a; out[i + 1] = b; out[i + 2] = c; out[i + 3] = d;
+    }
+    for (; i < n; i++) out[i] = center[in[i]];
+}
+
+static inline int32x4_t quantize4(float32x4_t x, float32x4_t inv, float32x4_t zp, float32x4_t lo, float32x4_t hi) {
+    float32x4_t v = vaddq_f32(vrndaq_f32(vmulq_f32(x, inv)), zp);
+    return vcvtq_s32_f32(vminq_f32(vmaxq_f32(v, lo), hi));
+}
+
+void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    float32x4_t inv = vdupq_n_f32(inverse_scale), zp = vdupq_n_f32(zero_point);
+    float32x4_t lo = vdupq_n_f32(-128), hi = vdupq_n_f32(127);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int32x4_t a = quantize4(vld1q_f32(in + i), inv, zp, lo, hi), b = quantize4(vld1q_f32(in + i + 4), inv, zp, lo, hi);
+        vst1_s8(out + i, vmovn_s16(vcombine_s16(vmovn_s32(a), vmovn_s32(b))));
+    }
+    for (; i < n; i++) {
+        float v = __builtin_roundf(in[i] * inverse_scale) + zero_point;
+        out[i] = (int8_t)(int32_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+}
+
+void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    float32x4_t inv = vdupq_n_f32(inverse_scale), zp = vdupq_n_f32(zero_point);
+    float32x4_t lo = vdupq_n_f32(-32768), hi = vdupq_n_f32(32767);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int32x4_t a = quantize4(vld1q_f32(in + i), inv, zp, lo, hi), b = quantize4(vld1q_f32(in + i + 4), inv, zp, lo, hi);
+        vst1q_s16(out + i, vcombine_s16(vmovn_s32(a), vmovn_s32(b)));
+    }
+    for (; i < n; i++) {
+        float v = __builtin_roundf(in[i] * inverse_scale) + zero_point;
+        out[i] = (int16_t)(int32_t)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+    }
+}
+
+void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    float32x4_t s = vdupq_n_f32(scale);
+    int16x8_t zp = vdupq_n_s16((int16_t)zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        /* int8 − zp fits int16 (|zp| ≤ 128). */
+        int16x8_t x = vsubq_s16(vmovl_s8(vld1_s8(in + i)), zp);
+        vst1q_f32(out + i, vmulq_f32(s, vcvtq_f32_s32(vmovl_s16(vget_low_s16(x)))));
+        vst1q_f32(out + i + 4, vmulq_f32(s, vcvtq_f32_s32(vmovl_high_s16(x))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+}
+
+void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    float32x4_t s = vdupq_n_f32(scale);
+    int32x4_t zp = vdupq_n_s32(zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int16x8_t x = vld1q_s16(in + i);
+        vst1q_f32(out + i, vmulq_f32(s, vcvtq_f32_s32(vsubq_s32(vmovl_s16(vget_low_s16(x)), zp))));
+        vst1q_f32(out + i + 4, vmulq_f32(s, vcvtq_f32_s32(vsubq_s32(vmovl_high_s16(x), zp))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+}
+
+#else /* not aarch64: never chosen */
+
+int booth_neon_available(void) { return 0; }
+int booth_cpu_has_dotprod(void) { return 0; }
+
+void booth_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                    const int16_t *w, ptrdiff_t channels, const booth_output_stage *stage,
+                    void *out, ptrdiff_t out_stride, int out_kind) {
+    (void)a; (void)rows; (void)a_stride; (void)depth; (void)w; (void)channels; (void)stage;
+    (void)out; (void)out_stride; (void)out_kind;
+}
+void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                        ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    (void)a; (void)rows; (void)a_stride; (void)depth; (void)w; (void)channels; (void)row_sums; (void)zero_point;
+    (void)stage; (void)out; (void)out_stride; (void)out_kind;
+}
+void booth_gemm_s8_dot(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                       ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
+                       const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    (void)a; (void)rows; (void)a_stride; (void)depth; (void)w; (void)channels; (void)row_sums; (void)zero_point;
+    (void)stage; (void)out; (void)out_stride; (void)out_kind;
+}
+void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                        ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                        int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
+    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+}
+void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                         int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
+    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+}
+void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                          const booth_elementwise *p, int8_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+}
+void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
+                           const booth_elementwise *p, int16_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+}
+void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                    int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    (void)in; (void)pixels; (void)channels; (void)input_zero_point; (void)output_zero_point; (void)positive;
+    (void)negative; (void)shift; (void)out;
+}
+void booth_lookup_s8(const int8_t *in, ptrdiff_t n, const int8_t *table, int8_t *out) {
+    (void)in; (void)n; (void)table; (void)out;
+}
+void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int16_t *out) {
+    (void)in; (void)n; (void)table; (void)out;
+}
+void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+}
+void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+}
+void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+}
+void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+}
+
+#endif

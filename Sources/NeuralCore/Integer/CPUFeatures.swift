@@ -1,0 +1,22 @@
+import CNeuralKernels
+
+/// What the CPU running this process offers the integer kernels, read once from the hardware
+/// (`getauxval(AT_HWCAP)` on aarch64 Linux, never `/proc/cpuinfo`). `IntegerKernels` turns it into
+/// a kernel set, the way XNNPACK's configs pick microkernels from hardware flags at start-up.
+public struct CPUFeatures: Sendable, Equatable {
+    /// The C NEON kernels are in this build (aarch64).
+    public var neon: Bool
+    /// The dot-product extension (`sdot`/`udot`, ARMv8.2 `asimddp`: Cortex-A76, the Pi 5).
+    public var dotProduct: Bool
+
+    public init(neon: Bool, dotProduct: Bool) {
+        self.neon = neon
+        self.dotProduct = dotProduct
+    }
+
+    /// This machine's features.
+    public static let current = CPUFeatures(neon: booth_neon_available() != 0, dotProduct: booth_cpu_has_dotprod() != 0)
+
+    /// No vector extension beyond what Swift's SIMD types compile to.
+    public static let baseline = CPUFeatures(neon: false, dotProduct: false)
+}
