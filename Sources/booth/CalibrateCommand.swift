@@ -61,8 +61,8 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let which = CalibrationModel(rawValue: model) else { throw ExitCode(2) }
-        let directory = ModelOptions.directory(models)
+        guard let which = CalibrationModel(rawValue: model) else { throw ExitCode(64) }
+        let directory = try ModelOptions.directory(models)
         let path = directory + "/" + which.fileName
         let bytes = try ModelCommand.load(path)
         let sha = Vision.SHA256.hex(bytes)
