@@ -30,8 +30,11 @@ struct SegmentCommand: ParsableCommand {
     @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
     var models: String?
 
+    @Option(help: "Inference path: integer (the product's) or float (the reference).")
+    var path: String = "integer"
+
     func run() throws {
-        let segmenter = try SegmentCommand.segmenter(level, models: models)
+        let segmenter = try SegmentCommand.segmenter(level, models: models, path: try ModelOptions.executionPath(path))
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
         let intoFolder = photos.count > 1 || (exists && isDirectory.boolValue)
@@ -69,14 +72,14 @@ struct SegmentCommand: ParsableCommand {
     }
 
     /// Loads the models `level` needs from `models` (or $BOOTH_MODELS, or ./models).
-    static func segmenter(_ level: SegmentationLevel, models: String?) throws -> PersonSegmenter {
+    static func segmenter(_ level: SegmentationLevel, models: String?, path: ExecutionPath = .integer) throws -> PersonSegmenter {
         let directory = ModelOptions.directory(models)
         func read(_ m: SegmentationModel) -> [UInt8]? {
             try? FileIO.read(directory + "/" + m.fileName, limit: 64 << 20)
         }
         do {
             return try PersonSegmenter(level: level, generalModel: level == .fast ? nil : read(.general),
-                                       landscapeModel: read(.landscape))
+                                       landscapeModel: read(.landscape), path: path)
         } catch {
             throw CommandFailure("cannot load the segmentation models from \(directory): \(error.message)")
         }
