@@ -69,12 +69,12 @@ enum ModelOptions {
     }
 
     /// The segmentation models `level` needs.
-    static func segmenter(_ level: SegmentationLevel, models option: String?) throws(CommandFailure) -> PersonSegmenter {
+    static func segmenter(_ level: SegmentationLevel, models option: String?, path: ExecutionPath = .integer) throws(CommandFailure) -> PersonSegmenter {
         let dir = try directory(option)
         let landscape = try read(dir, SegmentationModel.landscape.fileName)
         let general = level == .fast ? nil : try read(dir, SegmentationModel.general.fileName)
         do {
-            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape)
+            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: path)
         } catch {
             switch error {
             case .missingModel: throw CommandFailure("\(dir): \(error.message)", status: .config)

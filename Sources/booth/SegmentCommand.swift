@@ -31,8 +31,11 @@ struct SegmentCommand: ParsableCommand {
     @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
     var models: String?
 
+    @Option(help: "Inference path: integer (the product's) or float (the reference).")
+    var path: String = "integer"
+
     func run() throws {
-        let segmenter = try ModelOptions.segmenter(level, models: models)
+        let segmenter = try ModelOptions.segmenter(level, models: models, path: try ModelOptions.executionPath(path))
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
         let intoFolder = photos.count > 1 || (exists && isDirectory.boolValue)

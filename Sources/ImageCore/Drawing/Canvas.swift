@@ -37,10 +37,11 @@ public struct Canvas {
         }
     }
 
-    /// A filled rectangle.
+    /// A filled rectangle, clipped (one wholly outside the image draws nothing).
     public func fill(x: Int, y: Int, width w: Int, height h: Int, _ c: Colour) {
-        guard w > 0, h > 0 else { return }
-        for yy in max(0, y)..<min(height, y + h) { span(x, x + w - 1, yy, c) }
+        let y0 = max(0, y), y1 = min(height, y + h)
+        guard w > 0, h > 0, y0 < y1 else { return }
+        for yy in y0..<y1 { span(x, x + w - 1, yy, c) }
     }
 
     /// Darkens (or tints) a rectangle: out = (pixel·(256−alpha) + colour·alpha) >> 8. For text banners.

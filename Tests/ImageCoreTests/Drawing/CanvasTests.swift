@@ -25,6 +25,15 @@ import Testing
         #expect(count(buf.image(), .green) == 25)
         c.line(-100, 15, 200, 15, thickness: 1, .white)             // one full row
         #expect(count(buf.image(), .white) == 40)
+        // Wholly below, above, left of and right of the image: nothing drawn, no runaway loop
+        // (a face box reaching past the bottom edge gives such a bottom bar; in -Ounchecked
+        // builds an inverted row range used to loop for ever).
+        c.fill(x: 5, y: 31, width: 10, height: 2, Colour(1, 2, 3))
+        c.fill(x: 5, y: -20, width: 10, height: 5, Colour(1, 2, 3))
+        c.fill(x: -20, y: 5, width: 5, height: 5, Colour(1, 2, 3))
+        c.fill(x: 45, y: 5, width: 5, height: 5, Colour(1, 2, 3))
+        c.strokeRect(x: 3, y: 10, width: 20, height: 40, thickness: 2, Colour(1, 2, 3))   // bottom bar at y 48…49
+        #expect(count(buf.image(), Colour(1, 2, 3)) == 2 * 20 + 2 * 2 * 18)
         c.strokeEllipse(cx: 20, cy: 15, rx: 60, ry: 60, thickness: 3, .amber)   // mostly outside; no trap
         c.fillCircle(cx: -3, cy: -3, radius: 2, .black)
     }
