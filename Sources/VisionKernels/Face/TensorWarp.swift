@@ -143,12 +143,9 @@ public enum TensorWarp {
         while j < x1 {
             var acc = SIMD3<Float>(repeating: 0)
             for tv in 0..<tapsV {
-                let fv = tapOffset(tv, tapsV)
                 for tu in 0..<tapsU {
-                    let fu = tapOffset(tu, tapsU)
-                    let x = px + fu * grid.ux + fv * grid.vx
-                    let y = py + fu * grid.uy + fv * grid.vy
-                    acc += bilinear(source, x, y, maxX, maxY, zero)
+                    let d = tapStep(grid, tu, tv)
+                    acc += bilinear(source, px + d.ux + d.vx, py + d.uy + d.vy, maxX, maxY, zero)
                 }
             }
             let rgb = source.rgb(acc * inv)
@@ -160,6 +157,14 @@ public enum TensorWarp {
             py += grid.uy
             j += 1
         }
+    }
+
+    /// Box-filter tap `(tu, tv)`'s offset from a pixel's position: `(fu·ux, fu·uy, fv·vx, fv·vy)`;
+    /// the sample is at `(p.x + fu·ux) + fv·vx`, `(p.y + fu·uy) + fv·vy`.
+    @inline(always)
+    static func tapStep(_ grid: TensorGrid, _ tu: Int, _ tv: Int) -> (ux: Float, uy: Float, vx: Float, vy: Float) {
+        let fu = tapOffset(tu, grid.tapsU), fv = tapOffset(tv, grid.tapsV)
+        return (fu * grid.ux, fu * grid.uy, fv * grid.vx, fv * grid.vy)
     }
 
     /// A row's starting position: the centre of tensor pixel (0, i) in pixel-corner coordinates.
@@ -203,12 +208,9 @@ public enum TensorWarp {
                 }
                 var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0
                 for tv in 0..<tapsV {
-                    let fv = tapOffset(tv, tapsV)
                     for tu in 0..<tapsU {
-                        let fu = tapOffset(tu, tapsU)
-                        let x = lx + fu * grid.ux + fv * grid.vx
-                        let y = ly + fu * grid.uy + fv * grid.vy
-                        let s = bilinear8(source, x, y, maxX, maxY, zero)
+                        let d = tapStep(grid, tu, tv)
+                        let s = bilinear8(source, lx + d.ux + d.vx, ly + d.uy + d.vy, maxX, maxY, zero)
                         a0 += s.0; a1 += s.1; a2 += s.2
                     }
                 }
