@@ -59,10 +59,10 @@ public struct TensorGrid: Sendable, Equatable {
 /// The per-pixel half of MediaPipe's ImageToTensor step (`TensorSampler` in Vision is the
 /// whole step). Two variants with one result, bit for bit: `scalar`, one tensor pixel at a time,
 /// and `simd`, eight tensor pixels of a row per step in `SIMD8<Float>` lanes (the four neighbours
-/// of each lane are gathered one by one; all arithmetic is in lanes). A sample's position is
-/// `origin + column·u + row·v` in both (no running sums), and the arithmetic is IEEE operations
-/// in one order without library calls or contraction, so the result is the same on x86-64 and
-/// aarch64. Foundation-free; allocates nothing.
+/// of each lane are gathered one by one; the interpolation and conversion are in lanes). Both
+/// advance a row's sample position by `u` pixel by pixel (the SIMD variant fills its eight lane
+/// positions so), and the arithmetic is IEEE operations in one order without library calls or
+/// contraction, so the result is the same on x86-64 and aarch64. Foundation-free; allocates nothing.
 public enum TensorWarp {
     /// Samples with the variant `KernelDispatch` selects.
     /// - Parameters:
@@ -129,29 +129,23 @@ public enum TensorWarp {
     @inline(always)
     static func tapOffset(_ t: Int, _ taps: Int) -> Float { (Float(t) + 0.5) / Float(taps) - 0.5 }
 
-    /// Tensor pixels `x0..<x1` of row `i`, one at a time (inlined into the SIMD loop too, for its
-    /// row tail: no call inside a kernel's loops).
+    /// Tensor pixels `x0..<x1` of a row, one at a time, from the running position `(px, py)` of
+    /// pixel `x0` (advanced by `(ux, uy)` per pixel). Inlined into the SIMD loop too, for its row
+    /// tail: no call inside a kernel's loops.
     @inline(always)
     static func warpRow<S: PixelSource>(
-        _ source: S, _ grid: TensorGrid, _ out: UnsafeMutablePointer<Float>, row i: Int, from x0: Int, to x1: Int,
-        _ maxX: Int, _ maxY: Int, _ range: TensorRange, _ zero: Bool
+        _ source: S, _ grid: TensorGrid, _ out: UnsafeMutablePointer<Float>, px: inout Float, py: inout Float,
+        from x0: Int, to x1: Int, _ maxX: Int, _ maxY: Int, _ range: TensorRange, _ zero: Bool
     ) {
         let tapsU = grid.tapsU, tapsV = grid.tapsV
         let inv = 1 / Float(tapsU * tapsV)
-        let ox = grid.originX - 0.5, oy = grid.originY - 0.5
-        let fi = Float(i)
         var j = x0
         while j < x1 {
-            let fj = Float(j)
             var acc = SIMD3<Float>(repeating: 0)
             for tv in 0..<tapsV {
-                let fv = tapOffset(tv, tapsV)
                 for tu in 0..<tapsU {
-                    let fu = tapOffset(tu, tapsU)
-                    let cu = fj + fu, cv = fi + fv
-                    let x = ox + cu * grid.ux + cv * grid.vx
-                    let y = oy + cu * grid.uy + cv * grid.vy
-                    acc += bilinear(source, x, y, maxX, maxY, zero)
+                    let d = tapStep(grid, tu, tv)
+                    acc += bilinear(source, px + d.ux + d.vx, py + d.uy + d.vy, maxX, maxY, zero)
                 }
             }
             let rgb = source.rgb(acc * inv)
@@ -159,8 +153,24 @@ public enum TensorWarp {
             o[0] = rgb.x * range.scale + range.offset
             o[1] = rgb.y * range.scale + range.offset
             o[2] = rgb.z * range.scale + range.offset
+            px += grid.ux
+            py += grid.uy
             j += 1
         }
+    }
+
+    /// Box-filter tap `(tu, tv)`'s offset from a pixel's position: `(fu·ux, fu·uy, fv·vx, fv·vy)`;
+    /// the sample is at `(p.x + fu·ux) + fv·vx`, `(p.y + fu·uy) + fv·vy`.
+    @inline(always)
+    static func tapStep(_ grid: TensorGrid, _ tu: Int, _ tv: Int) -> (ux: Float, uy: Float, vx: Float, vy: Float) {
+        let fu = tapOffset(tu, grid.tapsU), fv = tapOffset(tv, grid.tapsV)
+        return (fu * grid.ux, fu * grid.uy, fv * grid.vx, fv * grid.vy)
+    }
+
+    /// A row's starting position: the centre of tensor pixel (0, i) in pixel-corner coordinates.
+    @inline(always)
+    static func rowStart(_ grid: TensorGrid, _ i: Int) -> (Float, Float) {
+        (grid.originX + Float(i) * grid.vx - 0.5, grid.originY + Float(i) * grid.vy - 0.5)
     }
 
     @inline(__always)
@@ -170,7 +180,8 @@ public enum TensorWarp {
     ) {
         let maxX = image.width - 1, maxY = image.height - 1
         for i in 0..<height {
-            warpRow(source, grid, base + i * width * 3, row: i, from: 0, to: width, maxX, maxY, range, border == .zero)
+            var (px, py) = rowStart(grid, i)
+            warpRow(source, grid, base + i * width * 3, px: &px, py: &py, from: 0, to: width, maxX, maxY, range, border == .zero)
         }
     }
 
@@ -183,23 +194,23 @@ public enum TensorWarp {
         let zero = border == .zero
         let tapsU = grid.tapsU, tapsV = grid.tapsV
         let inv = SIMD8<Float>(repeating: 1 / Float(tapsU * tapsV))
-        let ox = grid.originX - 0.5, oy = grid.originY - 0.5
-        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let scale = SIMD8<Float>(repeating: range.scale), offset = SIMD8<Float>(repeating: range.offset)
         for i in 0..<height {
             let out = base + i * width * 3
-            let fi = Float(i)
+            var (px, py) = rowStart(grid, i)
             var j = 0
             while j + 8 <= width {
-                let fj = SIMD8<Float>(repeating: Float(j)) + lanes
+                // The eight running positions, advanced one pixel at a time as the reference does.
+                var lx = SIMD8<Float>(), ly = SIMD8<Float>()
+                for k in 0..<8 {
+                    lx[k] = px; ly[k] = py
+                    px += grid.ux; py += grid.uy
+                }
                 var a0 = SIMD8<Float>(repeating: 0), a1 = a0, a2 = a0
                 for tv in 0..<tapsV {
-                    let cv = SIMD8<Float>(repeating: fi + tapOffset(tv, tapsV))
                     for tu in 0..<tapsU {
-                        let cu = fj + SIMD8<Float>(repeating: tapOffset(tu, tapsU))
-                        let x = SIMD8<Float>(repeating: ox) + cu * grid.ux + cv * grid.vx
-                        let y = SIMD8<Float>(repeating: oy) + cu * grid.uy + cv * grid.vy
-                        let s = bilinear8(source, x, y, maxX, maxY, zero)
+                        let d = tapStep(grid, tu, tv)
+                        let s = bilinear8(source, lx + d.ux + d.vx, ly + d.uy + d.vy, maxX, maxY, zero)
                         a0 += s.0; a1 += s.1; a2 += s.2
                     }
                 }
@@ -211,7 +222,7 @@ public enum TensorWarp {
                 }
                 j += 8
             }
-            warpRow(source, grid, out, row: i, from: j, to: width, maxX, maxY, range, zero)
+            warpRow(source, grid, out, px: &px, py: &py, from: j, to: width, maxX, maxY, range, zero)
         }
     }
 
