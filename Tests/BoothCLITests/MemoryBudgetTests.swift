@@ -30,36 +30,42 @@ import Testing
         withExtendedLifetime((yuv, face)) {}
     }
 
-    /// Runs booth with `arguments` and returns its exit status and peak resident memory (MiB),
-    /// from wait4's rusage of that one child.
+    /// A launcher between this process and booth. Linux carries a process's resident high-water
+    /// mark across exec from the address space it was spawned from, so booth spawned straight from
+    /// this test process (hundreds of MiB while other suites run in parallel) would report this
+    /// process's size, not its own. Spawned from a small Python process instead, booth's rusage
+    /// (wait4) is its own; the launcher sends booth's output to /dev/null and prints "status maxrss-KiB".
+    static let launcher = """
+        import os, sys
+        pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ,
+                             file_actions=[(os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0)])
+        _, status, usage = os.wait4(pid, 0)
+        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+        """
+
+    /// Runs booth with `arguments` and returns its exit status (-1 on a signal) and peak resident
+    /// memory (MiB), from wait4's rusage of booth alone (see `launcher`).
     static func peak(_ arguments: [String]) throws -> (status: Int32, mib: Int, stderr: String) {
         let exe = try #require(BoothCLI.executable)
-        let err = makeTemporaryDirectory() + "/err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([exe] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", launcher, exe] + arguments
         var env = ProcessInfo.processInfo.environment
         env["BOOTH_MODELS"] = Fixtures.models
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for e in envp { free(e) } }
-        // The child's peak starts at this process's own peak (Linux carries the high-water mark
-        // across exec, and posix_spawn shares this address space until then): reset it to the
-        // current size first (clear_refs 5, Linux ≥ 4.0), after the big photo's buffers are freed.
-        let fd = open("/proc/self/clear_refs", O_WRONLY)
-        if fd >= 0 { _ = write(fd, "5", 1); close(fd) }
-        var pid: pid_t = 0
-        let r = posix_spawn(&pid, exe, &actions, nil, argv, envp)
-        try #require(r == 0, "posix_spawn: \(r)")
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let exited = status & 0x7F == 0
-        let text = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
-        return (exited ? (status >> 8) & 0xFF : -1, usage.ru_maxrss / 1024, text)
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errorText = err.fileHandleForReading.readDataToEndOfFile()
+        let outputText = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let stdout = String(decoding: outputText, as: UTF8.self)
+        let fields = stdout.split(whereSeparator: \.isNewline).last?.split(separator: " ") ?? []
+        try #require(process.terminationStatus == 0 && fields.count == 2, "launcher: \(stdout) \(String(decoding: errorText, as: UTF8.self))")
+        let code = Int32(fields[0]) ?? -1
+        let kib = Int(fields[1]) ?? Int.max
+        return (code < 0 ? -1 : code, kib / 1024, String(decoding: errorText, as: UTF8.self))
     }
 
     @Test func everyCommandStaysWithinTheBoundOnA75MegapixelPhoto() throws {
