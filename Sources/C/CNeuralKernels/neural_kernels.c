@@ -229,6 +229,14 @@ static inline __attribute__((always_inline)) void stage_constants(
     }
 }
 
+/* The output zero point and clamp bounds as vectors (zeros for raw int32 output). */
+static inline void clamp_constants(const booth_output_stage *stage, int kind, int32x4_t *zp, int32x4_t *lo,
+                                   int32x4_t *hi) {
+    *zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
+    *lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
+    *hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+}
+
 /* 1 or 2 rows × 8 channels of one block, k by 16. */
 static inline __attribute__((always_inline)) void mlal_tile(
     const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
@@ -266,9 +274,8 @@ static inline __attribute__((always_inline)) void gemm_s8_mlal(
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
     size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
     ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
-    int32x4_t lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
-    int32x4_t hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+    int32x4_t zp, lo, hi;
+    clamp_constants(stage, kind, &zp, &lo, &hi);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 8) {
         ptrdiff_t valid = channels - n0 < 8 ? channels - n0 : 8;
         const int8_t *wb = w + n0 * k16;
@@ -347,9 +354,8 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
     size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
     ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
-    int32x4_t lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
-    int32x4_t hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+    int32x4_t zp, lo, hi;
+    clamp_constants(stage, kind, &zp, &lo, &hi);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
         ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
         const int8_t *wb = w + n0 * k16;
@@ -495,6 +501,7 @@ static inline __attribute__((always_inline)) void elementwise16(
         uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
                      - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
         int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift);
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             int32x4_t v = vmlaq_n_s32(vmlaq_n_s32(k, av[j], p->scale1), bv[j], p->scale2);
             v = vaddq_s32(vshlq_s32(v, shift), zpo);
@@ -503,6 +510,7 @@ static inline __attribute__((always_inline)) void elementwise16(
     } else {
         stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
         int32x4_t z1 = vdupq_n_s32(p->zero_point1), z2 = vdupq_n_s32(p->zero_point2);
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++)
             out[j] = requantize4(vmulq_s32(vsubq_s32(av[j], z1), vsubq_s32(bv[j], z2)), s, zpo, lo, hi);
     }
@@ -512,7 +520,7 @@ static inline __attribute__((always_inline)) void elementwise16(
     do {                                                                                        \
         const booth_elementwise local = *params, *p = &local;                                   \
         int32x4_t av[4], bv[4], r[4];                                                           \
-        if (period == 1) { for (int j = 0; j < 4; j++) bv[j] = vdupq_n_s32(b[0]); }             \
+        for (int j = 0; j < 4; j++) bv[j] = vdupq_n_s32(period == 1 ? b[0] : 0);               \
         ptrdiff_t chunk = period == 1 ? count : period;                                         \
         for (ptrdiff_t base = 0; base < count; base += chunk) {                                 \
             ptrdiff_t i = 0;                                                                    \
@@ -558,6 +566,7 @@ void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int3
     for (; i + 16 <= n; i += 16) {
         int32x4_t q[4], r[4];
         widen16_s8(in + i, q);
+#pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             int32x4_t x = vsubq_s32(q[j], zpi);
             int32x4_t m = vbslq_s32(vcltzq_s32(x), vld1q_s32(negative + ch + 4 * j), pos);

@@ -541,19 +541,12 @@ public func gemmNEON(
 ) {
     guard let w = weights.neon else { gemmSIMD(a, rows, weights, output); return }
     switch output {
-    case .int8(let out, let stride, let stage):
+    case .int8(_, _, let stage), .int16(_, _, let stage):
         guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
-        var s = stage.neonStage
-        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
-                       NEONOutputKind.int8)
-    case .int16(let out, let stride, let stage):
-        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
-        var s = stage.neonStage
-        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, &s, out, stride,
-                       NEONOutputKind.int16)
-    case .int32(let out, let stride):
-        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, nil, out, stride,
-                       NEONOutputKind.int32)
+    case .int32: break
+    }
+    withNEONOutput(output) { stage, out, stride, kind in
+        booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, stage, out, stride, kind)
     }
 }
 
@@ -583,24 +576,32 @@ public func gemm8Applies(_ weights: PackedGEMMWeights, _ output: GEMMOutput) -> 
     }
 }
 
+/// CNeuralKernels' view of a GEMM output: the stage (nil for raw int32), the base, the row
+/// stride and the `BOOTH_OUT_*` kind, lent to `body` for the duration of the call.
+@inline(__always)
+func withNEONOutput(
+    _ output: GEMMOutput,
+    _ body: (UnsafePointer<booth_output_stage>?, UnsafeMutableRawPointer, Int, Int32) -> Void
+) {
+    switch output {
+    case .int8(let out, let stride, let stage):
+        withUnsafePointer(to: stage.neonStage) { body($0, out, stride, NEONOutputKind.int8) }
+    case .int16(let out, let stride, let stage):
+        withUnsafePointer(to: stage.neonStage) { body($0, out, stride, NEONOutputKind.int16) }
+    case .int32(let out, let stride):
+        body(nil, out, stride, NEONOutputKind.int32)
+    }
+}
+
 /// ARMv8.0 (Cortex-A72): `booth_gemm_s8_mlal`, 2 rows × 8 channels, two int8 products per int16
 /// lane (`smull` + `smlal2`) and `sadalp` into int32: 16 products in three instructions.
 public func gemm8MLAL(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
                       _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
     precondition(gemm8Applies(weights, output), "gemm8MLAL: check gemm8Applies first")
     guard let w = weights.mlal8, let sums = weights.paddedRowSums else { return }
-    switch output {
-    case .int8(let out, let stride, let stage):
-        var s = stage.neonStage
-        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
-                           stride, NEONOutputKind.int8)
-    case .int16(let out, let stride, let stage):
-        var s = stage.neonStage
-        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
-                           stride, NEONOutputKind.int16)
-    case .int32(let out, let stride):
-        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, nil, out,
-                           stride, NEONOutputKind.int32)
+    withNEONOutput(output) { stage, out, stride, kind in
+        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, stage, out,
+                           stride, kind)
     }
 }
 
@@ -610,17 +611,8 @@ public func gemm8Dot(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ 
                      _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
     precondition(gemm8Applies(weights, output), "gemm8Dot: check gemm8Applies first")
     guard let w = weights.dot8, let sums = weights.paddedRowSums else { return }
-    switch output {
-    case .int8(let out, let stride, let stage):
-        var s = stage.neonStage
-        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
-                          stride, NEONOutputKind.int8)
-    case .int16(let out, let stride, let stage):
-        var s = stage.neonStage
-        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, &s, out,
-                          stride, NEONOutputKind.int16)
-    case .int32(let out, let stride):
-        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, nil, out,
-                          stride, NEONOutputKind.int32)
+    withNEONOutput(output) { stage, out, stride, kind in
+        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, stage, out,
+                          stride, kind)
     }
 }
