@@ -32,6 +32,26 @@ final class FailingOnceSource: FrameSource {
     }
 }
 
+/// A camera that asks the kiosk to stop right after it hands over a still: the still thread then
+/// finishes that still while the kiosk shuts down.
+final class StopAfterStillSource: FrameSource {
+    let inner: FrameSource
+    let signal: StopSignal
+    init(inner: FrameSource, stop: StopSignal) { self.inner = inner; self.signal = stop }
+    var name: String { "stop-after-still " + inner.name }
+    var previewWidth: Int { inner.previewWidth }
+    var previewHeight: Int { inner.previewHeight }
+    func start() throws(HardwareError) { try inner.start() }
+    func stop() { inner.stop() }
+    func requestStill() throws(HardwareError) { try inner.requestStill() }
+    func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
+        try inner.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver) { image in
+            still(image)
+            signal.set()
+        }
+    }
+}
+
 @Suite(.serialized) struct KioskEndToEndTests {
     func options(mode: KioskConfig.Mode, photos: String, camera: String, profile: String? = nil) throws -> KioskOptions {
         let board = try Board.parse(folderCameraBoard(name: "test", folder: camera, script: [1.5]), file: "test.toml")
@@ -112,6 +132,27 @@ final class FailingOnceSource: FrameSource {
         #expect(corner.allSatisfy { $0 > 235 }, "corner \(corner)")
         let visible = try FileManager.default.subpathsOfDirectory(atPath: photos).filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(visible.filter { $0.hasSuffix(".jpg") }.count == 2)   // the photo and latest.jpg
+    }
+
+    /// A still that the still thread finishes during shutdown is saved and counted in the summary
+    /// (the final `stopped … photos=N` line said 0 before). The camera sets the stop signal as it
+    /// hands the still over, so the run loop ends while the still is being processed.
+    @Test func aStillFinishedDuringShutdownIsCounted() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        let folder = try cameraFolder()
+        var o = try options(mode: .booth, photos: photos, camera: folder)
+        o.duration = .seconds(20)
+        let stop = StopSignal()
+        o.openCamera = { () throws(HardwareError) -> any FrameSource in
+            StopAfterStillSource(inner: try FolderReplaySource(folder: folder, framesPerSecond: 15), stop: stop)
+        }
+        let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
+        let summary = kiosk.run(stop: stop)
+        #expect(stop.isSet)
+        #expect(summary.photos.count == 1, "\(summary.messages)")
+        let saved = try #require(summary.photos.first)
+        #expect(FileManager.default.fileExists(atPath: saved.jpeg))
     }
 
     @Test func passportModeRefusesTheShutterUntilTheVerdictHolds() throws {
