@@ -17,7 +17,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `lipGap` (inner-lip gap over face height) at most this.
     public var maxLipGap = 0.024
     /// `lipSlit` (dark slit between the lips over face height) at most this.
-    public var maxLipSlit = 0.021
+    public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
     public var maxTeeth = 0.02
     public var expressionNeutral = true
