@@ -14,7 +14,7 @@ import Vision
         m.lipGap = Float(e.maxLipGap / 2); m.lipSlit = 0; m.teeth = 0; m.smile = 0
         m.eyeLuma = Float(e.minEyeLuma + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
         m.frameLine = Float(e.maxFrameLine / 2); m.glare = 0
-        m.cover = 0; m.sideEdges = 0; m.sideWhite = 0
+        m.cover = 0; m.sideEdges = 0; m.sideWhite = 0; m.lipSides = 0
         m.foreheadTop = 1; m.foreheadLow = 1
         m.sharpness = Float(e.minSharpness * 2); m.lightingBalance = 0.95
         return m
@@ -58,6 +58,7 @@ import Vision
         try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
         try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
+        try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
         try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
         try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)

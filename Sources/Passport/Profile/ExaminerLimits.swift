@@ -15,11 +15,11 @@ public struct ExaminerLimits: Sendable, Equatable {
     }
 
     /// `lipGap` (inner-lip gap over face height) at most this.
-    public var maxLipGap = 0.025
+    public var maxLipGap = 0.024
     /// `lipSlit` (dark slit between the lips over face height) at most this.
     public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
-    public var maxTeeth = 0.03
+    public var maxTeeth = 0.02
     public var expressionNeutral = true
     /// `smile` (0 neutral … 1 broad smile) at most this.
     public var maxSmile = 0.68
@@ -41,6 +41,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxObject = 0.05
     /// `sideEdges` (edge share of one side over the other's) at most this: a hand's fingers.
     public var maxSideEdges = 0.55
+    /// `lipSides` (one half of the lips' redness against the other's) at most this: a hand or
+    /// an object over a mouth corner.
+    public var maxLipSides = 0.85
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.28
@@ -73,6 +76,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxCover = try t.double("max_cover", default: e.maxCover, in: 0...1)
         e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
+        e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

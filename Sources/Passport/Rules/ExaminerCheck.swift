@@ -25,6 +25,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var object: Outcome? = nil
     /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
     public var sides: Outcome? = nil
+    /// `face_uncovered_lips`: one half of the lips unlike the other (a hand over a mouth corner).
+    public var lips: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -55,6 +57,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             cover = below(m.cover, e.maxCover)
             object = below(m.sideWhite, e.maxObject)
             sides = below(m.sideEdges, e.maxSideEdges)
+            lips = below(m.lipSides, e.maxLipSides)
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -66,7 +69,7 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || sides?.passed == false { return .faceCovered }
+        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false { return .faceCovered }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
@@ -86,6 +89,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered", cover, "≤ \(fmt3(e.maxCover))", .faceCovered)
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
+        add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeLuma))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

@@ -191,6 +191,21 @@ public enum ExaminerEstimator {
         m.sideEdges = sideEdges
         m.sideWhite = sideWhite
 
+        // Lip halves: redness above the skin's on each side of the mouth's centre.
+        let halfMouth = 0.5 * max(2, ((p[291].x - p[61].x) * (p[291].x - p[61].x) + (p[291].y - p[61].y) * (p[291].y - p[61].y)).squareRoot())
+        let mouthMid = FaceExpression.midpoint(p[61], p[291]).xy
+        var redR: Float = 0, redL: Float = 0, nR = 0, nL = 0
+        px.grid(mouthMid, axes, halfU: 1.05 * halfMouth, halfV: 0.6 * halfMouth, columns: 24, rows: 14) { _, q, s in
+            guard FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+            let red = (s.v - 128) / max(16, s.y) - refCV
+            if (q.x - mouthMid.x) * axes.ux + (q.y - mouthMid.y) * axes.uy < 0 { redR += red; nR += 1 } else { redL += red; nL += 1 }
+        }
+        if nR > 0 && nL > 0 {
+            let r = max(0, redR / Float(nR)), l = max(0, redL / Float(nL))
+            m.lipRedness = max(r, l)
+            m.lipSides = min(1, abs(r - l) / max(0.1, max(r, l)))
+        }
+
         // Forehead bands.
         func skinShare(_ band: [Int]) -> Float {
             var n = 0, all = 0

@@ -42,6 +42,13 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Largest difference between the same boxes in their near-white share. Higher = a white
     /// object on one side (a cigarette).
     public var sideWhite: Float = 0
+    /// Lip redness (V chroma over luma, above the skin's) of the lips' half on one side of the
+    /// mouth's centre against the other half's: the difference over the redder half's. Higher =
+    /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).
+    /// Both halves of visible lips read about 0–0.4.
+    public var lipSides: Float = 0
+    /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
+    public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,
     /// scarf) — a fringe reads the same.
     public var foreheadTop: Float = 0
