@@ -9,43 +9,44 @@ import TestSupport
 import Testing
 import Vision
 
-/// A camera that fails once, mid-run, as an unplugged camera does.
-final class FailingOnceSource: FrameSource {
+/// A camera wrapped by a test: every call goes to `inner`; subclasses change `pump`.
+class WrappedSource: FrameSource {
     let inner: FrameSource
-    let failAfter: Int
-    var pumped = 0
-    nonisolated(unsafe) static var failed = false   // one test at a time (.serialized); capture thread only
-    init(inner: FrameSource, failAfter: Int) { self.inner = inner; self.failAfter = failAfter }
-    var name: String { "failing " + inner.name }
+    init(inner: FrameSource) { self.inner = inner }
+    var name: String { "wrapped " + inner.name }
     var previewWidth: Int { inner.previewWidth }
     var previewHeight: Int { inner.previewHeight }
     func start() throws(HardwareError) { try inner.start() }
     func stop() { inner.stop() }
     func requestStill() throws(HardwareError) { try inner.requestStill() }
     func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
+        try inner.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver, still: still)
+    }
+}
+
+/// A camera that fails once, mid-run, as an unplugged camera does.
+final class FailingOnceSource: WrappedSource {
+    let failAfter: Int
+    var pumped = 0
+    nonisolated(unsafe) static var failed = false   // one test at a time (.serialized); capture thread only
+    init(inner: FrameSource, failAfter: Int) { self.failAfter = failAfter; super.init(inner: inner) }
+    override func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
         pumped += 1
         if pumped == failAfter && !Self.failed {
             Self.failed = true
             throw .deviceGone(device: "camera", detail: "unplugged (test)")
         }
-        return try inner.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver, still: still)
+        return try super.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver, still: still)
     }
 }
 
 /// A camera that asks the kiosk to stop right after it hands over a still: the still thread then
 /// finishes that still while the kiosk shuts down.
-final class StopAfterStillSource: FrameSource {
-    let inner: FrameSource
+final class StopAfterStillSource: WrappedSource {
     let signal: StopSignal
-    init(inner: FrameSource, stop: StopSignal) { self.inner = inner; self.signal = stop }
-    var name: String { "stop-after-still " + inner.name }
-    var previewWidth: Int { inner.previewWidth }
-    var previewHeight: Int { inner.previewHeight }
-    func start() throws(HardwareError) { try inner.start() }
-    func stop() { inner.stop() }
-    func requestStill() throws(HardwareError) { try inner.requestStill() }
-    func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
-        try inner.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver) { image in
+    init(inner: FrameSource, stop: StopSignal) { self.signal = stop; super.init(inner: inner) }
+    override func pump(timeoutMilliseconds: Int32, deliver: FrameDelivery, still: (Image) -> Void) throws(HardwareError) -> Int {
+        try super.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: deliver) { image in
             still(image)
             signal.set()
         }
