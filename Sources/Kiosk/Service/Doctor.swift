@@ -51,8 +51,9 @@ public struct Doctor {
             } catch { checks.append(Check("profile", false, error.description)) }
         }
         if let c = background(config) { checks.append(c) }
-        checks.append(models())
-        checks.append(inference())
+        let files = modelFiles()
+        checks.append(models(files))
+        checks.append(inference(files))
         if let board {
             checks.append(camera(board))
             checks.append(display(board))
@@ -73,31 +74,34 @@ public struct Doctor {
         } catch { return Check("background", false, error.description) }
     }
 
-    func models() -> Check {
-        guard let dir = ModelFiles.directory() else {
+    /// The models folder and the sha256 of each pinned model in it (nil: unreadable), in
+    /// `ModelFiles.pinned` order: read once for the models and inference checks.
+    typealias ModelHashes = (directory: String, hashes: [(name: String, sha256: String?)])
+
+    func modelFiles() -> ModelHashes? {
+        guard let dir = ModelFiles.directory() else { return nil }
+        return (dir, ModelFiles.pinned.map { (name, _) in
+            (name, FileManager.default.contents(atPath: "\(dir)/\(name)").map { SHA256.hex($0) })
+        })
+    }
+
+    func models(_ files: ModelHashes?) -> Check {
+        guard let (dir, hashes) = files else {
             return Check("models", false, "not found in \(ModelFiles.searchPath.joined(separator: ", ")) — run scripts/fetch-models")
         }
-        for (name, hash) in ModelFiles.pinned {
-            guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)") else {
-                return Check("models", false, "\(dir)/\(name) unreadable")
-            }
-            if SHA256.hex(data) != hash { return Check("models", false, "\(dir)/\(name): sha256 differs from the pinned one — run scripts/fetch-models") }
+        for ((name, pinned), (_, sha256)) in zip(ModelFiles.pinned, hashes) {
+            guard let sha256 else { return Check("models", false, "\(dir)/\(name) unreadable") }
+            if sha256 != pinned { return Check("models", false, "\(dir)/\(name): sha256 differs from the pinned one — run scripts/fetch-models") }
         }
         return Check("models", true, "\(dir): \(ModelFiles.pinned.count) models, hashes match")
     }
 
     /// Which arithmetic the kiosk runs, and whether each model's integer ranges come from its
     /// shipped calibration table (else from generated images at load: it runs, but less exactly).
-    func inference() -> Check {
+    func inference(_ files: ModelHashes?) -> Check {
         let path = "integer path (int8 weights; int8/int16 activations), float only with --inference float"
-        guard let dir = ModelFiles.directory() else { return Check("inference", true, path) }
-        var missing: [String] = []
-        for (name, _) in ModelFiles.pinned {
-            guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)"), ModelCalibrations.hasTable(sha256: SHA256.hex(data)) else {
-                missing.append(name)
-                continue
-            }
-        }
+        guard let (_, hashes) = files else { return Check("inference", true, path) }
+        let missing = hashes.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.name)
         let tables = missing.isEmpty
             ? "calibration tables for all \(ModelFiles.pinned.count) models"
             : "no calibration table for \(missing.joined(separator: ", ")) (calibrated at load from generated images)"
