@@ -43,7 +43,7 @@ import Vision
         #expect(ModelCalibrations.hasTable(sha256: SHA256.hex(bytes)), "\(model.fileName): no table for its sha256")
         let table = try #require(ModelCalibrations.table(forModel: bytes))
         #expect(table.modelSHA256 == SHA256.hex(bytes))
-        let interpreter = try ModelCalibrations.interpreter(model: bytes, name: model.rawValue, path: .integer, base: model.fallback)
+        let interpreter = try ModelCalibrations.interpreter(model: bytes, for: model, path: .integer)
         #expect(interpreter.calibratedFromTable, "\(model.rawValue): the table does not fit its model")
     }
 
@@ -52,7 +52,7 @@ import Vision
         #expect(Self.images.count == 29, "calibration/images/held-out holds 29 photos")
         let faces = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .float)
         let bytes = try Self.bytes(model)
-        let integer = try ModelCalibrations.interpreter(model: bytes, name: model.rawValue, path: .integer, base: model.fallback)
+        let integer = try ModelCalibrations.interpreter(model: bytes, for: model, path: .integer)
         #expect(integer.calibratedFromTable)
         let reference = try Interpreter(model: bytes, path: .float)
         let report = withExtendedLifetime(Self.images) { () -> IntegerAccuracy in

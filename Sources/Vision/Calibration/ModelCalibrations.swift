@@ -63,6 +63,13 @@ public enum ModelCalibrations {
         return interpreter
     }
 
+    /// Loads `bytes` as the pipeline's `model`: its name in warnings and its load-time settings as
+    /// the base.
+    public static func interpreter(model bytes: [UInt8], for model: CalibrationModel,
+                                   path: ExecutionPath) throws(ModelError) -> Interpreter {
+        try interpreter(model: bytes, name: model.rawValue, path: path, base: model.fallback)
+    }
+
     nonisolated(unsafe) static var warned: Set<String> = []
     nonisolated(unsafe) static let warnedLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

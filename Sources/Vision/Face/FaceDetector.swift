@@ -46,8 +46,7 @@ public final class FaceDetector {
     var candidates: [FaceDetection]
 
     public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        interpreter = try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.faceDetection.rawValue,
-                                                        path: path, base: CalibrationModel.faceDetection.fallback)
+        interpreter = try ModelCalibrations.interpreter(model: bytes, for: .faceDetection, path: path)
         anchors = FaceAnchors.make()
         try interpreter.requireShapes("BlazeFace short-range detector", inputs: FaceDetector.modelInputs,
                                       outputs: FaceDetector.modelOutputs)

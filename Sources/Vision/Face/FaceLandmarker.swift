@@ -37,11 +37,9 @@ public final class FaceLandmarker {
     static let irisOutputs = [[1, 213], [1, 15]]
 
     public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
-        mesh = try ModelCalibrations.interpreter(model: meshModel, name: CalibrationModel.faceLandmark.rawValue, path: path,
-                                                 base: CalibrationModel.faceLandmark.fallback)
+        mesh = try ModelCalibrations.interpreter(model: meshModel, for: .faceLandmark, path: path)
         iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
-            try ModelCalibrations.interpreter(model: bytes, name: CalibrationModel.irisLandmark.rawValue, path: path,
-                                              base: CalibrationModel.irisLandmark.fallback)
+            try ModelCalibrations.interpreter(model: bytes, for: .irisLandmark, path: path)
         }
         // Shapes checked at load (either output order): a wrong model is a thrown error, not a trap.
         meshOutput = mesh.outputCount == 2 && mesh.outputShape(0).last == 1404 ? 0 : 1

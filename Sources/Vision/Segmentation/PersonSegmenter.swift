@@ -66,8 +66,7 @@ public final class PersonSegmenter {
             guard let bytes else { throw .missingModel(which) }
             let calibration: CalibrationModel = which == .general ? .selfieSegmentation : .selfieSegmentationLandscape
             do {
-                let interpreter = try ModelCalibrations.interpreter(model: bytes, name: calibration.rawValue, path: path,
-                                                                    base: calibration.fallback)
+                let interpreter = try ModelCalibrations.interpreter(model: bytes, for: calibration, path: path)
                 try interpreter.requireShapes(which.fileName, inputs: [which.inputShape], outputs: [which.outputShape])
                 return interpreter
             } catch { throw .model(which, error) }
