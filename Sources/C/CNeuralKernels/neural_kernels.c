@@ -115,6 +115,44 @@ static inline __attribute__((always_inline)) void tile(
     }
 }
 
+/* The accumulator start and output-stage constants of channels n0 ..< n0 + 4·G. With `row_sums`
+ * (int8 rows read raw) the start subtracts zero_point · Σw; without (NULL: rows already centred)
+ * it is the bias alone. */
+static inline __attribute__((always_inline)) void stage_constants(
+    const booth_output_stage *stage, const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind,
+    int32x4_t *start, stage4 *s) {
+    int32x4_t zp = vdupq_n_s32(zero_point);
+    for (int j = 0; j < G; j++) {
+        int32x4_t sums = row_sums ? vld1q_s32(row_sums + n0 + 4 * j) : vdupq_n_s32(0);
+        if (kind == BOOTH_OUT_INT32) {
+            start[j] = vmulq_s32(vnegq_s32(zp), sums);
+            s[j].left = s[j].multiplier = s[j].negative_right = vdupq_n_s32(0);
+        } else {
+            int32x4_t bias = vld1q_s32(stage->bias + n0 + 4 * j);
+            start[j] = row_sums ? vmlsq_s32(bias, zp, sums) : bias;
+            s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
+        }
+    }
+}
+
+/* The output zero point and clamp bounds as vectors (zeros for raw int32 output). */
+static inline void clamp_constants(const booth_output_stage *stage, int kind, int32x4_t *zp, int32x4_t *lo,
+                                   int32x4_t *hi) {
+    *zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
+    *lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
+    *hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
+}
+
+/* One row of a 4×16 tile: requantised (unless raw int32) and stored as `kind`. */
+static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4_t c[4], const stage4 s[4], int32x4_t zp,
+                                                               int32x4_t lo, int32x4_t hi, char *out, ptrdiff_t valid) {
+    if (kind != BOOTH_OUT_INT32)
+        for (int j = 0; j < 4; j++) c[j] = requantize4(c[j], s[j], zp, lo, hi);
+    store16(kind, out, c[0], c[1], c[2], c[3], valid);
+}
+
 /* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. */
 static inline __attribute__((always_inline)) void gemm_block(
     const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, ptrdiff_t n0,
@@ -123,36 +161,18 @@ static inline __attribute__((always_inline)) void gemm_block(
     char *o = (char *)out + (size_t)n0 * esize;
     int32x4_t start[4];
     stage4 s[4];
-    int32x4_t zp = vdupq_n_s32(0), lo = zp, hi = zp;
-    if (kind == BOOTH_OUT_INT32) {
-        for (int j = 0; j < 4; j++) start[j] = vdupq_n_s32(0);
-        memset(s, 0, sizeof s);
-    } else {
-        for (int j = 0; j < 4; j++) {
-            start[j] = vld1q_s32(stage->bias + n0 + 4 * j);
-            s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
-            s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
-            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
-        }
-        zp = vdupq_n_s32(stage->zero_point);
-        lo = vdupq_n_s32(stage->minimum);
-        hi = vdupq_n_s32(stage->maximum);
-    }
+    stage_constants(stage, NULL, 0, n0, 4, kind, start, s);
+    int32x4_t zp, lo, hi;
+    clamp_constants(stage, kind, &zp, &lo, &hi);
     ptrdiff_t r = 0;
     int32x4_t c[4][4];
     for (; r + 4 <= rows; r += 4) {
         tile(a + r * a_stride, a_stride, depth, w, 4, start, c);
-        for (int i = 0; i < 4; i++) {
-            if (kind != BOOTH_OUT_INT32)
-                for (int j = 0; j < 4; j++) c[i][j] = requantize4(c[i][j], s[j], zp, lo, hi);
-            store16(kind, o + (size_t)((r + i) * out_stride) * esize, c[i][0], c[i][1], c[i][2], c[i][3], valid);
-        }
+        for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * out_stride) * esize, valid);
     }
     for (; r < rows; r++) {
         tile(a + r * a_stride, a_stride, depth, w, 1, start, c);
-        if (kind != BOOTH_OUT_INT32)
-            for (int j = 0; j < 4; j++) c[0][j] = requantize4(c[0][j], s[j], zp, lo, hi);
-        store16(kind, o + (size_t)(r * out_stride) * esize, c[0][0], c[0][1], c[0][2], c[0][3], valid);
+        finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * out_stride) * esize, valid);
     }
 }
 
@@ -208,33 +228,6 @@ static inline void store8(int kind, void *out, int32x4_t v0, int32x4_t v1, ptrdi
         vst1q_s32(o + 4, v1);
         if (valid != 8) memcpy(out, tmp, (size_t)valid * 4);
     }
-}
-
-/* The accumulator start and output-stage constants of channels n0 ..< n0 + 4·G. */
-static inline __attribute__((always_inline)) void stage_constants(
-    const booth_output_stage *stage, const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind,
-    int32x4_t *start, stage4 *s) {
-    int32x4_t zp = vdupq_n_s32(zero_point);
-    for (int j = 0; j < G; j++) {
-        int32x4_t sums = vld1q_s32(row_sums + n0 + 4 * j);
-        if (kind == BOOTH_OUT_INT32) {
-            start[j] = vmulq_s32(vnegq_s32(zp), sums);
-            s[j].left = s[j].multiplier = s[j].negative_right = vdupq_n_s32(0);
-        } else {
-            start[j] = vmlsq_s32(vld1q_s32(stage->bias + n0 + 4 * j), zp, sums);
-            s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
-            s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
-            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
-        }
-    }
-}
-
-/* The output zero point and clamp bounds as vectors (zeros for raw int32 output). */
-static inline void clamp_constants(const booth_output_stage *stage, int kind, int32x4_t *zp, int32x4_t *lo,
-                                   int32x4_t *hi) {
-    *zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
-    *lo = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum);
-    *hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
 }
 
 /* 1 or 2 rows × 8 channels of one block, k by 16. */
@@ -367,17 +360,11 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
         ptrdiff_t r = 0;
         for (; r + 4 <= rows; r += 4) {
             dot_tile(a + r * as, as, k16, wb, 4, start, c);
-            for (int i = 0; i < 4; i++) {
-                if (kind != BOOTH_OUT_INT32)
-                    for (int j = 0; j < 4; j++) c[i][j] = requantize4(c[i][j], s[j], zp, lo, hi);
-                store16(kind, o + (size_t)((r + i) * os) * esize, c[i][0], c[i][1], c[i][2], c[i][3], valid);
-            }
+            for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * os) * esize, valid);
         }
         for (; r < rows; r++) {
             dot_tile(a + r * as, as, k16, wb, 1, start, c);
-            if (kind != BOOTH_OUT_INT32)
-                for (int j = 0; j < 4; j++) c[0][j] = requantize4(c[0][j], s[j], zp, lo, hi);
-            store16(kind, o + (size_t)(r * os) * esize, c[0][0], c[0][1], c[0][2], c[0][3], valid);
+            finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * os) * esize, valid);
         }
     }
 }
