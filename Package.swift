@@ -83,7 +83,7 @@ let package = Package(
         // Vision's per-frame kernels (quality measurements, segmentation sampling/warp/filters,
         // the tensor warp): Foundation-free and Embedded-clean like the cores; Vision re-exports them.
         .target(name: "VisionKernels", dependencies: ["ImageCore"], swiftSettings: coreSettings),
-        .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore", "VisionKernels"], swiftSettings: coreSettings),
+        .target(name: "Vision", dependencies: ["ImageCore", "NeuralCore", "VisionKernels", "Config"], swiftSettings: coreSettings),
         .target(name: "Config"),
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 

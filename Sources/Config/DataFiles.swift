@@ -6,13 +6,39 @@ import Darwin
 
 /// Finding and reading Booth's data files (boards, profiles, models) in one place.
 ///
-/// A name is looked up in `$ENV` (when set), `./SUBDIR`, `/usr/local/share/booth/SUBDIR` and
-/// `/usr/share/booth/SUBDIR`; a value containing `/` or ending in the extension is a path.
+/// A name is looked up in `$ENV` (when set), `./SUBDIR`, then the installed data directories
+/// (`dataDirectories`: beside the running binary, `/usr/local/share/booth`, `/usr/share/booth`);
+/// a value containing `/` or ending in the extension is a path.
 public enum DataFiles {
     public static func searchPath(subdirectory: String, environment variable: String) -> [String] {
         var dirs: [String] = []
         if let env = getenv(variable), env.pointee != 0 { dirs.append(String(cString: env)) }
-        return dirs + [subdirectory, "/usr/local/share/booth/\(subdirectory)", "/usr/share/booth/\(subdirectory)"]
+        return dirs + [subdirectory] + dataDirectories.map { "\($0)/\(subdirectory)" }
+    }
+
+    /// The installed data directories, in search order: `PREFIX/share/booth` of the running
+    /// binary (`PREFIX/bin/booth`, so an install under any prefix or DESTDIR finds its own data),
+    /// then `/usr/local/share/booth` and `/usr/share/booth` (each once).
+    public static var dataDirectories: [String] {
+        var dirs: [String] = []
+        if let exe = executablePath, let bin = exe.lastIndex(of: "/") {
+            let binDir = exe[..<bin]
+            if let prefixEnd = binDir.lastIndex(of: "/") { dirs.append(binDir[..<prefixEnd] + "/share/booth") }
+        }
+        for fixed in ["/usr/local/share/booth", "/usr/share/booth"] where !dirs.contains(fixed) { dirs.append(fixed) }
+        return dirs
+    }
+
+    /// The running binary's absolute path with links resolved (`/proc/self/exe`), or nil.
+    static var executablePath: String? {
+        #if os(Linux)
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        return nil
+        #endif
     }
 
     /// Reads and parses the data file `nameOrPath` (e.g. "rpi4" → `boards/rpi4.toml`).

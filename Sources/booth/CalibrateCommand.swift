@@ -62,7 +62,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         guard let which = CalibrationModel(rawValue: model) else { throw ExitCode(64) }
-        let directory = try ModelOptions.directory(models)
+        let directory = try ModelOptions.store(models).directory
         let path = directory + "/" + which.fileName
         let bytes = try ModelCommand.load(path)
         let sha = Vision.SHA256.hex(bytes)

@@ -28,7 +28,7 @@ struct SegmentCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one photo) or folder.")
     var output: String
 
-    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
+    @Option(help: ModelOptions.help)
     var models: String?
 
     @Option(help: "Inference path: integer (the product's) or float (the reference).")

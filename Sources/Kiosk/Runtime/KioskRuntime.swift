@@ -101,21 +101,19 @@ public final class KioskRuntime: @unchecked Sendable {
         }
 
         // 2. Models.
-        guard let dir = ModelFiles.directory() else {
-            throw .models("not found in \(ModelFiles.searchPath.joined(separator: ", ")); run scripts/fetch-models")
-        }
+        let models: ModelStore
+        do { models = try ModelStore.locate() } catch { throw .models(error.description) }
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
             // without the iris model (no live rule reads it; stills load their own with it).
-            let faces = try FaceAnalyzer(modelDirectory: dir, path: options.inference, iris: false)
+            let faces = try models.faceAnalyzer(path: options.inference, iris: false)
             vision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
                                 rules: profile.map { LiveRules(profile: $0) })
         } catch {
             throw .models("\(error)")
         }
         do {
-            let s = try PersonSegmenter(level: .fast, generalModel: nil,
-                                        landscapeModel: try FileIO.read("\(dir)/selfie_segmentation_landscape.tflite", limit: 64 << 20))
+            let s = try models.segmenter(.fast)
             s.temporalStability = true
             segmenter = s
         } catch {
@@ -126,7 +124,7 @@ public final class KioskRuntime: @unchecked Sendable {
         // still and released after it (StillModels checks them once here).
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)
-        let stillModels = try StillModels(directory: dir, inference: options.inference, faces: profile != nil)
+        let stillModels = try StillModels(store: models, inference: options.inference, faces: profile != nil)
         if let profile {
             finish = .passport(profile, stillModels)
         } else {

@@ -74,36 +74,38 @@ public struct Doctor {
         } catch { return Check("background", false, error.description) }
     }
 
-    /// The models folder and the sha256 of each pinned model in it (nil: unreadable), in
-    /// `ModelFiles.pinned` order: read once for the models and inference checks.
-    typealias ModelHashes = (directory: String, hashes: [(name: String, sha256: String?)])
+    /// The models folder and the sha256 of each catalog model in it (nil: unreadable), in
+    /// `ModelFile.all` order: read once for the models and inference checks; or why no folder.
+    typealias ModelHashes = Result<(store: ModelStore, hashes: [(file: ModelFile, sha256: String?)]), ModelStoreError>
 
-    func modelFiles() -> ModelHashes? {
-        guard let dir = ModelFiles.directory() else { return nil }
-        return (dir, ModelFiles.pinned.map { (name, _) in
-            (name, FileManager.default.contents(atPath: "\(dir)/\(name)").map { SHA256.hex($0) })
-        })
+    func modelFiles() -> ModelHashes {
+        do {
+            let store = try ModelStore.locate()
+            return .success((store, ModelFile.all.map { ($0, store.sha256($0)) }))
+        } catch { return .failure(error) }
     }
 
-    func models(_ files: ModelHashes?) -> Check {
-        guard let (dir, hashes) = files else {
-            return Check("models", false, "not found in \(ModelFiles.searchPath.joined(separator: ", ")) — run scripts/fetch-models")
+    func models(_ files: ModelHashes) -> Check {
+        let store: ModelStore, hashes: [(file: ModelFile, sha256: String?)]
+        switch files {
+        case .failure(let error): return Check("models", false, error.description)
+        case .success(let found): (store, hashes) = found
         }
-        for ((name, pinned), (_, sha256)) in zip(ModelFiles.pinned, hashes) {
-            guard let sha256 else { return Check("models", false, "\(dir)/\(name) unreadable") }
-            if sha256 != pinned { return Check("models", false, "\(dir)/\(name): sha256 differs from the pinned one — run scripts/fetch-models") }
+        for (file, sha256) in hashes {
+            guard let sha256 else { return Check("models", false, "\(store.path(file)) missing or unreadable — run scripts/fetch-models") }
+            if sha256 != file.sha256 { return Check("models", false, "\(store.path(file)): sha256 differs from the pinned one — run scripts/fetch-models") }
         }
-        return Check("models", true, "\(dir): \(ModelFiles.pinned.count) models, hashes match")
+        return Check("models", true, "\(store.directory): \(ModelFile.all.count) models, hashes match")
     }
 
     /// Which arithmetic the kiosk runs, and whether each model's integer ranges come from its
     /// shipped calibration table (else from generated images at load: it runs, but less exactly).
-    func inference(_ files: ModelHashes?) -> Check {
+    func inference(_ files: ModelHashes) -> Check {
         let path = "integer path (int8 weights; int8/int16 activations), float only with --inference float"
-        guard let (_, hashes) = files else { return Check("inference", true, path) }
-        let missing = hashes.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.name)
+        guard case .success(let found) = files else { return Check("inference", true, path) }
+        let missing = found.hashes.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.file.fileName)
         let tables = missing.isEmpty
-            ? "calibration tables for all \(ModelFiles.pinned.count) models"
+            ? "calibration tables for all \(ModelFile.all.count) models"
             : "no calibration table for \(missing.joined(separator: ", ")) (calibrated at load from generated images)"
         return Check("inference", true, "\(path); \(tables)")
     }

@@ -11,17 +11,17 @@ import Vision
 /// `init` reads the files and builds every model once, so a bad model file stops the kiosk at
 /// start-up with a clear error rather than at the first photo.
 final class StillModels {
-    let directory: String
+    let store: ModelStore
     let inference: ExecutionPath
     let general: [UInt8]
     let landscape: [UInt8]
 
-    init(directory: String, inference: ExecutionPath, faces: Bool) throws(KioskError) {
-        self.directory = directory
+    init(store: ModelStore, inference: ExecutionPath, faces: Bool) throws(KioskError) {
+        self.store = store
         self.inference = inference
         do {
-            general = try FileIO.read("\(directory)/selfie_segmentation.tflite", limit: 64 << 20)
-            landscape = try FileIO.read("\(directory)/selfie_segmentation_landscape.tflite", limit: 64 << 20)
+            general = try store.read(SegmentationModel.general.file)
+            landscape = try store.read(SegmentationModel.landscape.file)
         } catch {
             throw .models("still path: \(error)")
         }
@@ -38,7 +38,7 @@ final class StillModels {
 
     /// A new face analyzer with the iris model (pupils for the passport crop).
     func analyzer() throws(KioskError) -> FaceAnalyzer {
-        do { return try FaceAnalyzer(modelDirectory: directory, path: inference) } catch {
+        do { return try store.faceAnalyzer(path: inference) } catch {
             throw .models("still path: faces: \(error)")
         }
     }

@@ -10,7 +10,7 @@ public enum CalibrationModel: String, Sendable, CaseIterable {
     case selfieSegmentation = "selfie_segmentation"
     case selfieSegmentationLandscape = "selfie_segmentation_landscape"
 
-    public var fileName: String { rawValue + ".tflite" }
+    public var fileName: String { rawValue + ModelFile.fileExtension }
 
     public var inputWidth: Int {
         switch self {

@@ -29,21 +29,14 @@ public final class FaceAnalyzer {
         self.landmarker = landmarker
     }
 
-    /// Loads the three models from `directory` (`face_detection_short_range.tflite`,
-    /// `face_landmark.tflite`, `iris_landmark.tflite`). With `iris` false the iris model is not
-    /// loaded: the mesh alone (pupils fall back to the eye-corner midpoints, see
-    /// `FaceMesh.rightPupil`). The kiosk's live tracker runs so: no live rule reads the iris, and
-    /// its two runs per frame were 2.3 ms of a 640×480 frame; stills keep it for the pupils.
-    public convenience init(modelDirectory directory: String, path: ExecutionPath = .float, iris: Bool = true) throws(FaceModelError) {
-        let detection = try FaceModelError.read(directory + "/face_detection_short_range.tflite")
-        let mesh = try FaceModelError.read(directory + "/face_landmark.tflite")
-        let iris = iris ? try FaceModelError.read(directory + "/iris_landmark.tflite") : nil
-        do {
-            self.init(detector: try FaceDetector(model: detection, path: path),
-                      landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path))
-        } catch {
-            throw .invalidModel(directory, error)
-        }
+    /// Loads the face models from the store on `directory` (see `ModelStore.faceAnalyzer`). With
+    /// `iris` false the iris model is not loaded: the mesh alone (pupils fall back to the
+    /// eye-corner midpoints, see `FaceMesh.rightPupil`). The kiosk's live tracker runs so: no live
+    /// rule reads the iris, and its two runs per frame were 2.3 ms of a 640×480 frame; stills keep
+    /// it for the pupils.
+    public convenience init(modelDirectory directory: String, path: ExecutionPath = .float, iris: Bool = true) throws(ModelStoreError) {
+        let analyzer = try ModelStore(directory: directory).faceAnalyzer(path: path, iris: iris)
+        self.init(detector: analyzer.detector, landmarker: analyzer.landmarker)
     }
 
     public func analyze(_ image: Image) -> [FaceObservation] {
@@ -87,33 +80,4 @@ extension FaceAnalyzer {
         let size = min(a.box.width, b.box.width)
         return (dx * dx + dy * dy).squareRoot() < size / 3
     }
-}
-
-/// Why the face models could not be loaded.
-public enum FaceModelError: Error, Sendable {
-    case unreadable(String)
-    case invalidModel(String, ModelError)
-
-    static func read(_ path: String) throws(FaceModelError) -> [UInt8] {
-        guard let bytes = readWholeFile(path) else { throw .unreadable(path) }
-        return bytes
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Reads a whole file with stdio (Vision stays Foundation-free).
-func readWholeFile(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    guard fseek(f, 0, SEEK_END) == 0 else { return nil }
-    let size = ftell(f)
-    guard size > 0, fseek(f, 0, SEEK_SET) == 0 else { return nil }
-    var bytes = [UInt8](repeating: 0, count: size)
-    let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, f) }
-    return read == size ? bytes : nil
 }

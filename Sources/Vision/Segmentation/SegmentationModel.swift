@@ -1,4 +1,4 @@
-/// The two MediaPipe selfie-segmentation models (`models/*.tflite`, fetched by scripts/fetch-models).
+/// The two MediaPipe selfie-segmentation models (in the `ModelStore`, fetched by scripts/fetch-models).
 ///
 /// Both take RGB in [0, 1] (`output_tensor_float_range {0, 1}` in the wheel's
 /// `selfie_segmentation_cpu.binarypb`) and end in a LOGISTIC op: the output is already a person
@@ -9,19 +9,17 @@ public enum SegmentationModel: Sendable, Equatable, CaseIterable {
     /// 1×144×256×3 → 1×144×256×1, for landscape frames.
     case landscape
 
-    /// File name in the models directory.
-    public var fileName: String {
-        switch self {
-        case .general: return "selfie_segmentation.tflite"
-        case .landscape: return "selfie_segmentation_landscape.tflite"
-        }
-    }
+    /// The model file in the store's catalog.
+    public var file: ModelFile { self == .general ? .selfieSegmentation : .selfieSegmentationLandscape }
 
-    public var inputWidth: Int { 256 }
-    public var inputHeight: Int { self == .general ? 256 : 144 }
+    /// File name in the models directory.
+    public var fileName: String { file.fileName }
+
     /// The shapes checked at load: RGB in, one person-probability channel out, same size.
-    public var inputShape: [Int] { [1, inputHeight, inputWidth, 3] }
-    public var outputShape: [Int] { [1, inputHeight, inputWidth, 1] }
+    public var inputShape: [Int] { file.inputs[0] }
+    public var outputShape: [Int] { file.outputs[0] }
+    public var inputWidth: Int { inputShape[2] }
+    public var inputHeight: Int { inputShape[1] }
 
     /// The model for an upright picture of `width`×`height`: the landscape model for pictures at
     /// least as wide as tall, the general one for portrait-orientation pictures. (Measured on the

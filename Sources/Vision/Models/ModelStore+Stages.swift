@@ -1,0 +1,37 @@
+import NeuralCore
+
+/// The vision stages built from the store's files, every failure naming the file.
+extension ModelStore {
+    /// The face analyzer: detector, mesh and (with `iris`) the iris model. Without the iris model
+    /// pupils fall back to the eye-corner midpoints (see `FaceMesh.rightPupil`): the kiosk's live
+    /// tracker runs so, stills keep it for the pupils.
+    public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true) throws(ModelStoreError) -> FaceAnalyzer {
+        let detection = try read(.faceDetection)
+        let mesh = try read(.faceLandmark)
+        let irisBytes = iris ? try read(.irisLandmark) : nil
+        let detector: FaceDetector
+        do { detector = try FaceDetector(model: detection, path: execution) } catch { throw .invalid(path(.faceDetection), error) }
+        do {
+            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution))
+        } catch {
+            // Which of the two files: the mesh alone loads when the iris model is the bad one.
+            let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: execution)) != nil
+            throw .invalid(path(meshLoads ? .irisLandmark : .faceLandmark), error)
+        }
+    }
+
+    /// The person segmenter at `level`, with the models the level needs (`fast`: the landscape
+    /// model; `balanced` and `accurate`: both).
+    public func segmenter(_ level: SegmentationLevel, path execution: ExecutionPath = .integer) throws(ModelStoreError) -> PersonSegmenter {
+        let landscape = try read(SegmentationModel.landscape.file)
+        let general = level == .fast ? nil : try read(SegmentationModel.general.file)
+        do {
+            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: execution)
+        } catch {
+            switch error {
+            case .missingModel(let m): throw .missing(path(m.file))
+            case .model(let m, let e): throw .invalid(path(m.file), e)
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Config
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where Booth's models are, and reading them checked: one folder, found once, for the kiosk and
+/// every command. The catalog (names, pins, shapes) is `ModelFile+Catalog.swift`.
+///
+/// The folder is `--models` when given, else `$BOOTH_MODELS` when set (a wrong value is reported,
+/// never silently replaced), else the first folder of `searchPath` that holds every model:
+/// `./models`, then the installed data directories (`PREFIX/share/booth/models` beside the
+/// running binary, `/usr/local/share/booth/models`, `/usr/share/booth/models`).
+public struct ModelStore: Sendable {
+    public let directory: String
+
+    /// A store on `directory` as it is (files are checked when read).
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The folders searched when neither `--models` nor `$BOOTH_MODELS` names one.
+    public static var searchPath: [String] {
+        ["models"] + DataFiles.dataDirectories.map { $0 + "/models" }
+    }
+
+    /// The models folder: `option` (from `--models`), else `$BOOTH_MODELS`, else the first folder
+    /// of `searchPath` holding every model of the catalog.
+    public static func locate(option: String? = nil) throws(ModelStoreError) -> ModelStore {
+        if let option { return try named(option, source: "--models") }
+        if let env = getenv("BOOTH_MODELS"), env.pointee != 0 { return try named(String(cString: env), source: "$BOOTH_MODELS") }
+        let dirs = searchPath
+        guard let dir = dirs.first(where: { dir in ModelFile.all.allSatisfy { access("\(dir)/\($0.fileName)", R_OK) == 0 } }) else {
+            throw .notFound(searched: dirs)
+        }
+        return ModelStore(directory: dir)
+    }
+
+    static func named(_ dir: String, source: String) throws(ModelStoreError) -> ModelStore {
+        var s = stat()
+        guard stat(dir, &s) == 0, (s.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(dir, source: source) }
+        return ModelStore(directory: dir)
+    }
+
+    /// The path of `file` in the folder.
+    public func path(_ file: ModelFile) -> String { directory + "/" + file.fileName }
+
+    /// Largest model file read (the biggest shipped one is 2.6 MiB).
+    public static let sizeLimit = 64 << 20
+
+    /// The bytes of `file`, checked to be a .tflite model with the catalog's shapes: a missing
+    /// file is `.missing`, an unreadable one `.unreadable`, a corrupt or wrong one `.invalid`.
+    public func read(_ file: ModelFile) throws(ModelStoreError) -> [UInt8] {
+        let path = path(file)
+        let bytes = try rawBytes(path)
+        let model: TFLiteModel
+        do { model = try TFLiteModel(bytes: bytes) } catch { throw .invalid(path, error) }
+        guard file.hasShapes(of: model) else { throw .invalid(path, file.shapeError(of: model)) }
+        return bytes
+    }
+
+    /// The sha256 of `file` (hex), or nil when it cannot be read.
+    public func sha256(_ file: ModelFile) -> String? {
+        (try? rawBytes(path(file))).map { SHA256.hex($0) }
+    }
+
+    /// The whole file, unchecked.
+    func rawBytes(_ path: String) throws(ModelStoreError) -> [UInt8] {
+        guard access(path, F_OK) == 0 else { throw .missing(path) }
+        guard let f = fopen(path, "rb") else { throw .unreadable(path) }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if bytes.count > ModelStore.sizeLimit || ferror(f) != 0 { throw .unreadable(path) }
+            if n < chunk.count { break }
+        }
+        return bytes
+    }
+}
