@@ -11,10 +11,10 @@ struct FacesCommand: ParsableCommand {
         commandName: "faces",
         abstract: "Find faces with landmarks, pupils and head pose in images.",
         discussion: """
-            --json prints one array, one object per input: {"file", "width", "height", "faces": [{"box": \
-            {"x","y","width","height"}, "confidence", "roll", "pitch", "yaw", "landmarks68": [[x,y] x 68], \
+            --json prints one array, one object per input and line: {"file", "width", "height", "faces": \
+            [{"box": {"x","y","width","height"}, "confidence", "roll", "pitch", "yaw", "landmarks68": [[x,y] x 68], \
             "pupils": {"left": [x,y], "right": [x,y]}, "regions": {name: [[x,y], ...]}}], "error" (only on \
-            failure)}. Pixels of the image after EXIF orientation, origin top-left; angles in radians; \
+            failure)}, keys sorted. Pixels of the image after EXIF orientation, origin top-left; angles in radians; \
             left/right are the person's own. --annotate DIR writes DIR/NAME.png per image (images sharing \
             a base name get NAME-2.png, …).
             """)
@@ -28,7 +28,7 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Write each image annotated with boxes and outlines into this folder (PNG).")
     var annotate: String?
 
-    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
+    @Option(help: ModelOptions.help)
     var models: String?
 
     @Option(help: "Inference path: integer (the product's) or float (the reference).")
@@ -59,7 +59,7 @@ struct FacesCommand: ParsableCommand {
         if let annotate { try OutputPaths.makeFolder(annotate, option: "--annotate") }
         let annotations = annotate.map { OutputPaths.unique(images, folder: $0, ext: "png") }
         var failures: [ExitStatus] = []
-        var objects: [String] = []
+        var reports: [FaceReport] = []
         let decoder = ImageDecoder()
         for (k, file) in images.enumerated() {
             let buffer: ImageBuffer
@@ -68,7 +68,7 @@ struct FacesCommand: ParsableCommand {
             } catch {
                 failures.append(CommandFailure(error).status)
                 if json {
-                    objects.append("{\"file\": \(JSONText.string(file)), \"width\": 0, \"height\": 0, \"faces\": [], \"error\": \(JSONText.string("\(error)"))}")
+                    reports.append(FaceReport(file: file, error: "\(error)"))
                 } else {
                     FileHandle.standardError.write(Data("\(error)\n".utf8))
                 }
@@ -77,7 +77,7 @@ struct FacesCommand: ParsableCommand {
             let image = buffer.image()
             let faces = analyzer.analyze(image)
             if json {
-                objects.append(JSONText.image(file: file, width: image.width, height: image.height, faces: faces))
+                reports.append(FaceReport(file: file, width: image.width, height: image.height, faces: faces))
             } else {
                 print("\(file): \(faces.count) face\(faces.count == 1 ? "" : "s") (\(image.width)x\(image.height))")
                 for (i, f) in faces.enumerated() {
@@ -97,52 +97,7 @@ struct FacesCommand: ParsableCommand {
             }
             withExtendedLifetime(buffer) {}
         }
-        if json { print("[\n" + objects.joined(separator: ",\n") + "\n]") }
+        if json { print(try ReportJSON.array(reports)) }
         if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }
-    }
-}
-
-/// The `booth faces --json` contract, written by hand so key order and number format are stable.
-enum JSONText {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
-
-    static func number(_ v: Float, _ decimals: Int = 2) -> String {
-        guard v.isFinite else { return "null" }
-        return String(format: "%.\(decimals)f", Double(v))
-    }
-
-    static func point(_ p: Point2) -> String { "[\(number(p.x)), \(number(p.y))]" }
-
-    static func image(file: String, width: Int, height: Int, faces: [FaceObservation]) -> String {
-        let list = faces.map(face).joined(separator: ", ")
-        return "{\"file\": \(string(file)), \"width\": \(width), \"height\": \(height), \"faces\": [\(list)]}"
-    }
-
-    static func face(_ f: FaceObservation) -> String {
-        var s = "{\"box\": {\"x\": \(number(f.box.x)), \"y\": \(number(f.box.y)), \"width\": \(number(f.box.width)), \"height\": \(number(f.box.height))}"
-        s += ", \"confidence\": \(number(f.confidence, 4))"
-        s += ", \"roll\": \(number(f.roll, 4)), \"pitch\": \(number(f.pitch, 4)), \"yaw\": \(number(f.yaw, 4))"
-        s += ", \"landmarks68\": [" + f.landmarks68.map(point).joined(separator: ", ") + "]"
-        s += ", \"pupils\": {\"left\": \(point(f.leftPupil)), \"right\": \(point(f.rightPupil))}"
-        let regions = FaceRegionName.allCases.compactMap { name -> String? in
-            guard let r = f.region(name) else { return nil }
-            return "\(string(name.rawValue)): [" + r.points.map(point).joined(separator: ", ") + "]"
-        }
-        s += ", \"regions\": {" + regions.joined(separator: ", ") + "}}"
-        return s
     }
 }

@@ -21,7 +21,7 @@ struct PassportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The finished photo (JPEG).") var output: String
     @Option(help: "Write the compliance report (JSON) here.") var report: String?
     @Flag(help: "Keep the real background (it must then be light and plain).") var keepBackground = false
-    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).") var models: String?
+    @Option(help: ModelOptions.help) var models: String?
 
     /// The most a source may be enlarged into the finished photo (output pixels per source pixel of
     /// the crop). Above it the face had too few pixels: the photo would be a blurred enlargement an
@@ -45,19 +45,18 @@ struct PassportCommand: ParsableCommand {
                 try maker.make(from: rgb.image(), keepBackground: keepBackground)
             }
         } catch {
-            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: error.message,
-                              rules: error.rules, width: nil, height: nil), rules: error.rules)
+            try refuse(PassportReport(error, profile: prof.name, source: photo))
         }
         if made.crop.scale > Self.maximumUpscale {
             let message = String(format: "the face is enlarged %.1f× from the source (at most %.0f×): too few pixels for a passport photo; "
                                  + "use a larger or closer photo", made.crop.scale, Self.maximumUpscale)
-            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: message,
-                              rules: made.rules, width: nil, height: nil), rules: made.rules)
+            try refuse(PassportReport(profile: prof.name, source: photo, complies: false, message: message,
+                                      rules: made.rules, width: nil, height: nil))
         }
         if !made.complies {
             let message = "cannot comply with \(prof.name): \(made.failures.map(\.rule).joined(separator: ", "))"
-            try refuse(Report(profile: prof.name, source: photo, output: nil, complies: false, message: message,
-                              rules: made.rules, width: nil, height: nil), rules: made.rules)
+            try refuse(PassportReport(profile: prof.name, source: photo, complies: false, message: message,
+                                      rules: made.rules, width: nil, height: nil))
         }
         let jpeg: [UInt8]
         do {
@@ -65,8 +64,7 @@ struct PassportCommand: ParsableCommand {
             try FileIO.writeAtomically(jpeg, to: output)
         } catch { throw CommandFailure(error) }
         do {
-            try writeReport(Report(profile: prof.name, source: photo, output: output, complies: true, message: "complies",
-                                   rules: made.rules, width: made.image.width, height: made.image.height))
+            try writeReport(PassportReport(made, profile: prof.name, source: photo, output: output))
         } catch {
             // No photo without its report: a failing command leaves no output behind.
             unlink(output)
@@ -79,25 +77,14 @@ struct PassportCommand: ParsableCommand {
     }
 
     /// A photo that cannot comply: the report (when asked for) says why, no photo is written, exit 2.
-    func refuse(_ r: Report, rules: [RuleResult]) throws -> Never {
+    func refuse(_ r: PassportReport) throws -> Never {
         try writeReport(r)
-        printRules(rules)
+        printRules(r.rules)
         FileHandle.standardError.write(Data("\(photo): \(r.message)\n".utf8))
         throw ExitCode(ExitStatus.notCompliant.rawValue)
     }
 
-    struct Report: Encodable {
-        var profile: String
-        var source: String
-        var output: String?
-        var complies: Bool
-        var message: String
-        var rules: [RuleResult]
-        var width: Int?
-        var height: Int?
-    }
-
-    func writeReport(_ r: Report) throws {
+    func writeReport(_ r: PassportReport) throws {
         guard let report else { return }
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys]

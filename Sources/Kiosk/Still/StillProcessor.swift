@@ -52,7 +52,7 @@ final class StillProcessor {
         }
 
         var finished: ImageBuffer? = nil
-        var passport: PassportSidecar? = nil
+        var passport: PassportReport? = nil
         var background = "kept"
         var message = "Saved"
         switch finish {
@@ -77,7 +77,7 @@ final class StillProcessor {
             // The analyzer and segmenter live for this still only (see StillModels).
             let maker: PassportPhotoMaker
             do { maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(), segmenter: try models.segmenter()) } catch {
-                passport = PassportSidecar(complies: false, message: "\(error)", rules: [], width: nil, height: nil)
+                passport = PassportReport(complies: false, message: "\(error)", rules: [], width: nil, height: nil)
                 message = "Saved uncropped: \(error)"
                 break
             }
@@ -88,11 +88,11 @@ final class StillProcessor {
                 }
                 finished = made.image
                 background = job.hideBackground ? "profile" : "kept"
-                passport = PassportSidecar(complies: made.complies, message: made.complies ? "complies" : "does not comply",
+                passport = PassportReport(complies: made.complies, message: made.complies ? "complies" : "does not comply",
                                            rules: made.rules, width: made.image.width, height: made.image.height)
                 if !made.complies { message = "Saved; check: " + made.failures.map(\.rule).joined(separator: ", ") }
             } catch {
-                passport = PassportSidecar(complies: false, message: error.message, rules: error.rules, width: nil, height: nil)
+                passport = PassportReport(error)
                 message = "Saved uncropped: \(error.message)"
             }
         }
@@ -159,15 +159,6 @@ final class StillProcessor {
     }
 }
 
-/// The passport part of a sidecar: the finished photo's compliance report.
-struct PassportSidecar: Encodable {
-    var complies: Bool
-    var message: String
-    var rules: [RuleResult]
-    var width: Int?
-    var height: Int?
-}
-
 /// The `.json` beside each photo.
 struct Sidecar: Encodable {
     struct Pose: Encodable { var roll: Double; var pitch: Double; var yaw: Double }
@@ -188,7 +179,7 @@ struct Sidecar: Encodable {
     /// The live verdict at the press (passport mode).
     var verdict: Verdict?
     /// The finished photo's report (passport mode).
-    var passport: PassportSidecar?
+    var passport: PassportReport?
     var pose: Pose?
     var quality: Double?
 }
