@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Config
 import Hardware
 import ImageCore
 import ImageFiles
@@ -55,33 +54,54 @@ struct GreetCommand: ParsableCommand {
     @Option(help: "JPEG quality.")
     var quality: Int = 92
 
-    @Option(help: "Folder holding the .tflite models (default: $BOOTH_MODELS or ./models).")
+    @Option(help: ModelOptions.help)
     var models: String?
 
     func validate() throws {
         if (photo == nil) == (input == nil) { throw ValidationError("give either a PHOTO or --input DIR|camera") }
         if input != nil && level == .accurate { throw ValidationError("streams use --level fast or balanced") }
-        _ = try GreetCommand.parseBackground(background)
+        _ = try spec()
     }
 
     func run() throws {
         try OptionCheck.int(quality, "--quality", in: 1...100)
         try OptionCheck.int(frames, "--frames", in: 1...10_000_000)
-        if let photo { try still(photo) } else { try stream(input!) }
+        if let photo {
+            try still(photo)
+        } else if let input {
+            try stream(input)
+        }
+    }
+
+    /// The parsed `--background` (a bad one is a usage error, 64).
+    func spec() throws -> BackgroundSpec {
+        do { return try BackgroundSpec(parsing: background) } catch { throw ValidationError(error.description) }
+    }
+
+    /// The greeter for `level`: its segmenter, and the background picture decoded when it is a file.
+    func greeter(_ level: SegmentationLevel) throws -> Greeter {
+        let spec = try spec()
+        var picture: ImageBuffer?
+        if case .file(let path) = spec {
+            do { picture = try ImageDecoder.decode(path: path, as: .rgb888) } catch { throw CommandFailure(error, context: "background") }
+        }
+        let segmenter = try ModelOptions.segmenter(level, models: models)
+        do { return try Greeter(segmenter: segmenter, background: spec, picture: picture) } catch {
+            throw CommandFailure(error.description, status: .badInput)
+        }
     }
 
     // MARK: Still
 
     func still(_ photo: String) throws {
         let format = try OutputPaths.format(of: output, allowed: [.jpeg, .png], option: "-o")
-        let decoder = ImageDecoder()
         let image: ImageBuffer
-        do { image = try decoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
-        let segmenter = try ModelOptions.segmenter(.accurate, models: models)
-        let compositor = try GreetCommand.compositor(background, width: image.width, height: image.height, decoder: decoder)
-        let mask = segmenter.segment(image.image())
-        compositor.composite(frame: image.image(), mask: mask.plane, into: image.image())
-        try write(image.image(), to: output, as: format)
+        do { image = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
+        let greeter = try greeter(.accurate)
+        try withExtendedLifetime(image) {
+            greeter.greet(image.image())
+            try write(image.image(), to: output, as: format)
+        }
     }
 
     func write(_ image: Image, to path: String, as format: OutputPaths.Format) throws {
@@ -99,32 +119,26 @@ struct GreetCommand: ParsableCommand {
 
     func stream(_ input: String) throws {
         try OutputPaths.makeFolder(output, option: "-o")
-        let segmenter = try ModelOptions.segmenter(level, models: models)
-        segmenter.temporalStability = true
-        let decoder = ImageDecoder()
-        var compositor: BackgroundCompositor?
+        let greeter = try greeter(level)
+        greeter.segmenter.temporalStability = true
         var index = 0
         var failures: [ExitStatus] = []
         func process(_ frame: Image) throws {
-            if compositor?.width != frame.width || compositor?.height != frame.height {
-                compositor = try GreetCommand.compositor(background, width: frame.width, height: frame.height, decoder: decoder)
-                segmenter.reset()
-            }
-            let mask = segmenter.segment(frame)
-            compositor!.composite(frame: frame, mask: mask.plane, into: frame)
+            greeter.greet(frame)
             index += 1
             try write(frame, to: output + "/" + GreetCommand.frameName(index), as: .jpeg)
         }
         if input == "camera" {
-            let boardName = board ?? DataFiles.readText("/etc/booth/booth.toml")
-                .flatMap { try? KioskConfig.parse($0, file: "/etc/booth/booth.toml").board } ?? "dev"
+            let boardName = board ?? (try? KioskConfig.load(KioskConfig.defaultPath))?.config.board ?? "dev"
             let cameraBoard: Board
             do { cameraBoard = try BoardLibrary.load(boardName) } catch { throw CommandFailure("board: \(error)", status: .config) }
             let source: any FrameSource
             do { source = try Devices.openCamera(cameraBoard, folderOverride: cameraFolder, captureStills: false) } catch {
                 throw CommandFailure("camera (board \(cameraBoard.name)): \(error.description)")
             }
-            try GreetCommand.pumpFrames(source, count: frames, process: process)
+            do { try CameraFrames.pump(source, count: frames, process: process) } catch let failure as CameraFrames.Failure {
+                throw CommandFailure(failure.description)
+            }
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -136,10 +150,11 @@ struct GreetCommand: ParsableCommand {
             }
             let images = names.filter { n in [".jpg", ".jpeg", ".png", ".ppm"].contains { n.lowercased().hasSuffix($0) } }
             if images.isEmpty { throw CommandFailure("\(input) holds no JPEG, PNG or PPM frames", status: .badInput) }
+            let decoder = ImageDecoder()
             for name in images {
                 do {
                     let frame = try decoder.decode(path: input + "/" + name, as: .rgb888)
-                    try process(frame.image())
+                    try withExtendedLifetime(frame) { try process(frame.image()) }
                 } catch let error as ImageFileError {
                     failures.append(CommandFailure(error).status)
                     SegmentCommand.warn("booth greet: \(error.description)")
@@ -153,78 +168,5 @@ struct GreetCommand: ParsableCommand {
     static func frameName(_ i: Int) -> String {
         let digits = String(i)
         return "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".jpg"
-    }
-
-    /// Pumps `count` preview frames (I420) from a `FrameSource`, each converted to RGB in one
-    /// buffer allocated once, and hands them to `process`. Five seconds without a frame is an error.
-    static func pumpFrames(_ source: some FrameSource, count: Int, process: (Image) throws -> Void) throws {
-        let yuv = ImageBuffer(format: .i420, width: source.previewWidth, height: source.previewHeight)
-        let rgb = ImageBuffer(format: .rgb888, width: source.previewWidth, height: source.previewHeight)
-        do { try source.start() } catch { throw CommandFailure("camera: \(error.description)") }
-        defer { source.stop() }
-        var done = 0, idle = 0
-        while done < count {
-            var got = 0
-            do {
-                got = try source.pump(timeoutMilliseconds: 1000, deliver: { _, fill in
-                    fill(yuv.image()); return true
-                }, still: { _ in })
-            } catch {
-                throw CommandFailure("camera: \(error.description)")
-            }
-            if got > 0 {
-                YUVToRGB.run(yuv.image(), rgb.image(), matrix: .bt601Full)
-                try process(rgb.image())
-                done += 1
-                idle = 0
-            } else {
-                idle += 1
-                if idle >= 5 { throw CommandFailure("camera: no frame for 5 s after \(done) of \(count) frames") }
-            }
-        }
-    }
-
-    // MARK: Background
-
-    enum BackgroundSpec: Equatable {
-        case color(UInt8, UInt8, UInt8)
-        case blur(Int)
-        case file(String)
-    }
-
-    static func parseBackground(_ text: String) throws -> BackgroundSpec {
-        switch text.lowercased() {
-        case "white": return .color(255, 255, 255)
-        case "cream": return .color(243, 236, 220)
-        case "grey", "gray", "lightgrey", "lightgray": return .color(216, 216, 216)
-        default: break
-        }
-        if text.hasPrefix("#") {
-            let hex = text.dropFirst()
-            guard hex.count == 6, let v = UInt32(hex, radix: 16) else { throw ValidationError("colour \(text) is not #RRGGBB") }
-            return .color(UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
-        }
-        if text.lowercased() == "blur" { return .blur(4) }
-        if text.lowercased().hasPrefix("blur:") {
-            guard let n = Int(text.dropFirst(5)), n >= 1, n <= 50 else { throw ValidationError("blur strength must be 1…50 (percent)") }
-            return .blur(n)
-        }
-        guard FileManager.default.isReadableFile(atPath: text) else {
-            throw ValidationError("background \(text) is neither a colour, blur[:N] nor a readable image file")
-        }
-        return .file(text)
-    }
-
-    static func compositor(_ spec: String, width: Int, height: Int, decoder: ImageDecoder) throws -> BackgroundCompositor {
-        let compositor = BackgroundCompositor(width: width, height: height, format: .rgb888)
-        switch try parseBackground(spec) {
-        case .color(let r, let g, let b): compositor.setBackground(.color(red: r, green: g, blue: b))
-        case .blur(let n): compositor.setBackground(.blurred(strength: n))
-        case .file(let path):
-            let picture: ImageBuffer
-            do { picture = try decoder.decode(path: path, as: .rgb888) } catch { throw CommandFailure(error, context: "background") }
-            compositor.setBackground(.image(picture.image()))
-        }
-        return compositor
     }
 }
