@@ -23,9 +23,12 @@ enum BoothCLI {
     /// The statuses of the exit-code table (`booth --help`): 0, 1, 2, 64, 65, 74, 78.
     static let documentedStatuses: Set<Int32> = [0, 1, 2, 64, 65, 74, 78]
 
+    /// Runs `booth` (or `binary`) in `directory` with `$BOOTH_MODELS` set to the fixtures' models
+    /// and `environment` on top; the variables in `unset` are removed (an installed binary's own
+    /// search path then applies).
     static func run(_ arguments: [String], in directory: String = Fixtures.packageRoot,
-                    environment: [String: String] = [:]) throws -> Result {
-        guard let executable else { throw CLIError.notBuilt }
+                    environment: [String: String] = [:], binary: String? = nil, unset: [String] = []) throws -> Result {
+        guard let executable = binary ?? executable else { throw CLIError.notBuilt }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -33,6 +36,7 @@ enum BoothCLI {
         var env = ProcessInfo.processInfo.environment
         env["BOOTH_MODELS"] = Fixtures.models
         env.merge(environment) { $1 }
+        for name in unset { env.removeValue(forKey: name) }
         p.environment = env
         // Output goes to files, so a chatty process can never block on a full pipe.
         let dir = makeTemporaryDirectory()
