@@ -59,7 +59,7 @@ struct ModelCommand: ParsableCommand {
                 counts[name, default: 0] += 1
             }
             print("\noperators (\(parsed.operators.count)):")
-            for name in order { print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(counts[name]!)") }
+            for name in order { print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(counts[name, default: 0])") }
 
             print("\ntensors (\(parsed.tensors.count)):")
             for (i, t) in parsed.tensors.enumerated() {
