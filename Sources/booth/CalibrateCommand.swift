@@ -74,14 +74,14 @@ struct CalibrateCommand: ParsableCommand {
         var table: CalibrationTable?
         if !imageFolders.isEmpty {
             let images = try Self.load(imageFolders)
-            let inputs = withExtendedLifetime(images) {
-                CalibrationInputs(model: which, images: images.map { $0.image() }, detector: faces.detector,
+            let inputs = images.withImages { views in
+                CalibrationInputs(model: which, images: views, detector: faces.detector,
                                   landmarker: faces.landmarker, variants: variants)
             }
             print("\(which.rawValue): \(images.count) calibration images, \(inputs.faceCount) faces, \(inputs.count) inputs")
             do {
                 let parsed = try TFLiteModel(bytes: bytes)
-                table = try withExtendedLifetime(images) { () throws(ModelError) in
+                table = try images.withImages { (_: [Image]) throws(ModelError) in
                     try CalibrationTable.record(model: parsed, modelSHA256: sha, calibration: settings(which),
                                                 count: inputs.count, coverage: coverage) { i, tensor in inputs.fill(i, tensor) }
                 }
@@ -106,8 +106,8 @@ struct CalibrateCommand: ParsableCommand {
                 integer = try Interpreter(model: bytes, path: .integer, calibration: calibration)
                 reference = try Interpreter(model: bytes, path: .float)
             } catch { throw CommandFailure("\(path): \(error.description)") }
-            let report = withExtendedLifetime(images) { () -> IntegerAccuracy in
-                let inputs = CalibrationInputs(model: which, images: images.map { $0.image() }, detector: faces.detector,
+            let report = images.withImages { views -> IntegerAccuracy in
+                let inputs = CalibrationInputs(model: which, images: views, detector: faces.detector,
                                                landmarker: faces.landmarker, variants: checkVariants, seed: 0x4E1D)
                 print("\(which.rawValue): \(images.count) held-out images, \(inputs.faceCount) faces, \(inputs.count) inputs; "
                     + "integer (int\(integer.activationBits), \(integer.calibratedFromTable ? source : "load-time calibration")) against float")

@@ -74,28 +74,28 @@ struct FacesCommand: ParsableCommand {
                 }
                 continue
             }
-            let image = buffer.image()
-            let faces = analyzer.analyze(image)
-            if json {
-                reports.append(FaceReport(file: file, width: image.width, height: image.height, faces: faces))
-            } else {
-                print("\(file): \(faces.count) face\(faces.count == 1 ? "" : "s") (\(image.width)x\(image.height))")
-                for (i, f) in faces.enumerated() {
-                    print(String(format: "  #%d box x=%.0f y=%.0f w=%.0f h=%.0f confidence=%.2f presence=%.2f roll=%.1f° pitch=%.1f° yaw=%.1f°",
-                                 i + 1, f.box.x, f.box.y, f.box.width, f.box.height, f.confidence, f.presence,
-                                 f.roll * 180 / .pi, f.pitch * 180 / .pi, f.yaw * 180 / .pi))
+            buffer.withImage { image in
+                let faces = analyzer.analyze(image)
+                if json {
+                    reports.append(FaceReport(file: file, width: image.width, height: image.height, faces: faces))
+                } else {
+                    print("\(file): \(faces.count) face\(faces.count == 1 ? "" : "s") (\(image.width)x\(image.height))")
+                    for (i, f) in faces.enumerated() {
+                        print(String(format: "  #%d box x=%.0f y=%.0f w=%.0f h=%.0f confidence=%.2f presence=%.2f roll=%.1f° pitch=%.1f° yaw=%.1f°",
+                                     i + 1, f.box.x, f.box.y, f.box.width, f.box.height, f.confidence, f.presence,
+                                     f.roll * 180 / .pi, f.pitch * 180 / .pi, f.yaw * 180 / .pi))
+                    }
+                }
+                if let annotations {
+                    FaceAnnotator.draw(faces, on: image)
+                    do {
+                        try PNGWriter.write(image, to: annotations[k])
+                    } catch {
+                        failures.append(CommandFailure(error).status)
+                        FileHandle.standardError.write(Data("\(file): cannot write the annotation: \(error)\n".utf8))
+                    }
                 }
             }
-            if let annotations {
-                FaceAnnotator.draw(faces, on: image)
-                do {
-                    try PNGWriter.write(image, to: annotations[k])
-                } catch {
-                    failures.append(CommandFailure(error).status)
-                    FileHandle.standardError.write(Data("\(file): cannot write the annotation: \(error)\n".utf8))
-                }
-            }
-            withExtendedLifetime(buffer) {}
         }
         if json { print(try ReportJSON.array(reports)) }
         if let status = ExitStatus.combined(failures) { throw ExitCode(status.rawValue) }

@@ -67,20 +67,21 @@ struct FuzzCommand: ParsableCommand {
     /// orientation), PNGs (RGB, grey) and PPM/PGM.
     static func imageSeeds() throws -> [[UInt8]] {
         let picture = ImageBuffer(format: .rgb888, width: 37, height: 23)
-        let p = picture.image().luma
-        for y in 0..<23 { for x in 0..<(3 * 37) { p.row(y)[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) } }
         let gray = ImageBuffer(format: .gray8, width: 37, height: 23)
-        for y in 0..<23 { for x in 0..<37 { gray.image().luma.row(y)[x] = p.row(y)[3 * x + 1] } }
         let codec = JPEGCodec()
         var seeds: [[UInt8]] = []
-        try withExtendedLifetime((picture, gray)) {
-            seeds.append(try codec.encode(picture.image(), quality: 90, subsampling: .s420))
-            seeds.append(try codec.encode(picture.image(), quality: 50, subsampling: .s444))
-            seeds.append(try codec.encode(gray.image(), quality: 80))
-            seeds.append(try PNGCodec.encode(picture.image()))
-            seeds.append(try PNGCodec.encode(gray.image()))
-            seeds.append(PNMCodec.encode(picture.image()))
-            seeds.append(PNMCodec.encode(gray.image()))
+        try [picture, gray].withImages { views in
+            let (rgb, luma) = (views[0], views[1])
+            let p = rgb.luma
+            for y in 0..<23 { for x in 0..<(3 * 37) { p.row(y)[x] = UInt8(truncatingIfNeeded: x &* 7 &+ y &* 13) } }
+            for y in 0..<23 { for x in 0..<37 { luma.luma.row(y)[x] = p.row(y)[3 * x + 1] } }
+            seeds.append(try codec.encode(rgb, quality: 90, subsampling: .s420))
+            seeds.append(try codec.encode(rgb, quality: 50, subsampling: .s444))
+            seeds.append(try codec.encode(luma, quality: 80))
+            seeds.append(try PNGCodec.encode(rgb))
+            seeds.append(try PNGCodec.encode(luma))
+            seeds.append(PNMCodec.encode(rgb))
+            seeds.append(PNMCodec.encode(luma))
         }
         // A JPEG with an EXIF APP1 segment (orientation 6) after SOI.
         let exif: [UInt8] = [0xFF, 0xE1, 0x00, 0x22] + Array("Exif".utf8) + [0, 0] + [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1,

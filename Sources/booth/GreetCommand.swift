@@ -98,9 +98,9 @@ struct GreetCommand: ParsableCommand {
         let image: ImageBuffer
         do { image = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
         let greeter = try greeter(.accurate)
-        try withExtendedLifetime(image) {
-            greeter.greet(image.image())
-            try write(image.image(), to: output, as: format)
+        try image.withImage { view in
+            greeter.greet(view)
+            try write(view, to: output, as: format)
         }
     }
 
@@ -154,7 +154,7 @@ struct GreetCommand: ParsableCommand {
             for name in images {
                 do {
                     let frame = try decoder.decode(path: input + "/" + name, as: .rgb888)
-                    try withExtendedLifetime(frame) { try process(frame.image()) }
+                    try frame.withImage { try process($0) }
                 } catch let error as ImageFileError {
                     failures.append(CommandFailure(error).status)
                     SegmentCommand.warn("booth greet: \(error.description)")

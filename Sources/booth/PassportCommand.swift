@@ -41,8 +41,8 @@ struct PassportCommand: ParsableCommand {
 
         let made: PassportPhoto
         do {
-            made = try withExtendedLifetime(rgb) { () throws(PassportPhotoMaker.Failure) in
-                try maker.make(from: rgb.image(), keepBackground: keepBackground)
+            made = try rgb.withImage { (image: Image) throws(PassportPhotoMaker.Failure) in
+                try maker.make(from: image, keepBackground: keepBackground)
             }
         } catch {
             try refuse(PassportReport(error, profile: prof.name, source: photo))
@@ -60,7 +60,7 @@ struct PassportCommand: ParsableCommand {
         }
         let jpeg: [UInt8]
         do {
-            jpeg = try JPEGCodec().encode(made.image.image(), quality: 95, subsampling: .s444)
+            jpeg = try made.image.withImage { try JPEGCodec().encode($0, quality: 95, subsampling: .s444) }
             try FileIO.writeAtomically(jpeg, to: output)
         } catch { throw CommandFailure(error) }
         do {

@@ -50,7 +50,7 @@ struct SegmentCommand: ParsableCommand {
         for (photo, target) in zip(photos, targets) {
             do {
                 let image = try decoder.decode(path: photo, as: .rgb888)
-                let mask = segmenter.segment(image.image())
+                let mask = image.withImage { segmenter.segment($0) }
                 let plane = mask.plane
                 try PNGWriter.write(Image(format: .gray8, width: plane.width, height: plane.height,
                                           planes: (plane, plane, plane)), to: target)

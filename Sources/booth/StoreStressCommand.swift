@@ -16,9 +16,11 @@ struct StoreStressCommand: ParsableCommand {
         try OptionCheck.int(count, "--count", in: 0...Int.max)
         let store = try PhotoStore(root: dir, minimumFreeBytes: 0)
         let img = ImageBuffer(format: .rgb888, width: 1280, height: 960)
-        let p = img.image().luma
-        for y in 0..<960 { for x in 0..<(3 * 1280) { p.row(y)[x] = UInt8(truncatingIfNeeded: (x &* 7) ^ (y &* 13) ^ (x * y >> 5)) } }
-        let jpeg = try JPEGCodec().encode(img.image(), quality: 95)
+        let jpeg = try img.withImage { image in
+            let p = image.luma
+            for y in 0..<960 { for x in 0..<(3 * 1280) { p.row(y)[x] = UInt8(truncatingIfNeeded: (x &* 7) ^ (y &* 13) ^ (x * y >> 5)) } }
+            return try JPEGCodec().encode(image, quality: 95)
+        }
         var n = 0
         while count == 0 || n < count {
             n += 1

@@ -32,15 +32,15 @@ public enum CameraFrames {
             let got: Int
             do {
                 got = try source.pump(timeoutMilliseconds: 1000, deliver: { _, fill in
-                    fill(yuv.image()); return true
+                    yuv.withImage { fill($0) }; return true
                 }, still: { _ in })
             } catch {
                 throw Failure.camera(error)
             }
             if got > 0 {
-                try withExtendedLifetime((yuv, rgb)) {
-                    YUVToRGB.run(yuv.image(), rgb.image(), matrix: .bt601Full)
-                    try process(rgb.image())
+                try rgb.withImage { out in
+                    yuv.withImage { YUVToRGB.run($0, out, matrix: .bt601Full) }
+                    try process(out)
                 }
                 done += 1
                 idle = 0

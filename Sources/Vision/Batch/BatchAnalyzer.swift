@@ -92,8 +92,7 @@ public struct BatchAnalyzer: Sendable {
             if reports { outcome.report = QualityReport(file: files[i], error: outcome.message ?? "\(error)") }
             return outcome
         }
-        // The view does not keep the buffer alive (release builds end lifetimes at last use).
-        return withExtendedLifetime(buffer) { measure(buffer.image(), outcome, analyzer: analyzer, estimator: estimator) }
+        return buffer.withImage { measure($0, outcome, analyzer: analyzer, estimator: estimator) }
     }
 
     func measure(_ image: Image, _ start: BatchOutcome, analyzer: FaceAnalyzer, estimator: CaptureQualityEstimator) -> BatchOutcome {

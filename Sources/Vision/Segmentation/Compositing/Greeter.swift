@@ -39,7 +39,7 @@ public final class Greeter {
         case .blurred(let n): c.setBackground(.blurred(strength: n))
         case .file:
             // `init` checked the picture is there.
-            if let picture { withExtendedLifetime(picture) { c.setBackground(.image(picture.image())) } }
+            picture?.withImage { c.setBackground(.image($0)) }
         }
         if compositor != nil { segmenter.reset() }
         compositor = c
