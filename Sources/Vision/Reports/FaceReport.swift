@@ -31,14 +31,16 @@ public struct FaceReport: Sendable, Equatable, Codable {
     /// "landmarks68": [[x, y] × 68], "pupils": {"left": [x, y], "right": [x, y]},
     /// "regions": {name: [[x, y], …]}}`.
     public struct Face: Sendable, Equatable, Codable {
+        /// `{"x", "y", "width", "height"}` in pixels, 2 decimals.
         public var box: Rect
+        /// BlazeFace's score, 4 decimals.
         public var confidence: Float
-        public var roll: Float
-        public var pitch: Float
-        public var yaw: Float
+        /// Head pose in radians, 4 decimals each (`null` when not finite).
+        public var roll: Float, pitch: Float, yaw: Float
+        /// The iBUG 68 points as `[x, y]`, 2 decimals.
         public var landmarks68: [Point2]
-        public var leftPupil: Point2
-        public var rightPupil: Point2
+        /// `"pupils": {"left": [x, y], "right": [x, y]}`, the person's own sides.
+        public var leftPupil: Point2, rightPupil: Point2
         /// Each present `FaceRegionName` (raw value) and its points.
         public var regions: [String: [Point2]]
 

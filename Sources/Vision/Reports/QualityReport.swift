@@ -96,9 +96,7 @@ public struct QualityReport: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(file, forKey: .file)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encodeReal(score, forKey: .score)
+        // An error replaces "weakest"; with no face "weakest" is null.
         if let error {
             try c.encode(error, forKey: .error)
         } else if let weakest {
@@ -106,6 +104,9 @@ public struct QualityReport: Sendable, Equatable, Codable {
         } else {
             try c.encodeNil(forKey: .weakest)
         }
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encodeReal(score, forKey: .score)
         try c.encode(faces, forKey: .faces)
     }
 }
