@@ -20,26 +20,30 @@ public final class FaceAnalyzer {
     /// A still has no temporal evidence, so it asks the mesh for more certainty than tracking
     /// does (0.5): real faces in the fixtures score ≥ 0.9, the false positives seen ≤ 0.76.
     public var minPresence: Float = 0.8
-    /// BlazeFace score a still's detection needs (MediaPipe: 0.5). Measured: 0.4 finds no more
-    /// VOC faces but lets a dog's face through the mesh check.
-    public var minDetectionScore: Float = 0.5
+    /// BlazeFace score a still's detection needs (MediaPipe: 0.5 short range, 0.6 full range; the
+    /// detector's own threshold by default). Measured: 0.4 finds no more VOC faces but lets a dog's
+    /// face through the mesh check.
+    public var minDetectionScore: Float
 
     public init(detector: FaceDetector, landmarker: FaceLandmarker) {
         self.detector = detector
         self.landmarker = landmarker
+        minDetectionScore = detector.model.minScore
     }
 
-    /// Loads the three models from `directory` (`face_detection_short_range.tflite`,
-    /// `face_landmark.tflite`, `iris_landmark.tflite`). With `iris` false the iris model is not
+    /// Loads the three models from `directory` (the `detector` model's file,
+    /// `face_detection_short_range.tflite` by default, `face_landmark.tflite`,
+    /// `iris_landmark.tflite`). With `iris` false the iris model is not
     /// loaded: the mesh alone (pupils fall back to the eye-corner midpoints, see
     /// `FaceMesh.rightPupil`). The kiosk's live tracker runs so: no live rule reads the iris, and
     /// its two runs per frame were 2.3 ms of a 640×480 frame; stills keep it for the pupils.
-    public convenience init(modelDirectory directory: String, path: ExecutionPath = .float, iris: Bool = true) throws(FaceModelError) {
-        let detection = try FaceModelError.read(directory + "/face_detection_short_range.tflite")
+    public convenience init(modelDirectory directory: String, path: ExecutionPath = .float, iris: Bool = true,
+                            detector range: FaceDetectorModel = .short) throws(FaceModelError) {
+        let detection = try FaceModelError.read(directory + "/" + range.fileName)
         let mesh = try FaceModelError.read(directory + "/face_landmark.tflite")
         let iris = iris ? try FaceModelError.read(directory + "/iris_landmark.tflite") : nil
         do {
-            self.init(detector: try FaceDetector(model: detection, path: path),
+            self.init(detector: try FaceDetector(model: detection, path: path, range: range),
                       landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path))
         } catch {
             throw .invalidModel(directory, error)
