@@ -48,16 +48,25 @@ enum ModelOptions {
         return bytes
     }
 
-    /// The three face models from the models folder, each refused by name when corrupt or not the
-    /// model its stage expects (shapes are checked at load).
-    static func faceAnalyzer(_ option: String?, path: ExecutionPath) throws(CommandFailure) -> FaceAnalyzer {
+    /// "short" or "full" as a `FaceDetectorModel`.
+    static func detector(_ text: String, option: String = "--detector") throws -> FaceDetectorModel {
+        guard let model = FaceDetectorModel(rawValue: text) else {
+            throw CommandFailure.usage("\(option) must be short or full; found \"\(text)\"")
+        }
+        return model
+    }
+
+    /// The three face models from the models folder (the `detector` BlazeFace, the mesh, the
+    /// iris), each refused by name when corrupt or not the model its stage expects (shapes are
+    /// checked at load).
+    static func faceAnalyzer(_ option: String?, path: ExecutionPath, detector range: FaceDetectorModel = .short) throws(CommandFailure) -> FaceAnalyzer {
         let dir = try directory(option)
-        let detection = try read(dir, "face_detection_short_range.tflite")
+        let detection = try read(dir, range.fileName)
         let mesh = try read(dir, "face_landmark.tflite")
         let iris = try read(dir, "iris_landmark.tflite")
         let detector: FaceDetector
-        do { detector = try FaceDetector(model: detection, path: path) } catch {
-            throw CommandFailure("\(dir)/face_detection_short_range.tflite: \(error.description)", status: .badInput)
+        do { detector = try FaceDetector(model: detection, path: path, range: range) } catch {
+            throw CommandFailure("\(dir)/\(range.fileName): \(error.description)", status: .badInput)
         }
         do {
             return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path))
