@@ -68,8 +68,17 @@ enum ModelOptions {
         do { detector = try FaceDetector(model: detection, path: path, range: range) } catch {
             throw CommandFailure("\(dir)/\(range.fileName): \(error.description)", status: .badInput)
         }
+        // Short range: the full-range model confirms each still's faces (FaceAnalyzer.verifier).
+        var verifier: FaceDetector? = nil
+        if range == .short {
+            let second = try read(dir, FaceDetectorModel.full.fileName)
+            do { verifier = try FaceDetector(model: second, path: path, range: .full) } catch {
+                throw CommandFailure("\(dir)/\(FaceDetectorModel.full.fileName): \(error.description)", status: .badInput)
+            }
+        }
         do {
-            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path))
+            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: iris, path: path),
+                                verifier: verifier)
         } catch {
             // Which of the two files: the mesh alone loads when the iris model is the bad one.
             let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: path)) != nil
