@@ -4,7 +4,8 @@ import ImageCore
 /// it (the face then fills about half of the input, where BlazeFace is surest). Stills use the
 /// full-range model for it (`FaceAnalyzer.verifier`): it tells faces from animals far better than
 /// the short-range model does — measured on the fixtures' crops at 2× the box, integer path: the
-/// `dogs.jpg` dog 0.02 (short range: 0.81), every labelled VOC, 68-point and portrait face ≥ 0.41.
+/// `dogs.jpg` dog 0.02 (short range: 0.81), every labelled VOC, 68-point and portrait face ≥ 0.55
+/// (float ≥ 0.41).
 extension FaceDetector {
     /// The best score of a candidate whose centre lies inside `box` and whose width is within
     /// 0.5–2× the box's, when the detector looks at a square of `context`× the box's longer side
