@@ -34,6 +34,9 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Inference path: integer (the product's) or float (the reference).")
     var path: String = "integer"
 
+    @Option(help: "Face detector: short (BlazeFace short range, selfie distance) or full (full range, people standing back).")
+    var detector: String = "short"
+
     @Flag(help: "Run the detector on the whole image only (no tiles for small faces).")
     var noTiles = false
 
@@ -51,7 +54,7 @@ struct FacesCommand: ParsableCommand {
         try OptionCheck.real(minScore, "--min-score", in: 0...1)
         try OptionCheck.real(minPresence, "--min-presence", in: 0...1)
         let execution = try ModelOptions.executionPath(path)
-        let analyzer = try ModelOptions.faceAnalyzer(models, path: execution)
+        let analyzer = try ModelOptions.faceAnalyzer(models, path: execution, detector: try ModelOptions.detector(detector))
         analyzer.tiled = !noTiles
         analyzer.detector.minFaceSize = minFaceSize
         analyzer.minPresence = minPresence

@@ -24,11 +24,20 @@ enum ModelOptions {
         }
     }
 
-    /// The three face models, each refused by name when missing, corrupt or not the model its
-    /// stage expects.
-    static func faceAnalyzer(_ option: String?, path: ExecutionPath) throws(CommandFailure) -> FaceAnalyzer {
+    /// "short" or "full" as a `FaceDetectorModel`.
+    static func detector(_ text: String, option: String = "--detector") throws -> FaceDetectorModel {
+        guard let model = FaceDetectorModel(rawValue: text) else {
+            throw CommandFailure.usage("\(option) must be short or full; found \"\(text)\"")
+        }
+        return model
+    }
+
+    /// The face models (the `detector` BlazeFace, the mesh, the iris; with the short-range
+    /// detector the full-range one confirms each still's faces, `FaceAnalyzer.verifier`), each
+    /// refused by name when missing, corrupt or not the model its stage expects.
+    static func faceAnalyzer(_ option: String?, path: ExecutionPath, detector range: FaceDetectorModel = .short) throws(CommandFailure) -> FaceAnalyzer {
         let store = try store(option)
-        do { return try store.faceAnalyzer(path: path) } catch { throw failure(error) }
+        do { return try store.faceAnalyzer(path: path, detector: range) } catch { throw failure(error) }
     }
 
     /// The segmentation models `level` needs.

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import NeuralCore
 import Testing
 import TestSupport
 import Vision
@@ -117,8 +118,12 @@ struct FaceFixtureTests {
         #expect(total == 43)
     }
 
-    @Test func noFaceOnDogs() {
-        let faces = analyze(root + "/voc_boxes/dogs.jpg")
-        #expect(faces.isEmpty, "\(faces.count) faces on dogs.jpg")
+    /// On both paths (the integer one is the product's; the float one the reference).
+    @Test(arguments: [ExecutionPath.integer, .float])
+    func noFaceOnDogs(path: ExecutionPath) throws {
+        let analyzer = path == .float ? self.analyzer : try FaceAnalyzer(modelDirectory: Fixtures.models, path: path)
+        let buffer = FaceTestSupport.load(root + "/voc_boxes/dogs.jpg")
+        let faces = withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
+        #expect(faces.isEmpty, "\(faces.count) faces on dogs.jpg (\(path))")
     }
 }

@@ -1,8 +1,11 @@
 import Config
+import Vision
 
 /// `/etc/booth/booth.toml`: which board, which mode, which profile, where photos go.
 public struct KioskConfig: Sendable, Equatable {
     public enum Mode: String, Sendable { case passport, booth }
+    /// Which face detector the live view runs (`detector` key): `auto` picks by mode.
+    public enum Detector: String, Sendable, CaseIterable { case auto, short, full }
 
     /// A board name (looked up in the boards directory) or a path to a board file.
     public var board: String
@@ -19,10 +22,23 @@ public struct KioskConfig: Sendable, Equatable {
     /// Refuse a shot when less than this many MiB would remain free.
     public var minimumFreeMiB: Int
     public var jpegQuality: Int
+    public var detector: Detector = .auto
 
     public static let defaults = KioskConfig(
         board: "dev", mode: .passport, profile: "uk", background: "", photoDirectory: "/var/lib/booth/photos",
         countdown: 3, reviewSeconds: 3, hideBackground: true, debug: false, minimumFreeMiB: 64, jpegQuality: 92)
+
+    /// The BlazeFace the live view runs: `detector = "short"` or `"full"` as set; `auto` (the
+    /// default) runs the full-range model in booth mode (people stand back, groups; the short-range
+    /// model loses a face at about 1.1 m in a 640×480 preview) and the short-range one in passport
+    /// mode (one face at arm's length, where the short-range model is the better fit and cheaper).
+    public var liveDetector: FaceDetectorModel {
+        switch detector {
+        case .short: return .short
+        case .full: return .full
+        case .auto: return mode == .booth ? .full : .short
+        }
+    }
 
     /// Where `booth run` and `booth doctor` read the config by default.
     public static let defaultPath = "/etc/booth/booth.toml"
@@ -52,7 +68,9 @@ public struct KioskConfig: Sendable, Equatable {
             hideBackground: try r.bool("hide_background", default: d.hideBackground),
             debug: try r.bool("debug", default: d.debug),
             minimumFreeMiB: try r.int("min_free_mib", default: d.minimumFreeMiB, in: 0...1_000_000),
-            jpegQuality: try r.int("jpeg_quality", default: d.jpegQuality, in: 50...100))
+            jpegQuality: try r.int("jpeg_quality", default: d.jpegQuality, in: 50...100),
+            detector: Detector(rawValue: try r.string("detector", oneOf: Detector.allCases.map(\.rawValue),
+                                                      default: d.detector.rawValue)) ?? .auto)
         if c.photoDirectory.isEmpty || !c.photoDirectory.hasPrefix("/") && !c.photoDirectory.hasPrefix(".") {
             throw ConfigError(file: file, key: "photo_dir", message: "must be an absolute path (or start with ./)")
         }

@@ -105,8 +105,9 @@ public final class KioskRuntime: @unchecked Sendable {
         do { models = try ModelStore.locate() } catch { throw .models(error.description) }
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
-            // without the iris model (no live rule reads it; stills load their own with it).
-            let faces = try models.faceAnalyzer(path: options.inference, iris: false)
+            // without the iris model (no live rule reads it; stills load their own with it). The
+            // detector is the config's (`detector`, by mode: full range in booth mode).
+            let faces = try models.faceAnalyzer(path: options.inference, iris: false, detector: config.liveDetector, verify: false)
             vision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
                                 rules: profile.map { LiveRules(profile: $0) })
         } catch {

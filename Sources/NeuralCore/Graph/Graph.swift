@@ -1,7 +1,9 @@
 /// The model as a list of operations over tensors, checked at load so that kernels can trust
 /// every shape: each operation's output shape is computed from its inputs and parameters and must
 /// equal the shape the file declares, constants must have exactly the bytes their shape needs, and
-/// operations must come in dependency order. DEQUANTIZE of fp16 constants is folded to float32.
+/// operations must come in dependency order. DEQUANTIZE of fp16 constants is folded to float32,
+/// DENSIFY of sparse fp16 constants to dense ones, and DEPTH_TO_SPACE is lowered to a transposed
+/// convolution (see `lowerDepthToSpace`).
 public struct Graph: Sendable {
     public var tensors: [GraphTensor]
     public var operations: [Operation]
@@ -36,6 +38,8 @@ struct GraphBuilder {
     var constants: [Float] = []
     /// Tensors whose values exist at this point of the graph (inputs, constants, produced outputs).
     var available: [Bool] = []
+    /// fp16 constants made dense by DENSIFY (the bits of every element), by tensor.
+    var densified: [Int: [UInt16]] = [:]
 
     init(model: TFLiteModel) { self.model = model }
 
@@ -54,7 +58,11 @@ struct GraphBuilder {
                                        constantOffset: nil, quantization: t.quantization))
             if model.data(of: i).count > 0 {
                 available[i] = true
-                if t.type == .float32 { try storeFloatConstant(i) }
+                if t.sparsity != nil {
+                    guard t.type == .float16 else { throw .unsupported("sparse constant '" + t.name + "' is not float16") }
+                } else if t.type == .float32 {
+                    try storeFloatConstant(i)
+                }
             }
         }
         guard !model.inputs.isEmpty, !model.outputs.isEmpty else { throw .malformed("the graph has no inputs or no outputs") }
@@ -98,6 +106,19 @@ struct GraphBuilder {
 
     mutating func foldDequantize(input: Int, output: Int) throws(ModelError) {
         let src = model.tensors[input]
+        if let dense = densified[input] {
+            try requireFloat(output, "DEQUANTIZE output")
+            guard dense.count == tensors[output].elementCount else {
+                throw .malformed("DEQUANTIZE changes the element count of '" + src.name + "'")
+            }
+            tensors[output].constantOffset = constants.count
+            for h in dense { constants.append(floatFromHalf(h)) }
+            available[output] = true
+            return
+        }
+        guard src.sparsity == nil else {
+            throw .unsupportedOperator("DEQUANTIZE of the sparse tensor '" + src.name + "' (DENSIFY it first)")
+        }
         guard model.data(of: input).count > 0 else {
             throw .unsupportedOperator("DEQUANTIZE of a non-constant tensor ('" + src.name + "')")
         }
@@ -120,6 +141,67 @@ struct GraphBuilder {
             constants.append(floatFromHalf(UInt16(b[p]) | UInt16(b[p + 1]) << 8))
         }
         available[output] = true
+    }
+
+    /// Expands a sparse fp16 constant (`TFLiteModel.Sparsity`) into `densified[output]`.
+    mutating func foldDensify(input: Int, output: Int, _ label: String) throws(ModelError) {
+        let src = model.tensors[input]
+        guard let sparsity = src.sparsity else { throw .unsupportedOperator(label + " of a dense tensor ('" + src.name + "')") }
+        guard src.type == .float16, model.tensors[output].type == .float16, model.tensors[output].sparsity == nil else {
+            throw .unsupportedOperator(label + " of a non-fp16 tensor ('" + src.name + "')")
+        }
+        guard tensors[output].shape == tensors[input].shape else { throw .malformed(label + " changes the shape of '" + src.name + "'") }
+        let range = model.data(of: input)
+        guard range.count == sparsity.indices.count * 2 else {
+            throw .malformed("sparse constant '" + src.name + "' has " + String(range.count) + " bytes for "
+                + String(sparsity.indices.count) + " float16 values")
+        }
+        let width = tensors[input].shape[tensors[input].shape.count - 1]
+        var dense = [UInt16](repeating: 0, count: tensors[input].elementCount)
+        let b = model.bytes
+        for r in 0..<(sparsity.segments.count - 1) {
+            for k in sparsity.segments[r]..<sparsity.segments[r + 1] {
+                let p = range.start + 2 * k
+                dense[r * width + sparsity.indices[k]] = UInt16(b[p]) | UInt16(b[p + 1]) << 8
+            }
+        }
+        densified[output] = dense
+        available[output] = true
+    }
+
+    /// Appends a float constant tensor that no file tensor holds (weights of a lowered operator);
+    /// returns its index.
+    mutating func appendConstant(name: String, shape: [Int], values: [Float]) -> Int {
+        let t = tensors.count
+        tensors.append(GraphTensor(name: name, shape: shape, shape4: [Int](repeating: 1, count: 4 - shape.count) + shape,
+                                   elementCount: values.count, constantOffset: constants.count, quantization: nil))
+        constants.append(contentsOf: values)
+        available.append(true)
+        return t
+    }
+
+    /// DEPTH_TO_SPACE with block b on [N, H, W, b·b·C] as the transposed convolution it is: stride
+    /// b, a b×b kernel, VALID, weights w[c, dy, dx, (dy·b + dx)·C + c] = 1 and 0 elsewhere, no
+    /// bias. Every output is one input times 1 plus zeros, so the float path reproduces the
+    /// permutation exactly and the integer path requantises it like any convolution output
+    /// (weights 1 quantise exactly). Returns the operation's inputs and output shape.
+    mutating func lowerDepthToSpace(x: Int, block: Int, _ label: String) throws(ModelError) -> (inputs: [Int], shape: [Int]) {
+        guard tensors[x].shape.count == 4 else { throw .unsupported(label + " needs 4-D tensors") }
+        let xs = tensors[x].shape
+        guard block >= 2, block <= 16, xs[3] % (block * block) == 0 else { throw .malformed(label + " has a bad block size") }
+        let c = xs[3] / (block * block)
+        var weights = [Float](repeating: 0, count: c * block * block * xs[3])
+        for o in 0..<c {
+            for dy in 0..<block {
+                for dx in 0..<block {
+                    weights[((o * block + dy) * block + dx) * xs[3] + (dy * block + dx) * c + o] = 1
+                }
+            }
+        }
+        let name = tensors[x].name
+        let w = appendConstant(name: name + "/depth_to_space_weights", shape: [c, block, block, xs[3]], values: weights)
+        let bias = appendConstant(name: name + "/depth_to_space_bias", shape: [c], values: [Float](repeating: 0, count: c))
+        return ([x, w, bias], [xs[0], xs[1] * block, xs[2] * block, c])
     }
 
     /// Reads an int32 constant tensor (PAD paddings, MEAN axes, RESIZE size).
@@ -146,6 +228,12 @@ struct GraphBuilder {
             guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0 else { throw .malformed(label + " needs 1 input and 1 output") }
             guard !available[op.outputs[0]] else { throw .malformed(label + " writes a tensor that already has a value") }
             try foldDequantize(input: op.inputs[0], output: op.outputs[0])
+            return
+        }
+        if op.code.builtin == BuiltinCode.densify {
+            guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0 else { throw .malformed(label + " needs 1 input and 1 output") }
+            guard !available[op.outputs[0]] else { throw .malformed(label + " writes a tensor that already has a value") }
+            try foldDensify(input: op.inputs[0], output: op.outputs[0], label)
             return
         }
         guard op.outputs.count == 1 else { throw .malformed(label + " has " + String(op.outputs.count) + " outputs") }
@@ -353,6 +441,14 @@ struct GraphBuilder {
             shape = [xs[0], size[0], size[1], xs[3]]
             kind = .resizeBilinear(alignCorners: ac, halfPixelCenters: hp)
             inputs = [x]
+
+        case BuiltinCode.depthToSpace:
+            try expectCount(1)
+            let x = try floatInput(0)
+            guard case .depthToSpace(let block) = op.options else { throw .malformed(label + " has no options") }
+            (inputs, shape) = try lowerDepthToSpace(x: x, block: block, label)
+            kind = .transposeConvBias(ConvGeometry(strideH: block, strideW: block, dilationH: 1, dilationW: 1,
+                                                   padTop: 0, padLeft: 0, activation: .none, depthMultiplier: 1))
 
         default:
             throw .unsupportedOperator(name + " (operator " + String(n) + ")")

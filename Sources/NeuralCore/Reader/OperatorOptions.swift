@@ -30,6 +30,7 @@ public enum OperatorOptions: Sendable {
     case concatenation(axis: Int, activation: Activation)
     case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
     case reducer(keepDims: Bool)
+    case depthToSpace(blockSize: Int)
 
     static func read(_ op: FlatTable, builtin: Int32, operatorIndex: Int) throws(ModelError) -> OperatorOptions {
         let type = try op.uint8(Schema.Operator.builtinOptionsType)
@@ -100,6 +101,9 @@ public enum OperatorOptions: Sendable {
         case BuiltinCode.mean:
             let t = try options(Schema.OptionsType.reducer)
             return .reducer(keepDims: try t?.bool(Schema.ReducerOptions.keepDims) ?? false)
+        case BuiltinCode.depthToSpace:
+            let t = try options(Schema.OptionsType.depthToSpace)
+            return .depthToSpace(blockSize: try int(t, Schema.DepthToSpaceOptions.blockSize, 0))
         default:
             return .none
         }

@@ -10,6 +10,16 @@ public struct TFLiteModel: Sendable {
         public var quantizedDimension: Int
     }
 
+    /// A constant stored compressed (the schema's `SparsityParameters`), in the one form the
+    /// reader accepts — the form of MediaPipe's sparse models: dimensions in their order, no
+    /// blocks, every dimension dense but the last, which is CSR. Row r (of the leading
+    /// dimensions' product) holds the values `segments[r]..<segments[r + 1]` of the buffer, at
+    /// last-dimension positions `indices[segments[r]..<segments[r + 1]]`; the rest are zero.
+    public struct Sparsity: Sendable, Equatable {
+        public var segments: [Int]
+        public var indices: [Int]
+    }
+
     public struct Tensor: Sendable {
         public var name: String
         public var shape: [Int]
@@ -17,6 +27,8 @@ public struct TFLiteModel: Sendable {
         /// Index into `buffers`; buffer 0 is the schema's empty sentinel.
         public var buffer: Int
         public var quantization: Quantization?
+        /// Set when the buffer holds only the stored values of a sparse constant (see DENSIFY).
+        public var sparsity: Sparsity? = nil
     }
 
     /// An operator code: a builtin code, or CUSTOM with its custom code string.
@@ -177,8 +189,9 @@ public struct TFLiteModel: Sendable {
         guard buffer < max(bufferCount, 1) else {
             throw .malformed("tensor '" + name + "' refers to buffer " + String(buffer) + " of " + String(bufferCount))
         }
-        if try t.field(Schema.Tensor.sparsity, size: 4) != nil {
-            throw .unsupported("tensor '" + name + "' is sparse")
+        var sparsity: Sparsity? = nil
+        if let sp = try t.table(Schema.Tensor.sparsity, "sparsity") {
+            sparsity = try readSparsity(sp, shape: shape, name: name)
         }
         var quantization: Quantization? = nil
         if let q = try t.table(Schema.Tensor.quantization, "quantization") {
@@ -189,7 +202,75 @@ public struct TFLiteModel: Sendable {
                 quantization = Quantization(scale: scale, zeroPoint: zero, quantizedDimension: dim)
             }
         }
-        return Tensor(name: name, shape: shape, type: type, buffer: buffer, quantization: quantization)
+        return Tensor(name: name, shape: shape, type: type, buffer: buffer, quantization: quantization, sparsity: sparsity)
+    }
+
+    /// Reads a tensor's `SparsityParameters`, accepting only the row-CSR form of `Sparsity` and
+    /// checking that its segments and indices describe `shape`.
+    static func readSparsity(_ sp: FlatTable, shape: [Int], name: String) throws(ModelError) -> Sparsity {
+        let unsupported = ModelError.unsupported("tensor '" + name + "' is sparse in a form other than dense rows with a CSR last dimension")
+        let order = try sp.int32Vector(Schema.SparsityParameters.traversalOrder, "traversal order")
+        guard !shape.isEmpty, order.count == shape.count, try sp.vector(Schema.SparsityParameters.blockMap, elementSize: 4, "block map") == nil else {
+            throw unsupported
+        }
+        for (d, o) in order.enumerated() where Int(o) != d { throw unsupported }
+        let dims = try sp.tables(Schema.SparsityParameters.dimMetadata, "dimension metadata")
+        guard dims.count == shape.count else { throw unsupported }
+        var rows = 1
+        for (d, dim) in dims.enumerated() {
+            typealias F = Schema.DimensionMetadata
+            let format = try dim.int8(F.format)
+            if d < dims.count - 1 {
+                guard format == Schema.Sparse.dense, Int(try dim.int32(F.denseSize)) == shape[d] else { throw unsupported }
+                rows *= shape[d]
+            } else {
+                guard format == Schema.Sparse.sparseCSR else { throw unsupported }
+            }
+        }
+        let last = dims[dims.count - 1]
+        typealias F = Schema.DimensionMetadata
+        let segments = try readIndexVector(last, type: F.arraySegmentsType, value: F.arraySegments, name: name)
+        let indices = try readIndexVector(last, type: F.arrayIndicesType, value: F.arrayIndices, name: name)
+        let malformed = ModelError.malformed("sparse tensor '" + name + "' has inconsistent segments or indices")
+        guard segments.count == rows + 1, segments[0] == 0, segments[rows] == indices.count else { throw malformed }
+        let width = shape[shape.count - 1]
+        for r in 0..<rows {
+            guard segments[r] <= segments[r + 1] else { throw malformed }
+            var previous = -1
+            for k in segments[r]..<segments[r + 1] {
+                guard indices[k] > previous, indices[k] < width else { throw malformed }
+                previous = indices[k]
+            }
+        }
+        return Sparsity(segments: segments, indices: indices)
+    }
+
+    /// One `SparseIndexVector` union field (uint8, uint16 or int32 values) as Ints.
+    static func readIndexVector(_ dim: FlatTable, type typeID: Int, value valueID: Int, name: String) throws(ModelError) -> [Int] {
+        let type = try dim.uint8(typeID)
+        guard let table = try dim.table(valueID, "sparse index vector") else {
+            throw .malformed("sparse tensor '" + name + "' misses an index vector")
+        }
+        let size: Int
+        switch type {
+        case Schema.Sparse.uint8: size = 1
+        case Schema.Sparse.uint16: size = 2
+        case Schema.Sparse.int32: size = 4
+        default: throw .malformed("sparse tensor '" + name + "' has index vector type " + String(type))
+        }
+        guard let v = try table.vector(Schema.IndexVector.values, elementSize: size, "sparse index values") else { return [] }
+        guard v.count <= maxElements else { throw .unsupported("sparse tensor '" + name + "' is too large") }
+        var out = [Int]()
+        out.reserveCapacity(v.count)
+        let fb = table.buffer
+        for k in 0..<v.count {
+            switch size {
+            case 1: out.append(Int(try fb.u8(v.start + k)))
+            case 2: out.append(Int(try fb.u16(v.start + 2 * k)))
+            default: out.append(Int(try fb.i32(v.start + 4 * k)))
+            }
+        }
+        return out
     }
 
     /// Number of elements of a tensor (1 for a scalar).

@@ -11,7 +11,8 @@ import Darwin
 /// A calibration set for one model, made from real images the way the pipeline feeds the model,
 /// with the variations a camera adds (what `scripts/calibrate` records a `CalibrationTable` on):
 /// - detector: the whole image letterboxed (the live path), squares around each face at 1.5–6×
-///   its width (the faces a tile or a farther camera sees) and random tiles of the scene;
+///   its width (the faces a tile or a farther camera sees; 2–16× for the full-range detector,
+///   whose faces stand back) and random tiles of the scene;
 /// - mesh: each face's detection region and its tracking region (from the float mesh), jittered
 ///   in position, scale and rotation as tracking drifts between frames;
 /// - iris: both eyes' regions from the float mesh (the left one mirrored, as the pipeline does),
@@ -71,11 +72,12 @@ public final class CalibrationInputs {
             }
             faceCount += faces.count
             switch model {
-            case .faceDetection:
+            case .faceDetection, .faceDetectionFullRange:
                 regions.append((FaceDetector.letterbox(width: image.width, height: image.height), false))
+                let widths: ClosedRange<Float> = model == .faceDetection ? 1.5...6 : 2...16
                 for (_, track, _) in faces {
                     for _ in 0..<2 {
-                        let side = track.width / 1.5 * rng.uniform(1.5, 6)
+                        let side = track.width / 1.5 * rng.uniform(widths.lowerBound, widths.upperBound)
                         let c = Point2(track.center.x + rng.uniform(-0.3, 0.3) * side, track.center.y + rng.uniform(-0.3, 0.3) * side)
                         regions.append((RotatedRect(center: c, width: side, height: side), false))
                     }

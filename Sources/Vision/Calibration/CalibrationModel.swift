@@ -1,10 +1,11 @@
 import NeuralCore
 import VisionKernels
 
-/// The five models Booth runs, as calibration sees them: file, input size, input value range and
+/// The six models Booth runs, as calibration sees them: file, input size, input value range and
 /// the load-time calibration they fall back to.
 public enum CalibrationModel: String, Sendable, CaseIterable {
     case faceDetection = "face_detection_short_range"
+    case faceDetectionFullRange = "face_detection_full_range_sparse"
     case faceLandmark = "face_landmark"
     case irisLandmark = "iris_landmark"
     case selfieSegmentation = "selfie_segmentation"
@@ -14,7 +15,8 @@ public enum CalibrationModel: String, Sendable, CaseIterable {
 
     public var inputWidth: Int {
         switch self {
-        case .faceDetection: return FaceDetector.inputSize
+        case .faceDetection: return FaceDetectorModel.short.inputSize
+        case .faceDetectionFullRange: return FaceDetectorModel.full.inputSize
         case .faceLandmark: return FaceLandmarker.meshInputSize
         case .irisLandmark: return FaceLandmarker.irisInputSize
         case .selfieSegmentation, .selfieSegmentationLandscape: return 256
@@ -23,12 +25,21 @@ public enum CalibrationModel: String, Sendable, CaseIterable {
 
     public var inputHeight: Int { self == .selfieSegmentationLandscape ? 144 : inputWidth }
 
+    /// The BlazeFace detector this is, if it is one.
+    public var detector: FaceDetectorModel? {
+        switch self {
+        case .faceDetection: return .short
+        case .faceDetectionFullRange: return .full
+        default: return nil
+        }
+    }
+
     /// How pixels become input values (MediaPipe's graphs: BlazeFace −1...1, the rest 0...1).
-    public var range: TensorRange { self == .faceDetection ? .minusOneToOne : .zeroToOne }
+    public var range: TensorRange { detector != nil ? .minusOneToOne : .zeroToOne }
 
     /// What lies outside the image: BlazeFace letterboxes with black, the others replicate edges.
-    public var border: TensorBorder { self == .faceDetection ? .zero : .replicate }
+    public var border: TensorBorder { detector != nil ? .zero : .replicate }
 
     /// The load-time calibration used when no table fits.
-    public var fallback: IntegerCalibration { self == .faceDetection ? .signedUnit : .unit }
+    public var fallback: IntegerCalibration { detector != nil ? .signedUnit : .unit }
 }

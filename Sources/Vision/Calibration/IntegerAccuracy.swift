@@ -8,7 +8,8 @@ import Darwin
 
 /// The integer path against a reference (the float path, itself within 5.2e-5 of LiteRT's float
 /// outputs) on a calibration-style set of real inputs, with the bounds of the NeuralCore issue:
-/// BlazeFace face score within 0.02 and box within 1 px (128×128 input pixels) on every face the
+/// BlazeFace face score within 0.02 and box within 1 px (input pixels: 128×128 short range,
+/// 192×192 full range) on every face the
 /// reference reports (decoded as `FaceDetector` does: score ≥ 0.5, weighted NMS; the integer
 /// path's faces down to 0.3, so that a face scored 0.51 and 0.49 counts as a 0.02 difference; a
 /// face it does not see at all counts as its whole score and width), mesh RMS ≤ 1.0 px (192×192), iris RMS ≤ 0.5 px (64×64, the 5 iris
@@ -54,7 +55,7 @@ public struct IntegerAccuracy: Sendable {
         self.model = model
         var names: [(String, Float, Bool)] = []
         switch model {
-        case .faceDetection: names = [("face score Δ", 0.02, false), ("face box Δ px", 1, false)]
+        case .faceDetection, .faceDetectionFullRange: names = [("face score Δ", 0.02, false), ("face box Δ px", 1, false)]
         case .faceLandmark: names = [("mesh RMS px", 1, false)]
         case .irisLandmark: names = [("iris RMS px", 0.5, false)]
         case .selfieSegmentation, .selfieSegmentationLandscape: names = [("IoU", 0.97, true)]
@@ -81,11 +82,13 @@ public struct IntegerAccuracy: Sendable {
     static func measure(_ model: CalibrationModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
         func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-min(max(x, -100), 100))) }
         switch model {
-        case .faceDetection:
+        case .faceDetection, .faceDetectionFullRange:
             // The faces as the detector reports them (decoded, weighted NMS), in input pixels.
-            // The candidate's faces are decoded down to a score of 0.3, so that a face the two
-            // score on either side of 0.5 counts with its score difference.
-            let theirs = decodeFaces(ref, minScore: 0.5), ours = decodeFaces(out, minScore: 0.3)
+            // The candidate's faces are decoded down to 0.2 below the detector's threshold, so
+            // that a face the two score on either side of it counts with its score difference.
+            let detector = model.detector ?? .short
+            let theirs = decodeFaces(ref, detector, minScore: detector.minScore)
+            let ours = decodeFaces(out, detector, minScore: detector.minScore - 0.2)
             guard !theirs.isEmpty else { return [.nan, .nan] }
             var score: Float = 0, box: Float = 0
             for t in theirs {
@@ -119,13 +122,14 @@ public struct IntegerAccuracy: Sendable {
         }
     }
 
-    static let anchors = FaceAnchors.make()
+    static let anchors = [FaceAnchors.make(for: .short), FaceAnchors.make(for: .full)]
 
     /// BlazeFace's outputs decoded as `FaceDetector` decodes them (score ≥ `minScore`, MediaPipe:
-    /// 0.5; weighted NMS at 0.3), in input pixels.
-    static func decodeFaces(_ outputs: [[Float]], minScore: Float) -> [FaceDetection] {
-        let (boxes, logits) = outputs[0].count == 896 * 16 ? (outputs[0], outputs[1]) : (outputs[1], outputs[0])
-        let size = Float(FaceDetector.inputSize)
+    /// 0.5 short range, 0.6 full range; weighted NMS at 0.3), in input pixels.
+    static func decodeFaces(_ outputs: [[Float]], _ model: FaceDetectorModel, minScore: Float) -> [FaceDetection] {
+        let anchors = model == .short ? Self.anchors[0] : Self.anchors[1]
+        let (boxes, logits) = outputs[0].count == anchors.count * 16 ? (outputs[0], outputs[1]) : (outputs[1], outputs[0])
+        let size = Float(model.inputSize)
         var candidates: [FaceDetection] = []
         for (i, a) in anchors.enumerated() {
             let score = 1 / (1 + expf(-min(max(logits[i], -100), 100)))

@@ -1,14 +1,14 @@
 import ImageCore
 /// Stills: faces of any size the detector's working range allows, by running BlazeFace on the
 /// letterboxed whole image and then on a pyramid of overlapping square tiles (each level 0.6× the
-/// previous, tiles overlapping by half, down to a quarter of the long side or 128 px). Faces cut by
+/// previous, tiles overlapping by half, down to a quarter of the long side or the model's input side). Faces cut by
 /// a tile's inner border are dropped there (the overlap sees them whole); everything is merged
 /// by one weighted NMS. Allocates (stills only); the live path uses `detect`.
 extension FaceDetector {
     public func detectTiled(_ image: Image, smallestTile: Int? = nil) -> [FaceDetection] {
         let w = Float(image.width), h = Float(image.height)
         let long = max(w, h)
-        let floor = Float(max(FaceDetector.inputSize, smallestTile ?? Int(long / 4)))
+        let floor = Float(max(inputSize, smallestTile ?? Int(long / 4)))
         var pool: [FaceDetection] = []
         var n = detectCandidates(image, region: FaceDetector.letterbox(width: image.width, height: image.height),
                                  keepTouchingEdges: true)

@@ -7,33 +7,35 @@ import Glibc
 import Darwin
 #endif
 
-/// BlazeFace short-range on NeuralCore: letterboxed 128×128 input in [-1, 1] (black bars),
-/// 896 fixed-size anchors, boxes and six keypoints decoded, scores through a sigmoid (logits
-/// clipped at ±100), weighted NMS at IoU 0.3 — the settings of MediaPipe's
-/// `face_detection_short_range_common.pbtxt`.
+/// BlazeFace on NeuralCore, short or full range (`FaceDetectorModel`): letterboxed square input
+/// in [-1, 1] (black bars), fixed-size anchors, boxes and six keypoints decoded, scores through a
+/// sigmoid (logits clipped at ±100), weighted NMS at IoU 0.3 — the settings of MediaPipe's
+/// `face_detection_short_range.pbtxt` / `face_detection_full_range.pbtxt`.
 ///
-/// Working range: the model was trained for selfie distances (faces filling roughly 10–75 % of
-/// its square input). Measured here on the astronaut portrait pasted into a 640×480 frame and
-/// letterboxed whole: faces 66 px wide (brow-to-chin box) are found at score 0.52, 55 px ones are
-/// not. With a 62° horizontal field of view (Pi camera module v2; v3 is similar) a 14 cm wide face
-/// is 66 px at about 1.1 m, so the live detector's range is about 1.1 m at 640×480 (2.2 m at
-/// 1280×960 preview). Beyond it faces are simply not reported — no wrong boxes; once a face is
-/// found, `FaceTracker` follows it from its landmarks, which hold down to smaller sizes.
-/// `detectTiled` (stills) runs the model on overlapping tiles down to a quarter of the long side,
-/// which reaches faces of about 15 px per 1000 px of image width (the VOC group photos' 37 px faces).
+/// Working range of the short-range model: it was trained for selfie distances (faces filling
+/// roughly 10–75 % of its square input). Measured here on the astronaut portrait pasted into a
+/// 640×480 frame and letterboxed whole: faces 66 px wide (brow-to-chin box) are found at score
+/// 0.52, 55 px ones are not. With a 62° horizontal field of view (Pi camera module v2; v3 is
+/// similar) a 14 cm wide face is 66 px at about 1.1 m, so the short-range live detector's range is
+/// about 1.1 m at 640×480 (2.2 m at 1280×960 preview). The full-range model (192×192, 2304
+/// anchors at stride 4) is MediaPipe's model for people standing back, up to about 5 m; see
+/// `FaceDetectorTests` for the sizes measured here. Beyond the range faces are simply not
+/// reported — no wrong boxes; once a face is found, `FaceTracker` follows it from its landmarks,
+/// which hold down to smaller sizes. `detectTiled` (stills) runs the model on overlapping tiles
+/// down to a quarter of the long side, which reaches faces of about 15 px per 1000 px of image
+/// width with the short-range model (the VOC group photos' 37 px faces).
 ///
 /// `detect` allocates nothing once `results` has capacity (reserve `maxFaces`).
 public final class FaceDetector {
-    public static let inputSize = 128
-    /// The model's shapes (checked at load): an image in, regressors (box + 6 keypoints) and
-    /// scores for the 896 anchors out.
-    public static let modelInputs = [[1, 128, 128, 3]]
-    public static let modelOutputs = [[1, 896, 16], [1, 896, 1]]
+    /// Which BlazeFace this runs.
+    public let model: FaceDetectorModel
+    /// The model's square input side (128 short range, 192 full range).
+    public var inputSize: Int { model.inputSize }
 
     public let interpreter: Interpreter
     let anchors: [FaceAnchor]
-    /// Faces below this BlazeFace score are dropped (MediaPipe: 0.5).
-    public var minScore: Float = 0.5
+    /// Faces below this BlazeFace score are dropped (MediaPipe: 0.5 short range, 0.6 full range).
+    public var minScore: Float
     /// Weighted-NMS overlap (MediaPipe: 0.3).
     public var nmsThreshold: Float = 0.3
     /// Faces narrower than this many source pixels are dropped.
@@ -45,11 +47,13 @@ public final class FaceDetector {
 
     var candidates: [FaceDetection]
 
-    public init(model bytes: [UInt8], path: ExecutionPath = .float) throws(ModelError) {
-        interpreter = try ModelCalibrations.interpreter(model: bytes, for: .faceDetection, path: path)
-        anchors = FaceAnchors.make()
-        try interpreter.requireShapes("BlazeFace short-range detector", inputs: FaceDetector.modelInputs,
-                                      outputs: FaceDetector.modelOutputs)
+    /// Loads `bytes` as `model` (short range by default) for `path`; the shapes are checked.
+    public init(model bytes: [UInt8], path: ExecutionPath = .float, range model: FaceDetectorModel = .short) throws(ModelError) {
+        self.model = model
+        interpreter = try ModelCalibrations.interpreter(model: bytes, for: model.calibration, path: path)
+        anchors = FaceAnchors.make(for: model)
+        minScore = model.minScore
+        try interpreter.requireShapes(model.title, inputs: model.inputShapes, outputs: model.outputShapes)
         candidates = Array(repeating: FaceDetection(box: Rect(x: 0, y: 0, width: 0, height: 0), keypoints: .zero, score: 0),
                            count: anchors.count)
     }
@@ -80,7 +84,7 @@ public final class FaceDetector {
     /// measured too: on the fixtures it missed one of the 43 VOC faces that this finds, so it is
     /// not used here.)
     func detectCandidates(_ image: Image, region: RotatedRect, keepTouchingEdges: Bool) -> Int {
-        let size = FaceDetector.inputSize
+        let size = inputSize
         let side = max(region.width, region.height)
         let square = RotatedRect(center: region.center, width: side, height: side)
         let originX = region.center.x - side / 2
@@ -98,7 +102,7 @@ public final class FaceDetector {
     /// Decodes the model's outputs; tensor pixel t maps to source `a·t + b` per axis.
     func decode(image: Image, ax: Float, bx: Float, ay: Float, by: Float, originX: Float, originY: Float,
                 side: Float, keepTouchingEdges: Bool) -> Int {
-        let size = FaceDetector.inputSize
+        let size = inputSize
         let square = RotatedRect(center: Point2(originX + side / 2, originY + side / 2), width: side, height: side)
         let logitLimit = -logf(1 / minScore - 1)  // score ≥ minScore ⇔ logit ≥ this
         let imageW = Float(image.width), imageH = Float(image.height)

@@ -133,17 +133,18 @@ public final class FaceTracker {
     }
 
     /// The area-downscaled size of a `width`×`height` frame for the detector: the frame divided by
-    /// the whole factor that brings its long side nearest above the detector's input (even sides);
-    /// nil when the frame is under twice the input (the warp reads it directly then).
-    public static func detectionSize(width: Int, height: Int) -> (width: Int, height: Int)? {
-        let factor = max(width, height) / FaceDetector.inputSize
+    /// the whole factor that brings its long side nearest above the detector's input (`inputSize`,
+    /// 128 for the short-range model; even sides); nil when the frame is under twice the input (the
+    /// warp reads it directly then).
+    public static func detectionSize(width: Int, height: Int, inputSize: Int = FaceDetectorModel.short.inputSize) -> (width: Int, height: Int)? {
+        let factor = max(width, height) / inputSize
         guard factor >= 2 else { return nil }
         return (max(2, (width / factor) & ~1), max(2, (height / factor) & ~1))
     }
 
     /// Runs the detector into `detections`, on the downscaled frame when it is large.
     func detect(_ image: Image) {
-        guard let size = FaceTracker.detectionSize(width: image.width, height: image.height) else {
+        guard let size = FaceTracker.detectionSize(width: image.width, height: image.height, inputSize: detector.inputSize) else {
             detector.detect(image, into: &detections)
             return
         }

@@ -2,17 +2,28 @@ import NeuralCore
 
 /// The vision stages built from the store's files, every failure naming the file.
 extension ModelStore {
-    /// The face analyzer: detector, mesh and (with `iris`) the iris model. Without the iris model
-    /// pupils fall back to the eye-corner midpoints (see `FaceMesh.rightPupil`): the kiosk's live
-    /// tracker runs so, stills keep it for the pupils.
-    public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true) throws(ModelStoreError) -> FaceAnalyzer {
-        let detection = try read(.faceDetection)
+    /// The face analyzer: the `detector` BlazeFace (short range by default), the mesh and (with
+    /// `iris`) the iris model. Without the iris model pupils fall back to the eye-corner midpoints
+    /// (see `FaceMesh.rightPupil`): the kiosk's live tracker runs so, stills keep it for the
+    /// pupils. With `verify` and the short-range detector, the full-range model confirms each
+    /// face on a second look (`FaceAnalyzer.verifier`; stills and tools).
+    public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true, detector range: FaceDetectorModel = .short,
+                             verify: Bool = true) throws(ModelStoreError) -> FaceAnalyzer {
+        let detection = try read(range.file)
         let mesh = try read(.faceLandmark)
         let irisBytes = iris ? try read(.irisLandmark) : nil
+        let second = verify && range == .short ? try read(FaceDetectorModel.full.file) : nil
         let detector: FaceDetector
-        do { detector = try FaceDetector(model: detection, path: execution) } catch { throw .invalid(path(.faceDetection), error) }
+        do { detector = try FaceDetector(model: detection, path: execution, range: range) } catch { throw .invalid(path(range.file), error) }
+        var verifier: FaceDetector? = nil
+        if let second {
+            do { verifier = try FaceDetector(model: second, path: execution, range: .full) } catch {
+                throw .invalid(path(FaceDetectorModel.full.file), error)
+            }
+        }
         do {
-            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution))
+            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution),
+                                verifier: verifier)
         } catch {
             // Which of the two files: the mesh alone loads when the iris model is the bad one.
             let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: execution)) != nil

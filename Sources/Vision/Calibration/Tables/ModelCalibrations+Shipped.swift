@@ -2,6 +2,7 @@
 extension ModelCalibrations {
     static let shippedTables: [String] = [
         faceDetectionShortRange,
+        faceDetectionFullRangeSparse,
         faceLandmark,
         irisLandmark,
         selfieSegmentation,
