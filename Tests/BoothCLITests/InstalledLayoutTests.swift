@@ -92,5 +92,15 @@ import TestSupport
         let r = try BoothCLI.run(["faces", Fixtures.models + "/astronaut.png"], in: makeTemporaryDirectory(), unset: Self.dataVariables)
         #expect(r.status == 78, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("models not found in models, ") && r.stderr.contains("/usr/share/booth/models"), "\(r.stderr)")
+        #expect(!r.stderr.contains("missing"), "no folder exists, so none lacks anything: \(r.stderr)")
+
+        // A ./models holding one model: the search names what it lacks.
+        let work = makeTemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: work + "/models", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: Fixtures.models + "/face_landmark.tflite", toPath: work + "/models/face_landmark.tflite")
+        let partial = try BoothCLI.run(["faces", Fixtures.models + "/astronaut.png"], in: work, unset: Self.dataVariables)
+        #expect(partial.status == 78, "\(partial.status) \(partial.stderr)")
+        #expect(partial.stderr.contains("missing models/face_detection_short_range.tflite, "), "\(partial.stderr)")
+        #expect(!partial.stderr.contains("models/face_landmark.tflite"), "\(partial.stderr)")
     }
 }

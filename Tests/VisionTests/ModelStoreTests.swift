@@ -76,3 +76,14 @@ import Testing
         #expect(throws: ModelStoreError.missing(dir + "/iris_landmark.tflite")) { try store.read(.irisLandmark) }
     }
 }
+
+extension ModelStoreTests {
+    @Test func aSearchThatFindsOnlyAnIncompleteFolderSaysWhatItLacks() {
+        let error = ModelStoreError.notFound(searched: ["models", "/usr/share/booth/models"],
+                                             lacking: ["models/face_detection_full_range_sparse.tflite"])
+        #expect(error.description == "models not found in models, /usr/share/booth/models (run scripts/fetch-models, or give --models DIR)"
+                + "; missing models/face_detection_full_range_sparse.tflite")
+        #expect(error.kind == .config)
+        #expect(!ModelStoreError.notFound(searched: ["models"], lacking: []).description.contains("missing"))
+    }
+}

@@ -33,8 +33,11 @@ public struct ModelStore: Sendable {
         if let option { return try named(option, source: "--models") }
         if let env = getenv("BOOTH_MODELS"), env.pointee != 0 { return try named(String(cString: env), source: "$BOOTH_MODELS") }
         let dirs = searchPath
-        guard let dir = dirs.first(where: { dir in ModelFile.all.allSatisfy { access("\(dir)/\($0.fileName)", R_OK) == 0 } }) else {
-            throw .notFound(searched: dirs)
+        func lacking(_ dir: String) -> [String] {
+            ModelFile.all.map { "\(dir)/\($0.fileName)" }.filter { access($0, R_OK) != 0 }
+        }
+        guard let dir = dirs.first(where: { lacking($0).isEmpty }) else {
+            throw .notFound(searched: dirs, lacking: dirs.first { access($0, F_OK) == 0 }.map(lacking) ?? [])
         }
         return ModelStore(directory: dir)
     }

@@ -5,8 +5,9 @@ import NeuralCore
 public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A folder named by `--models` or `$BOOTH_MODELS` (`source`) is not a folder.
     case notAFolder(String, source: String)
-    /// No folder of the search path holds every model.
-    case notFound(searched: [String])
+    /// No folder of the search path holds every model; `lacking`: the files missing from the
+    /// first of them that exists (empty when none does).
+    case notFound(searched: [String], lacking: [String])
     /// The folder lacks this file.
     case missing(String)
     /// The file is there but cannot be read (permissions, I/O error, over the size limit).
@@ -18,8 +19,9 @@ public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notAFolder(let dir, let source):
             return "\(source) \(dir) is not a folder (run scripts/fetch-models, or give --models DIR)"
-        case .notFound(let searched):
+        case .notFound(let searched, let lacking):
             return "models not found in \(searched.joined(separator: ", ")) (run scripts/fetch-models, or give --models DIR)"
+                + (lacking.isEmpty ? "" : "; missing " + lacking.joined(separator: ", "))
         case .missing(let path): return "\(path): missing (run scripts/fetch-models)"
         case .unreadable(let path): return "\(path): cannot be read"
         case .invalid(let path, let error): return "\(path): \(error.description)"
