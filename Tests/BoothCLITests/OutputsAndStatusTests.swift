@@ -10,7 +10,8 @@ import Testing
     /// A models folder holding copies of the real models, with `replace` overwriting some files.
     func models(_ replace: [String: [UInt8]]) throws -> String {
         let dir = makeTemporaryDirectory()
-        for name in ["face_detection_short_range", "face_landmark", "iris_landmark", "selfie_segmentation", "selfie_segmentation_landscape"] {
+        for name in ["face_detection_short_range", "face_detection_full_range_sparse", "face_landmark", "iris_landmark", "selfie_segmentation",
+                     "selfie_segmentation_landscape"] {
             let file = name + ".tflite"
             let bytes = try replace[file] ?? [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.models + "/" + file)))
             try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + file))
@@ -47,6 +48,8 @@ import Testing
     @Test func aValidButWrongModelIsRefusedByItsShapes() throws {
         let cases: [(String, String, [String])] = [
             ("face_detection_short_range.tflite", "face_landmark.tflite", ["faces", Self.astronaut]),
+            ("face_detection_full_range_sparse.tflite", "face_detection_short_range.tflite", ["faces", Self.astronaut]),
+            ("face_detection_full_range_sparse.tflite", "face_detection_short_range.tflite", ["faces", Self.astronaut, "--detector", "full"]),
             ("face_landmark.tflite", "iris_landmark.tflite", ["faces", Self.astronaut]),
             ("iris_landmark.tflite", "face_detection_short_range.tflite", ["faces", Self.astronaut]),
             ("selfie_segmentation_landscape.tflite", "selfie_segmentation.tflite", ["segment", Self.astronaut, "--level", "fast"]),
@@ -59,6 +62,11 @@ import Testing
             expectOneLine(r, status: 65, mentions: [dir + "/" + slot, "not the expected model"], "\(wrong) as \(slot)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
+    }
+
+    @Test func anUnknownDetectorIsAUsageError() throws {
+        let r = try BoothCLI.run(["faces", Self.astronaut, "--detector", "far"])
+        expectOneLine(r, status: 64, mentions: ["--detector", "short or full", "far"], "--detector far")
     }
 
     @Test func aMissingModelsFolderIsAConfigErrorWithoutFallback() throws {

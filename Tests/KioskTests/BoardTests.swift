@@ -3,6 +3,7 @@ import Foundation
 import Kiosk
 import TestSupport
 import Testing
+import Vision
 
 @Suite struct BoardTests {
     static let boards = ["rpi4", "rpi5", "rpizero2w", "dev"]
@@ -50,5 +51,24 @@ import Testing
         let text = try String(contentsOfFile: shipped, encoding: .utf8)
         let parsed = try KioskConfig.parse(text, file: shipped)
         #expect(parsed.board == "rpi4" && parsed.photoDirectory == "/var/lib/booth/photos")
+        #expect(parsed.detector == .auto)
+    }
+
+    /// `detector`: auto picks the full-range model in booth mode and the short-range one in
+    /// passport mode; short and full are taken as given; anything else names the key.
+    @Test func kioskConfigDetector() throws {
+        #expect(try KioskConfig.parse("mode = \"booth\"", file: "b.toml").liveDetector == .full)
+        #expect(try KioskConfig.parse("mode = \"passport\"", file: "b.toml").liveDetector == .short)
+        #expect(try KioskConfig.parse("mode = \"booth\"\ndetector = \"short\"", file: "b.toml").liveDetector == .short)
+        #expect(try KioskConfig.parse("detector = \"full\"", file: "b.toml").liveDetector == .full)
+        #expect(KioskConfig.defaults.detector == .auto && KioskConfig.defaults.liveDetector == .short)
+        for bad in ["\"far\"", "\"\"", "1", "true"] {
+            do {
+                _ = try KioskConfig.parse("detector = \(bad)", file: "b.toml")
+                Issue.record("detector = \(bad) was accepted")
+            } catch {
+                #expect(error.key == "detector", "\(error)")
+            }
+        }
     }
 }

@@ -12,8 +12,13 @@ import Testing
 @Suite(.serialized) struct IntegerModelTests {
     /// Input value range per model (MediaPipe's graphs).
     static func calibration(_ model: String) -> IntegerCalibration {
-        model == "face_detection_short_range" ? .signedUnit : model == "iris_landmark" ? .eyes : .unit
+        model.hasPrefix("face_detection") ? .signedUnit : model == "iris_landmark" ? .eyes : .unit
     }
+
+    /// The models whose load-time calibration is held to the NeuralCore issue's goals here. The
+    /// full-range detector is not: it runs with its shipped table only, and Vision's
+    /// IntegerCalibrationTests and FullRangeDetectorTests hold its integer path.
+    static let goalModels = LiteRTReferenceTests.models.filter { $0 != "face_detection_full_range_sparse" }
 
     struct Run {
         var outputs: [[Float]]
@@ -96,7 +101,7 @@ import Testing
         }
     }
 
-    @Test("integer path meets the accuracy goals against LiteRT", arguments: LiteRTReferenceTests.models)
+    @Test("integer path meets the accuracy goals against LiteRT", arguments: goalModels)
     func integerPathMatchesLiteRT(model: String) throws {
         let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model }
         #expect(!cases.isEmpty, "no reference cases for \(model)")
@@ -162,7 +167,7 @@ func integerDiagnosticsReport() throws {
 }
 
 /// What int8 weights alone cost (set BOOTH_WEIGHTS_ONLY).
-@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_WEIGHTS_ONLY"] != nil), arguments: LiteRTReferenceTests.models)
+@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_WEIGHTS_ONLY"] != nil), arguments: IntegerModelTests.goalModels)
 func int8WeightsOnlyReport(model: String) throws {
     let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model && $0.name == "face" }
     let c = try #require(cases.first)

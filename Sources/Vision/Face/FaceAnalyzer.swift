@@ -25,13 +25,18 @@ public final class FaceAnalyzer {
     /// detector's own threshold by default). Measured: 0.4 finds no more VOC faces but lets a dog's
     /// face through the mesh check.
     public var minDetectionScore: Float
-    /// A second detector that must confirm each face (`FaceDetector.secondLookScore` at least
-    /// `minVerification`), or nil. Why: the short-range BlazeFace scores the dog of the fixtures'
-    /// `dogs.jpg` 0.73 on the float path and 0.77 on the integer path, and its mesh presence is
-    /// borderline (0.94–0.95 on the boxes that come out of the tiles' weighted NMS, below the
-    /// landmarker's threshold on one float box): whether the dog passed hung on which candidates
-    /// crossed 0.5, not on the integer path's accuracy. The full-range model, looking again at
-    /// 2× the face, scores that dog 0.02 (float 0.01) and the real faces of the fixtures ≥ 0.41.
+    /// A second detector that must confirm each face found on tiles only
+    /// (`FaceDetector.secondLookScore` at least `minVerification`), or nil. Faces that the
+    /// detector also finds on the whole image need no second look. Why: the short-range BlazeFace
+    /// scores the dog of the fixtures' `dogs.jpg` 0.73 on the float path and 0.77 on the integer
+    /// path, on tiles only, and its mesh presence is borderline (0.94–0.95 on the boxes that come
+    /// out of the tiles' weighted NMS, below the landmarker's threshold on one float box): whether
+    /// the dog passed hung on which candidates crossed 0.5, not on the integer path's accuracy.
+    /// The full-range model, looking again at 2× the face, scores that dog 0.02 (float 0.01) and
+    /// the real faces of the fixtures ≥ 0.41. It is not asked about faces the whole image shows:
+    /// heavily degraded real faces (a mask over 60 % of the face, an eye patch, 48° of yaw, strong
+    /// noise; `QualityDegradationTests`) score 0.03–0.29 there too, and those come from the
+    /// whole-image pass.
     public var verifier: FaceDetector?
     /// The second-look score a face needs when there is a `verifier`: between the non-faces seen
     /// (the dog 0.02; a blurred shoulder patch of the astronaut in `QualityCLITests`, 0.23 integer
@@ -64,11 +69,18 @@ public final class FaceAnalyzer {
         let liveScore = detector.minScore
         detector.minScore = minDetectionScore
         defer { detector.minScore = liveScore }
+        // The whole image on its own: a face it finds needs no second look (see `verifier`).
+        var whole: [FaceDetection] = []
         if tiled {
             detections = detector.detectTiled(image)
+            if verifier != nil {
+                whole.reserveCapacity(detector.maxFaces)
+                detector.detect(image, into: &whole)
+            }
         } else {
             detections.reserveCapacity(detector.maxFaces)
             detector.detect(image, into: &detections)
+            whole = detections
         }
         var faces: [FaceObservation] = []
         let mesh = FaceMesh()
@@ -84,7 +96,9 @@ public final class FaceAnalyzer {
             }
             guard mesh.presence >= minPresence else { continue }
             let face = FaceObservation(mesh)
-            if let verifier, verifier.secondLookScore(image, faceAt: face.box) < minVerification { continue }
+            if let verifier, !seenWhole(detection, in: whole), verifier.secondLookScore(image, faceAt: face.box) < minVerification {
+                continue
+            }
             if faces.contains(where: { FaceAnalyzer.sameFace($0, face) }) { continue }
             faces.append(face)
         }
@@ -93,6 +107,12 @@ public final class FaceAnalyzer {
 }
 
 extension FaceAnalyzer {
+    /// Whether `detection` (from the tiles' merge) is one the whole-image pass found too (boxes
+    /// overlapping by the NMS threshold, 30 %).
+    func seenWhole(_ detection: FaceDetection, in whole: [FaceDetection]) -> Bool {
+        whole.contains { $0.box.iou(detection.box) >= detector.nmsThreshold }
+    }
+
     /// Two observations of one face: boxes overlapping by 30 %, or centres closer than a third
     /// of the smaller box (two detections of a tilted face can disagree on the box).
     static func sameFace(_ a: FaceObservation, _ b: FaceObservation) -> Bool {

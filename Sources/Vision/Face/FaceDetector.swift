@@ -67,9 +67,14 @@ public final class FaceDetector {
 
     /// Faces in the whole image, best first, appended to `results` (which is emptied first).
     public func detect(_ image: Image, into results: inout [FaceDetection]) {
+        detect(image, region: FaceDetector.letterbox(width: image.width, height: image.height), into: &results)
+    }
+
+    /// Faces in the square around `region` (axis-aligned; black where it leaves the image), best
+    /// first, in image pixels, appended to `results` (which is emptied first).
+    public func detect(_ image: Image, region: RotatedRect, into results: inout [FaceDetection]) {
         results.removeAll(keepingCapacity: true)
-        let n = detectCandidates(image, region: FaceDetector.letterbox(width: image.width, height: image.height),
-                                 keepTouchingEdges: true)
+        let n = detectCandidates(image, region: region, keepTouchingEdges: true)
         WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxFaces, into: &results)
     }
 
