@@ -2,6 +2,7 @@ import ImageCore
 import ImageFiles
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// Replays a folder of JPEG/PNG/PPM images as camera frames, at a set rate, looping.

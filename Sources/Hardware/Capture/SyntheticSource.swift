@@ -1,4 +1,5 @@
 import ImageCore
+import Syscalls
 
 /// A moving test pattern with the frame's sequence number stamped into its pixels, at a set rate.
 ///
