@@ -261,34 +261,6 @@ enum BlazeFaceDecoder {
     }
 }
 
-/// Single-threaded time per run of both paths on each model (printed, never asserted).
-@Test func integerAndFloatPathTimings() throws {
-    let runs = Int(ProcessInfo.processInfo.environment["BOOTH_BENCH_RUNS"] ?? "") ?? 3
-    let models = ProcessInfo.processInfo.environment["BOOTH_BENCH_MODEL"].map { [$0] } ?? LiteRTReferenceTests.models
-    for model in models {
-        let bytes = try LiteRTReferenceTests.modelBytes(model)
-        let clock = ContinuousClock()
-        let loadStart = clock.now
-        let integer = try Interpreter(model: bytes, path: .integer, calibration: IntegerModelTests.calibration(model))
-        let load = clock.now - loadStart
-        let float = try Interpreter(model: bytes, path: .float)
-        var g = SeededGenerator(seed: 5)
-        let count = integer.inputShape(0).reduce(1, *)
-        let input = (0..<count).map { _ in Float.random(in: 0...1, using: &g) }
-        var line = "timing \(model): integer load (with calibration) \(load)"
-        let only = ProcessInfo.processInfo.environment["BOOTH_BENCH_ONLY"]
-        for (name, i) in [("float", float), ("integer", integer)] where only == nil || only == name {
-            _ = i.withInput(0) { $0.update(fromContentsOf: input) }
-            i.run()
-            let start = clock.now
-            for _ in 0..<runs { i.run() }
-            let d = (clock.now - start) / runs
-            line += "; \(name) \(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) ms"
-        }
-        print(line)
-    }
-}
-
 /// The integer path's `run()` allocates nothing either (SIMD and scalar kernel sets).
 @Test("integer run() allocates nothing", arguments: LiteRTReferenceTests.models)
 func integerRunAllocatesNothing(model: String) throws {
