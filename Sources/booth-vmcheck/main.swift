@@ -34,7 +34,7 @@ func outcome(_ failures: [String]) -> Int32 {
 }
 
 func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
-    reference.withImage { expected in withExtendedLifetime(display) { OverlayScenes.differingPixels(display.frontImage, expected) } }
+    reference.withImage { OverlayScenes.differingPixels(display.frontImage, $0) }
 }
 
 func fill(_ image: Image, _ colour: UInt32) {

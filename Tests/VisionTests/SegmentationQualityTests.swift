@@ -18,8 +18,9 @@ extension SegmentationModelTests {
         let seg = try SegmentationFixtures.segmenter(level)
         var sum = 0.0
         for s in samples {
-            let mask = seg.segment(s.image.image())
-            sum += SegmentationFixtures.iou(mask.plane, s.truth.image().luma)
+            sum += s.image.withImage { image in
+                s.truth.withImage { truth in SegmentationFixtures.iou(seg.segment(image).plane, truth.luma) }
+            }
         }
         return sum / Double(samples.count)
     }
