@@ -35,19 +35,21 @@ func segmentationBenchmarks(modelDirectory: String) {
         }
         for level in SegmentationLevel.allCases where width < 1000 || level == .accurate {
             for (name, buffer) in [("RGB888", rgb), ("I420", yuv)] {
+                let built = Built { () throws -> PersonSegmenter in
+                    let segmenter = try PersonSegmenter(level: level, generalModel: generalBytes, landscapeModel: landscapeBytes)
+                    segmenter.temporalStability = level != .accurate
+                    buffer.withImage { _ = segmenter.segment($0) }   // plans the frame-size buffers
+                    return segmenter
+                }
                 Benchmark("segment \(level.rawValue) \(width)x\(height) \(name)",
                           configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                                maxIterations: width > 1000 ? 3 : 100)) { b in
                     let segmenter: PersonSegmenter
-                    do {
-                        segmenter = try PersonSegmenter(level: level, generalModel: generalBytes, landscapeModel: landscapeBytes)
-                    } catch {
+                    do { segmenter = try built.get() } catch {
                         print("NeuralBenchmarks: \(error)")
                         return
                     }
-                    segmenter.temporalStability = level != .accurate
                     buffer.withImage { image in
-                        _ = segmenter.segment(image)
                         b.startMeasurement()
                         for _ in b.scaledIterations { blackHole(segmenter.segment(image).level) }
                         b.stopMeasurement()
