@@ -70,6 +70,8 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-std=c++17"])]),
         // Thin C wrappers for variadic or macro-only Linux calls (ioctl, GPIO uAPI, mmap flags).
         .target(name: "CSyscalls", path: "Sources/C/CSyscalls"),
+        // The one syscall layer (injectable in tests): device calls, the save path, sd_notify.
+        .target(name: "Syscalls", dependencies: ["CSyscalls"]),
 
         // MARK: Cores (Foundation-free, Embedded-Swift-clean)
         .target(name: "ImageCore", swiftSettings: coreSettings),
@@ -88,10 +90,10 @@ let package = Package(
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 
         // MARK: Files and devices
-        .target(name: "ImageFiles", dependencies: ["ImageCore", "CTurboJPEG", "CPNG", "CZlib"]),
+        .target(name: "ImageFiles", dependencies: ["ImageCore", "Syscalls", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
-            dependencies: ["ImageCore", "ImageFiles", "CCamera", "CDRM", "CSyscalls"]),
+            dependencies: ["ImageCore", "ImageFiles", "Syscalls", "CCamera", "CDRM", "CSyscalls"]),
 
         // MARK: The product
         .target(
@@ -113,9 +115,9 @@ let package = Package(
             name: "booth-vmcheck", dependencies: ["Hardware", "ImageCore", "CDRM", "Kiosk"], path: "Sources/booth-vmcheck"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["ImageCore", "Conformance"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImageCore", "Conformance", "Syscalls"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
-        .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "TestSupport"]),
+        .testTarget(name: "ImageFilesTests", dependencies: ["ImageFiles", "Syscalls", "TestSupport"]),
         .testTarget(
             name: "NeuralCoreTests", dependencies: ["NeuralCore", "TestSupport", "CMallocCounter"],
             // Export the test's counting allocator (Tests/CMallocCounter) so the dynamic loader
@@ -132,7 +134,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "Hardware", "TestSupport"]),
         // The built `booth` executable from the outside (arguments, files, exit codes).
         .testTarget(name: "BoothCLITests", dependencies: ["booth", "ImageFiles", "TestSupport"]),
     ]

@@ -40,5 +40,18 @@ let package = Package(
             ],
             path: "Benchmarks/FrameRingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // NeuralCore: every integer kernel set on the models' GEMM/depthwise/ADD shapes, each model
+        // through the float and the integer path, segmentation per level (timings that unit tests
+        // used to print).
+        .executableTarget(
+            name: "NeuralBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ImageCore", package: "Booth"),
+                .product(name: "NeuralCore", package: "Booth"),
+                .product(name: "Vision", package: "Booth"),
+            ],
+            path: "Benchmarks/NeuralBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

@@ -1,3 +1,5 @@
+import Syscalls
+
 /// A device the kiosk needs is missing, busy or failing. These are environment failures (not
 /// bugs): every case reads as a sentence an operator can act on.
 public enum HardwareError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// Time for the fakes' schedules: CLOCK_MONOTONIC in nanoseconds, replaceable in tests.

@@ -13,7 +13,7 @@ final class SlotSink {
     var produced: [FrameMetadata] = []
     init(width: Int, height: Int) { buffer = ImageBuffer(format: .i420, width: width, height: height) }
     func produce(metadata: FrameMetadata, _ fill: (Image) -> Void) -> Bool {
-        fill(buffer.image(metadata: metadata))
+        buffer.withImage(metadata: metadata) { fill($0) }
         produced.append(metadata)
         return true
     }
@@ -53,14 +53,16 @@ private func randomImage(_ format: PixelFormat, _ w: Int, _ h: Int, strideSlack:
         let c2 = Plane(base: src + yStride * h + cStride * ch, width: format == .nv12 ? 0 : cw, height: format == .nv12 ? 0 : ch, stride: cStride, bytesPerPixel: 1, padding: 0)
         let source = Image(format: format, width: w, height: h, planes: (y, c1, c2))
         let dst = ImageBuffer(format: .i420, width: w, height: h)
-        FrameCopy.copyYUV420(from: source, to: dst.image())
-        let d = dst.image()
-        for row in 0..<h { for x in 0..<w { #expect(d.planes.0.row(row)[x] == y.row(row)[x]) } }
-        for row in 0..<ch {
-            for x in 0..<cw {
-                let (u, v) = format == .nv12 ? (c1.row(row)[2 * x], c1.row(row)[2 * x + 1]) : (c1.row(row)[x], c2.row(row)[x])
-                #expect(d.planes.1.row(row)[x] == u)
-                #expect(d.planes.2.row(row)[x] == v)
+        dst.withImage { dstImage in
+            FrameCopy.copyYUV420(from: source, to: dstImage)
+            let d = dstImage
+            for row in 0..<h { for x in 0..<w { #expect(d.planes.0.row(row)[x] == y.row(row)[x]) } }
+            for row in 0..<ch {
+                for x in 0..<cw {
+                    let (u, v) = format == .nv12 ? (c1.row(row)[2 * x], c1.row(row)[2 * x + 1]) : (c1.row(row)[x], c2.row(row)[x])
+                    #expect(d.planes.1.row(row)[x] == u)
+                    #expect(d.planes.2.row(row)[x] == v)
+                }
             }
         }
     }
@@ -79,9 +81,10 @@ private func randomImage(_ format: PixelFormat, _ w: Int, _ h: Int, strideSlack:
                 #expect(SyntheticSource.decodeSequence(from: image) == 3)
             })
             #expect(n == 1)
-            let image = sink.buffer.image()
-            #expect(SyntheticSource.decodeSequence(from: image) == UInt32(i))
-            let row = Array(UnsafeBufferPointer(start: image.planes.0.row(100), count: 320))
+            let (stamp, row) = sink.buffer.withImage { image in
+                (SyntheticSource.decodeSequence(from: image), Array(UnsafeBufferPointer(start: image.planes.0.row(100), count: 320)))
+            }
+            #expect(stamp == UInt32(i))
             #expect(row != previous, "the pattern moves")
             previous = row
         }
@@ -221,9 +224,10 @@ final class FlakySource: FrameSource {
         var edgeLuma: [UInt8] = []
         for _ in 0..<4 {
             #expect(try source.pump(timeoutMilliseconds: 0, deliver: sink.produce, still: { _ in }) == 1)
-            let y = sink.buffer.image().planes.0
-            centreLuma.append(y.row(120)[160])
-            edgeLuma.append(y.row(120)[5])
+            sink.buffer.withImage { image in
+                centreLuma.append(image.planes.0.row(120)[160])
+                edgeLuma.append(image.planes.0.row(120)[5])
+            }
         }
         #expect(centreLuma.map { $0 > 200 } == [true, false, true, false], "white, black, white, black")
         #expect(edgeLuma[0] > 200, "4:3 image fills a 4:3 slot")

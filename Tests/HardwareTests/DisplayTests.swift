@@ -27,10 +27,14 @@ import Glibc
         try display.flush()   // the writer thread has the last screen
         #expect(display.writtenCount == 3 && display.lastWritten == dir + "/screen-000004.png")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["screen-000000.png", "screen-000003.png", "screen-000004.png"])
-        let decoded = try ImageDecoder.decode(path: dir + "/screen-000003.png", as: .rgb888).image()
-        let row = decoded.planes.0.row(10)
-        #expect(Array(UnsafeBufferPointer(start: row, count: 3)) == [255, 0, 0])
-        #expect(Array(UnsafeBufferPointer(start: row + 3 * 40, count: 3)) == [0, 0, 120])
+        // (The decoded buffer used to be a temporary whose view outlived it.)
+        let decoded = try ImageDecoder.decode(path: dir + "/screen-000003.png", as: .rgb888)
+        let (left, middle) = decoded.withImage { image in
+            let row = image.planes.0.row(10)
+            return (Array(UnsafeBufferPointer(start: row, count: 3)), Array(UnsafeBufferPointer(start: row + 3 * 40, count: 3)))
+        }
+        #expect(left == [255, 0, 0])
+        #expect(middle == [0, 0, 120])
     }
 
     /// A screen the writer thread cannot write is reported by the next flush (and only once).

@@ -25,20 +25,22 @@ struct StillWriterTests {
 
     static func still(width: Int, height: Int, seed: UInt64) -> ImageBuffer {
         let b = ImageBuffer(format: .i420, width: width, height: height)
-        var g = SeededGenerator(seed: seed)
-        let image = b.image()
-        for p in [image.planes.0, image.planes.1, image.planes.2] {
-            for y in 0..<p.height {
-                let row = p.row(y)
-                for x in 0..<p.rowBytes { row[x] = UInt8(truncatingIfNeeded: (x + y) / 3) &+ UInt8.random(in: 0...15, using: &g) }
+        return b.withImage { bImage in
+            var g = SeededGenerator(seed: seed)
+            let image = bImage
+            for p in [image.planes.0, image.planes.1, image.planes.2] {
+                for y in 0..<p.height {
+                    let row = p.row(y)
+                    for x in 0..<p.rowBytes { row[x] = UInt8(truncatingIfNeeded: (x + y) / 3) &+ UInt8.random(in: 0...15, using: &g) }
+                }
             }
+            return b
         }
-        return b
     }
 
     /// `writer.write` of `still`, kept alive while it is read.
     static func write(_ writer: some StillWriter, _ still: ImageBuffer, sequence: UInt64 = 0) throws -> [UInt8] {
-        try withExtendedLifetime(still) { try writer.write(still.image(metadata: FrameMetadata(sequence: sequence))) }
+        try still.withImage(metadata: FrameMetadata(sequence: sequence)) { try writer.write($0) }
     }
 
     @Test func jpegWriterEncodesI420StraightAs420() throws {

@@ -18,14 +18,16 @@ import Testing
     /// A tiny real PNG whose IHDR claims `width`×`height` at 16 bits (the 173-byte bomb).
     func pngClaiming(width: UInt32, height: UInt32) throws -> [UInt8] {
         let picture = testPicture(width: 4, height: 4)
-        var png = try withExtendedLifetime(picture) { try PNGCodec.encode(picture.image()) }
-        for (i, v) in [width, height].enumerated() {
-            for k in 0..<4 { png[16 + 4 * i + k] = UInt8(truncatingIfNeeded: v >> (24 - 8 * k)) }
+        return try picture.withImage { pictureImage in
+            var png = try PNGCodec.encode(pictureImage)
+            for (i, v) in [width, height].enumerated() {
+                for k in 0..<4 { png[16 + 4 * i + k] = UInt8(truncatingIfNeeded: v >> (24 - 8 * k)) }
+            }
+            png[24] = 16
+            let crc = crc32(png[12..<29])
+            for k in 0..<4 { png[29 + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
+            return png
         }
-        png[24] = 16
-        let crc = crc32(png[12..<29])
-        for k in 0..<4 { png[29 + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
-        return png
     }
 
     @Test func aPNGClaimingAHugeSizeIsRefusedFromItsHeader() throws {
@@ -52,7 +54,9 @@ import Testing
     /// A 640×480 4:2:0 JPEG of the test picture (the buffer kept alive while TurboJPEG reads it).
     static func jpeg640x480() throws -> [UInt8] {
         let picture = testPicture(width: 640, height: 480)
-        return try withExtendedLifetime(picture) { try JPEGCodec().encode(picture.image(), quality: 95, subsampling: .s420) }
+        return try picture.withImage { pictureImage in
+            return try JPEGCodec().encode(pictureImage, quality: 95, subsampling: .s420)
+        }
     }
 
     @Test(arguments: [PixelFormat.rgb888, .gray8, .i420, .xrgb8888])
@@ -70,18 +74,22 @@ import Testing
         #expect(JPEGCodec.scaledSize(width: 10_000, height: 7_500, maximumPixels: ImageDecoder.defaultMaximumPixels)! == (3750, 2813))
         // The downscaled picture is the picture: close to a box-filtered full decode.
         let full = try ImageDecoder().decode(bytes: jpeg, name: "a.jpg", as: .gray8)
-        let half = try ImageDecoder(maximumPixels: 80_000).decode(bytes: jpeg, name: "a.jpg", as: .gray8)
-        var diff = 0
-        for y in 0..<240 {
-            for x in 0..<320 {
-                let f = full.image().luma, s = half.image().luma
-                let avg = (Int(f.row(2 * y)[2 * x]) + Int(f.row(2 * y)[2 * x + 1]) + Int(f.row(2 * y + 1)[2 * x]) + Int(f.row(2 * y + 1)[2 * x + 1]) + 2) / 4
-                diff += abs(avg - Int(s.row(y)[x]))
+        try full.withImage { fullImage in
+            let half = try ImageDecoder(maximumPixels: 80_000).decode(bytes: jpeg, name: "a.jpg", as: .gray8)
+            try half.withImage { halfImage in
+                var diff = 0
+                for y in 0..<240 {
+                    for x in 0..<320 {
+                        let f = fullImage.luma, s = halfImage.luma
+                        let avg = (Int(f.row(2 * y)[2 * x]) + Int(f.row(2 * y)[2 * x + 1]) + Int(f.row(2 * y + 1)[2 * x]) + Int(f.row(2 * y + 1)[2 * x + 1]) + 2) / 4
+                        diff += abs(avg - Int(s.row(y)[x]))
+                    }
+                }
+                #expect(Double(diff) / Double(320 * 240) < 3, "mean difference \(Double(diff) / Double(320 * 240))")
+                // Even 1/8 over the budget: refused before decoding.
+                #expect(throws: ImageFileError.self) { try ImageDecoder(maximumPixels: 1000).decode(bytes: jpeg, name: "a.jpg", as: .rgb888) }
             }
-        }
-        #expect(Double(diff) / Double(320 * 240) < 3, "mean difference \(Double(diff) / Double(320 * 240))")
-        // Even 1/8 over the budget: refused before decoding.
-        #expect(throws: ImageFileError.self) { try ImageDecoder(maximumPixels: 1000).decode(bytes: jpeg, name: "a.jpg", as: .rgb888) }
+            }
     }
 }
 
@@ -91,9 +99,13 @@ import Testing
     @Test func aPNMSampleAboveMaxvalIsClamped() throws {
         let pgm = Array("P5\n2 1\n100\n".utf8) + [200, 50]
         let image = try ImageDecoder().decode(bytes: pgm, name: "x.pgm", as: .gray8)
-        #expect(image.image().luma.row(0)[0] == 255 && image.image().luma.row(0)[1] == 128)
-        let ppm16 = Array("P6\n1 1\n1000\n".utf8) + [0xFF, 0xFF, 0x01, 0xF4, 0, 0]
-        let rgb = try ImageDecoder().decode(bytes: ppm16, name: "x.ppm", as: .rgb888)
-        #expect(rgb.image().luma.row(0)[0] == 255 && rgb.image().luma.row(0)[1] == 128 && rgb.image().luma.row(0)[2] == 0)
+        try image.withImage { imageImage in
+            #expect(imageImage.luma.row(0)[0] == 255 && imageImage.luma.row(0)[1] == 128)
+            let ppm16 = Array("P6\n1 1\n1000\n".utf8) + [0xFF, 0xFF, 0x01, 0xF4, 0, 0]
+            let rgb = try ImageDecoder().decode(bytes: ppm16, name: "x.ppm", as: .rgb888)
+            rgb.withImage { rgbImage in
+                #expect(rgbImage.luma.row(0)[0] == 255 && rgbImage.luma.row(0)[1] == 128 && rgbImage.luma.row(0)[2] == 0)
+            }
+            }
     }
 }

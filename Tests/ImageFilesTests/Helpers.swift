@@ -8,17 +8,19 @@ import Glibc
 func testPicture(width: Int, height: Int, seed: UInt64 = 1) -> ImageBuffer {
     var rng = SeededGenerator(seed: seed)
     let buf = ImageBuffer(format: .rgb888, width: width, height: height)
-    let p = buf.image().luma
-    for y in 0..<height {
-        let row = p.row(y)
-        for x in 0..<width {
-            let n = Int(rng.next() % 9) - 4
-            row[3 * x] = UInt8(clamping: x * 255 / max(width - 1, 1) + n)
-            row[3 * x + 1] = UInt8(clamping: y * 255 / max(height - 1, 1) + n)
-            row[3 * x + 2] = UInt8(clamping: (x + 2 * y) % 256 / 2 + 64 + n)
+    return buf.withImage { bufImage in
+        let p = bufImage.luma
+        for y in 0..<height {
+            let row = p.row(y)
+            for x in 0..<width {
+                let n = Int(rng.next() % 9) - 4
+                row[3 * x] = UInt8(clamping: x * 255 / max(width - 1, 1) + n)
+                row[3 * x + 1] = UInt8(clamping: y * 255 / max(height - 1, 1) + n)
+                row[3 * x + 2] = UInt8(clamping: (x + 2 * y) % 256 / 2 + 64 + n)
+            }
         }
+        return buf
     }
-    return buf
 }
 
 /// Mean absolute difference between two images of the same format and size, over all bytes.

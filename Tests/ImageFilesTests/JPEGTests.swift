@@ -10,35 +10,49 @@ import Testing
     @Test(arguments: [(64, 48), (33, 17), (641, 479)])
     func rgbRoundTripIsClose(width: Int, height: Int) throws {
         let src = testPicture(width: width, height: height)
-        let jpeg = try codec.encode(src.image(), quality: 95, subsampling: .s444)
-        let back = try decoder.decode(bytes: jpeg, name: "mem.jpg", as: .rgb888)
-        #expect(back.width == width && back.height == height)
-        #expect(meanAbsDiff(src.image(), back.image()) < 4)
+        try src.withImage { srcImage in
+            let jpeg = try codec.encode(srcImage, quality: 95, subsampling: .s444)
+            let back = try decoder.decode(bytes: jpeg, name: "mem.jpg", as: .rgb888)
+            back.withImage { backImage in
+                #expect(back.width == width && back.height == height)
+                #expect(meanAbsDiff(srcImage, backImage) < 4)
+            }
+        }
     }
 
     @Test func encodesStraightFromYUVPlanes() throws {
         let src = testPicture(width: 97, height: 65)
-        let jpeg = try codec.encode(src.image(), quality: 95)
-        let yuv = try decoder.decode(bytes: jpeg, name: "a.jpg", as: .i420)
-        #expect(yuv.format == .i420)
-        // Re-encode from the planes and decode again: the planes survive within JPEG error.
-        let again = try codec.encode(yuv.image(), quality: 95)
-        let yuv2 = try decoder.decode(bytes: again, name: "b.jpg", as: .i420)
-        #expect(meanAbsDiff(yuv.image(), yuv2.image()) < 2)
+        try src.withImage { srcImage in
+            let jpeg = try codec.encode(srcImage, quality: 95)
+            let yuv = try decoder.decode(bytes: jpeg, name: "a.jpg", as: .i420)
+            try yuv.withImage { yuvImage in
+                #expect(yuv.format == .i420)
+                // Re-encode from the planes and decode again: the planes survive within JPEG error.
+                let again = try codec.encode(yuvImage, quality: 95)
+                let yuv2 = try decoder.decode(bytes: again, name: "b.jpg", as: .i420)
+                yuv2.withImage { yuv2Image in
+                    #expect(meanAbsDiff(yuvImage, yuv2Image) < 2)
+                }
+                }
+                }
     }
 
     @Test func nonYUV420JPEGsStillDecodeToI420() throws {
         let src = testPicture(width: 40, height: 30)
-        let jpeg444 = try codec.encode(src.image(), quality: 95, subsampling: .s444)
-        let viaRGB = try decoder.decode(bytes: jpeg444, name: "x.jpg", as: .i420)
-        #expect(viaRGB.width == 40 && viaRGB.height == 30)
-        let gray = try codec.encode(try decoder.decode(bytes: jpeg444, name: "x.jpg", as: .gray8).image())
-        let grayYUV = try decoder.decode(bytes: gray, name: "g.jpg", as: .i420)
-        #expect(grayYUV.image().plane(1).row(3)[5] == 128)
+        try src.withImage { srcImage in
+            let jpeg444 = try codec.encode(srcImage, quality: 95, subsampling: .s444)
+            let viaRGB = try decoder.decode(bytes: jpeg444, name: "x.jpg", as: .i420)
+            #expect(viaRGB.width == 40 && viaRGB.height == 30)
+            let gray = try decoder.decode(bytes: jpeg444, name: "x.jpg", as: .gray8).withImage { try codec.encode($0) }
+            let grayYUV = try decoder.decode(bytes: gray, name: "g.jpg", as: .i420)
+            grayYUV.withImage { grayYUVImage in
+                #expect(grayYUVImage.plane(1).row(3)[5] == 128)
+            }
+        }
     }
 
     @Test func truncatedAndCorruptJPEGsAreTypedErrorsNamingTheFile() throws {
-        let jpeg = try codec.encode(testPicture(width: 64, height: 64).image(), quality: 90)
+        let jpeg = try testPicture(width: 64, height: 64).withImage { try codec.encode($0, quality: 90) }
         for cut in stride(from: 3, to: jpeg.count, by: max(1, jpeg.count / 40)) {
             #expect(throws: ImageFileError.self) {
                 _ = try decoder.decode(bytes: Array(jpeg.prefix(cut)), name: "cut.jpg", as: .rgb888)

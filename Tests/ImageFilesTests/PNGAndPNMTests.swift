@@ -8,19 +8,18 @@ import Testing
         let rgb = testPicture(width: 37, height: 23)
         let src: ImageBuffer
         if format == .rgb888 { src = rgb } else {
-            src = try ImageDecoder().decode(bytes: PNMCodec.encode(rgb.image()), name: "p.ppm", as: format)
+            src = try ImageDecoder().decode(bytes: rgb.withImage { PNMCodec.encode($0) }, name: "p.ppm", as: format)
         }
-        let png = try PNGCodec.encode(src.image())
+        let png = try src.withImage { try PNGCodec.encode($0) }
         let back = try ImageDecoder().decode(bytes: png, name: "m.png", as: format == .gray8 ? .gray8 : .rgb888)
-        if format == .xrgb8888 {
-            #expect(meanAbsDiff(rgb.image(), back.image()) == 0)
-        } else {
-            #expect(meanAbsDiff(src.image(), back.image()) == 0)
+        let difference = back.withImage { backImage in
+            (format == .xrgb8888 ? rgb : src).withImage { meanAbsDiff($0, backImage) }
         }
+        #expect(difference == 0)
     }
 
     @Test func truncatedPNGIsAnError() throws {
-        let png = try PNGCodec.encode(testPicture(width: 20, height: 20).image())
+        let png = try testPicture(width: 20, height: 20).withImage { try PNGCodec.encode($0) }
         for cut in [8, 20, 40, png.count / 2, png.count - 13] {
             #expect(throws: ImageFileError.self) {
                 _ = try ImageDecoder().decode(bytes: Array(png.prefix(cut)), name: "t.png", as: .rgb888)
@@ -30,14 +29,20 @@ import Testing
 
     @Test func pnmRoundTripAndErrors() throws {
         let src = testPicture(width: 5, height: 3)
-        let ppm = PNMCodec.encode(src.image())
-        let back = try PNMCodec.decode(ppm, name: "a.ppm")
-        #expect(meanAbsDiff(src.image(), back.image()) == 0)
-        #expect(throws: ImageFileError.self) { _ = try PNMCodec.decode(Array(ppm.dropLast()), name: "a.ppm") }
-        #expect(throws: ImageFileError.self) { _ = try PNMCodec.decode(Array("P6\n-1 2\n255\n".utf8), name: "b.ppm") }
-        let comment = Array("P5 # a comment\n2 1\n255\n".utf8) + [7, 9]
-        let g = try PNMCodec.decode(comment, name: "c.pgm")
-        #expect(g.image().luma.row(0)[1] == 9)
+        try src.withImage { srcImage in
+            let ppm = PNMCodec.encode(srcImage)
+            let back = try PNMCodec.decode(ppm, name: "a.ppm")
+            try back.withImage { backImage in
+                #expect(meanAbsDiff(srcImage, backImage) == 0)
+                #expect(throws: ImageFileError.self) { _ = try PNMCodec.decode(Array(ppm.dropLast()), name: "a.ppm") }
+                #expect(throws: ImageFileError.self) { _ = try PNMCodec.decode(Array("P6\n-1 2\n255\n".utf8), name: "b.ppm") }
+                let comment = Array("P5 # a comment\n2 1\n255\n".utf8) + [7, 9]
+                let g = try PNMCodec.decode(comment, name: "c.pgm")
+                g.withImage { gImage in
+                    #expect(gImage.luma.row(0)[1] == 9)
+                }
+                }
+        }
     }
 
     @Test func unknownAndEmptyFilesAreTypedErrors() {
@@ -49,8 +54,8 @@ import Testing
     @Test func atomicWriteLeavesNoTemporaryFiles() throws {
         let dir = temporaryDirectory()
         let path = dir + "/out.png"
-        try PNGWriter.write(testPicture(width: 8, height: 8).image(), to: path)
-        try PNGWriter.write(testPicture(width: 9, height: 9).image(), to: path)
+        try testPicture(width: 8, height: 8).withImage { try PNGWriter.write($0, to: path) }
+        try testPicture(width: 9, height: 9).withImage { try PNGWriter.write($0, to: path) }
         #expect(try ImageDecoder.decode(path: path, as: .rgb888).width == 9)
         #expect(!fileExists(dir + "/.out.png.tmp"))
         #expect(throws: ImageFileError.self) { try FileIO.writeAtomically([1, 2, 3], to: dir + "/missing/x.bin") }

@@ -1,5 +1,6 @@
 import Foundation
 import Kiosk
+import TestSupport
 import Testing
 
 @Suite struct SystemdNotifierTests {
@@ -44,5 +45,40 @@ import Testing
         #expect(!n.isActive)
         #expect(n.watchdogInterval == nil)
         n.ready()   // a no-op, not a crash
+    }
+}
+
+/// sd_notify failures through `SystemCalls`: harmless (never thrown, never a crash), counted.
+@Suite struct SystemdNotifierFaultTests {
+    @Test func noSocketMeansInactiveAndEverySendCounted() {
+        let faults = FaultInjector()
+        faults.fail(.socket, with: EMFILE)
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/systemd/notify"], syscalls: faults.syscalls)
+        #expect(!n.isActive)
+        n.ready()
+        n.watchdog()
+        #expect(n.failedSends == 2)
+    }
+
+    @Test func aFailedDatagramIsCountedAndTheNextOneStillGoes() {
+        let path = NSTemporaryDirectory() + "notify-fault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = SystemdNotifierTests().listen(at: path)
+        defer { close(fd); unlink(path) }
+        let faults = FaultInjector()
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": path], syscalls: faults.syscalls)
+        #expect(n.isActive)
+        faults.fail(.sendto, with: ECONNREFUSED, times: 1)
+        n.watchdog()
+        #expect(n.failedSends == 1 && faults.failures(of: .sendto) == 1)
+        n.stopping()
+        #expect(SystemdNotifierTests().receive(fd) == "STOPPING=1")
+        #expect(n.failedSends == 1)
+    }
+
+    @Test func aSocketPathTooLongIsCountedNotSent() {
+        let n = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: 200)])
+        #expect(n.isActive)
+        n.ready()
+        #expect(n.failedSends == 1)
     }
 }

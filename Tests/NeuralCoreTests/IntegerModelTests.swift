@@ -101,10 +101,13 @@ import Testing
         }
     }
 
-    @Test("integer path meets the accuracy goals against LiteRT", arguments: goalModels)
+    @Test("integer path meets the accuracy goals against LiteRT",
+          .enabled(if: Fixtures.available, "../shared/fixtures is absent: no real-face reference case, the accuracy goals are not checked"),
+          arguments: goalModels)
     func integerPathMatchesLiteRT(model: String) throws {
         let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model }
-        #expect(!cases.isEmpty, "no reference cases for \(model)")
+        // The goals are asserted on the real-face case only: without it this test would pass untested.
+        try #require(cases.contains { $0.name != "noise" }, "no real-image reference case for \(model) in \(LiteRTReferenceTests.referenceDirectory)")
         let bytes = try LiteRTReferenceTests.modelBytes(model)
         var cal = Self.calibration(model)
         if ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"] != nil, let face = cases.first(where: { $0.name == "face" }) {
@@ -260,34 +263,6 @@ enum BlazeFaceDecoder {
             out.append(Detection(score: top.score, box: sum / weight))
         }
         return out
-    }
-}
-
-/// Single-threaded time per run of both paths on each model (printed, never asserted).
-@Test func integerAndFloatPathTimings() throws {
-    let runs = Int(ProcessInfo.processInfo.environment["BOOTH_BENCH_RUNS"] ?? "") ?? 3
-    let models = ProcessInfo.processInfo.environment["BOOTH_BENCH_MODEL"].map { [$0] } ?? LiteRTReferenceTests.models
-    for model in models {
-        let bytes = try LiteRTReferenceTests.modelBytes(model)
-        let clock = ContinuousClock()
-        let loadStart = clock.now
-        let integer = try Interpreter(model: bytes, path: .integer, calibration: IntegerModelTests.calibration(model))
-        let load = clock.now - loadStart
-        let float = try Interpreter(model: bytes, path: .float)
-        var g = SeededGenerator(seed: 5)
-        let count = integer.inputShape(0).reduce(1, *)
-        let input = (0..<count).map { _ in Float.random(in: 0...1, using: &g) }
-        var line = "timing \(model): integer load (with calibration) \(load)"
-        let only = ProcessInfo.processInfo.environment["BOOTH_BENCH_ONLY"]
-        for (name, i) in [("float", float), ("integer", integer)] where only == nil || only == name {
-            _ = i.withInput(0) { $0.update(fromContentsOf: input) }
-            i.run()
-            let start = clock.now
-            for _ in 0..<runs { i.run() }
-            let d = (clock.now - start) / runs
-            line += "; \(name) \(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000) ms"
-        }
-        print(line)
     }
 }
 

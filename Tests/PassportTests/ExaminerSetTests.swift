@@ -83,8 +83,7 @@ import Vision
     }
 
     static func measure(_ image: ImageBuffer, profile: Profile) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
-        withExtendedLifetime(image) {
-            let img = image.image()
+        image.withImage { img in
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)
             return (face, q, ExaminerEstimator.measure(img, face: face, quality: q))
@@ -106,7 +105,7 @@ import Vision
             for kind in kinds {
                 let image = kind.map { ExaminerSetVariants.make($0, photo, face: face, hand: hand) } ?? photo
                 if let dir = ProcessInfo.processInfo.environment["BOOTH_EXAMINER_VARIANTS"], let kind {
-                    try withExtendedLifetime(image) { try PNGWriter.write(image.image(), to: dir + "/" + l.file + "+" + kind.rawValue + ".png") }
+                    try image.withImage { try PNGWriter.write($0, to: dir + "/" + l.file + "+" + kind.rawValue + ".png") }
                 }
                 guard let (_, q, m) = measure(image, profile: profile) else { continue }   // a variant may hide the face
                 let check = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)

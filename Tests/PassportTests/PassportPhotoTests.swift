@@ -23,9 +23,11 @@ import Vision
     /// `source` placed on a larger grey canvas at (dx, dy), scaled by `scale`.
     static func placed(_ source: ImageBuffer, canvas: (Int, Int), dx: Int, dy: Int, scale: Double) -> ImageBuffer {
         let out = ImageBuffer(format: .rgb888, width: canvas.0, height: canvas.1)
-        Fill.run(out.image().luma, value: 0x80_8080)
         let w = Int(Double(source.width) * scale), h = Int(Double(source.height) * scale)
-        ResizeBilinear.run(source.image(), out.image().cropped(x: dx, y: dy, width: w, height: h))
+        out.withImage { canvas in
+            Fill.run(canvas.luma, value: 0x80_8080)
+            source.withImage { ResizeBilinear.run($0, canvas.cropped(x: dx, y: dy, width: w, height: h)) }
+        }
         return out
     }
 
@@ -43,13 +45,13 @@ import Vision
     func astronautMakesAPhotoMeasuredAgainOnTheOutput(profile: String) throws {
         let maker = try Self.maker(profile)
         let src = try Self.astronaut()
-        let photo = try withExtendedLifetime(src) { try maker.make(from: src.image()) }
+        let photo = try src.withImage { try maker.make(from: $0) }
         #expect(photo.failures.map(\.rule) == Self.examinerRefusals[profile], "\(photo.failures)")
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.
-        let again = try withExtendedLifetime(photo.image) { () -> FaceObservation in
-            let faces = maker.analyzerForTests.analyze(photo.image.image())
+        let again = try photo.image.withImage { image -> FaceObservation in
+            let faces = maker.analyzerForTests.analyze(image)
             return try #require(faces.first)
         }
         let H = Double(photo.image.height)
@@ -61,16 +63,16 @@ import Vision
         #expect(p.headHeightRatio.lowerBound - 0.02 <= headRatio && headRatio <= p.headHeightRatio.upperBound + 0.02)
         if let eye = p.eyeLineFromBottomRatio { #expect(eye.contains((H - eyes) / H)) }
         // Background replaced: the top corners are the profile's colour.
-        let row = photo.image.image().luma.row(2)
-        #expect(row[0] == p.background.0 && row[1] == p.background.1 && row[2] == p.background.2)
+        let corner = photo.image.withImage { image in (0..<3).map { image.luma.row(2)[$0] } }
+        #expect(corner == [p.background.0, p.background.1, p.background.2])
     }
 
     @Test func shiftedAndScaledStillsGiveTheSameGeometry() throws {
         let maker = try Self.maker("uk")
         let src = try Self.astronaut()
-        let a = try withExtendedLifetime(src) { try maker.make(from: src.image()) }
+        let a = try src.withImage { try maker.make(from: $0) }
         let moved = Self.placed(src, canvas: (900, 800), dx: 230, dy: 90, scale: 1.2)
-        let b = try withExtendedLifetime(moved) { try maker.make(from: moved.image()) }
+        let b = try moved.withImage { try maker.make(from: $0) }
         #expect(b.failures.map(\.rule) == Self.examinerRefusals["uk"], "\(b.failures)")
         let H = Double(a.image.height)
         #expect(abs(a.head.chinY - b.head.chinY) < 0.02 * H && abs(a.head.eyeLineY - b.head.eyeLineY) < 0.02 * H)
@@ -84,15 +86,19 @@ import Vision
         // Rotate by 20° about the centre (nearest neighbour is enough for pose).
         let a = 20 * Double.pi / 180, c = cos(a), s = sin(a)
         let cx = Double(src.width) / 2, cy = Double(src.height) / 2
-        let sp = src.image().luma, dp = tilted.image().luma
-        for y in 0..<src.height {
-            for x in 0..<src.width {
-                let sx = Int(c * (Double(x) - cx) + s * (Double(y) - cy) + cx), sy = Int(-s * (Double(x) - cx) + c * (Double(y) - cy) + cy)
-                guard sx >= 0, sy >= 0, sx < src.width, sy < src.height else { continue }
-                for k in 0..<3 { dp.row(y)[3 * x + k] = sp.row(sy)[3 * sx + k] }
+        src.withImage { source in
+            tilted.withImage { destination in
+                let sp = source.luma, dp = destination.luma
+                for y in 0..<src.height {
+                    for x in 0..<src.width {
+                        let sx = Int(c * (Double(x) - cx) + s * (Double(y) - cy) + cx), sy = Int(-s * (Double(x) - cx) + c * (Double(y) - cy) + cy)
+                        guard sx >= 0, sy >= 0, sx < src.width, sy < src.height else { continue }
+                        for k in 0..<3 { dp.row(y)[3 * x + k] = sp.row(sy)[3 * sx + k] }
+                    }
+                }
             }
         }
-        let photo = try withExtendedLifetime(tilted) { try maker.make(from: tilted.image()) }
+        let photo = try tilted.withImage { try maker.make(from: $0) }
         #expect(!photo.complies)
         #expect(photo.failures.contains { $0.rule == "roll" })
     }
@@ -100,9 +106,9 @@ import Vision
     @Test func noFaceIsAFailureWithTheRule() throws {
         let maker = try Self.maker("uk")
         let blank = ImageBuffer(format: .rgb888, width: 400, height: 500)
-        Fill.run(blank.image().luma, value: 0xC0_C0C0)
+        blank.withImage { Fill.run($0.luma, value: 0xC0_C0C0) }
         do {
-            _ = try withExtendedLifetime(blank) { try maker.make(from: blank.image()) }
+            _ = try blank.withImage { try maker.make(from: $0) }
             Issue.record("a blank image made a passport photo")
         } catch let error as PassportPhotoMaker.Failure {
             #expect(error.rules.first?.rule == "face_count" && error.rules.first?.passed == false)

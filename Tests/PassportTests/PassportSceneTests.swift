@@ -21,7 +21,7 @@ import Vision
         let faceBox: Rect
         init?(_ path: String) {
             guard access(path, F_OK) == 0, let b = try? ImageDecoder.decode(path: path, as: .rgb888) else { return nil }
-            guard let face = withExtendedLifetime(b, { analyzer.analyze(b.image()).max(by: { $0.box.area < $1.box.area }) }) else { return nil }
+            guard let face = b.withImage({ analyzer.analyze($0).max(by: { $0.box.area < $1.box.area }) }) else { return nil }
             source = b; faceBox = face.box
         }
         /// Scale at which the face is as wide as the guide.
@@ -43,29 +43,35 @@ import Vision
     static func scene(_ subject: Subject = astronaut, scale: Float = 1, degrees: Float = 0, dx: Float = 0, dy: Float = 0,
                       copiesAt: [Float] = [0], blurRadius: Int = 0, gain: Float = 1) -> ImageBuffer {
         let out = ImageBuffer(format: .rgb888, width: 640, height: 480)
-        Fill.run(out.image().luma, value: 0xE0_E0E0)
         let source = subject.source
-        let s = source.image().luma
         let fc = subject.faceBox.center, gc = guide.box.center
         let a = degrees * .pi / 180, c = cos(a), sn = sin(a)
-        let d = out.image().luma
-        for copy in copiesAt {
-            for y in 0..<480 {
-                for x in 0..<640 {
-                    let u = (Float(x) - gc.x - dx - copy) / scale, v = (Float(y) - gc.y - dy) / scale
-                    let sx = Int((c * u + sn * v + fc.x).rounded()), sy = Int((-sn * u + c * v + fc.y).rounded())
-                    guard sx >= 0, sy >= 0, sx < source.width, sy < source.height else { continue }
-                    for k in 0..<3 { d.row(y)[3 * x + k] = s.row(sy)[3 * sx + k] }
+        out.withImage { frame in
+            Fill.run(frame.luma, value: 0xE0_E0E0)
+            let d = frame.luma
+            source.withImage { picture in
+                let s = picture.luma
+                for copy in copiesAt {
+                    for y in 0..<480 {
+                        for x in 0..<640 {
+                            let u = (Float(x) - gc.x - dx - copy) / scale, v = (Float(y) - gc.y - dy) / scale
+                            let sx = Int((c * u + sn * v + fc.x).rounded()), sy = Int((-sn * u + c * v + fc.y).rounded())
+                            guard sx >= 0, sy >= 0, sx < source.width, sy < source.height else { continue }
+                            for k in 0..<3 { d.row(y)[3 * x + k] = s.row(sy)[3 * sx + k] }
+                        }
+                    }
                 }
             }
-        }
-        if gain != 1 {
-            for y in 0..<480 { for x in 0..<(3 * 640) { d.row(y)[x] = UInt8(min(255, Float(d.row(y)[x]) * gain)) } }
-        }
-        if blurRadius > 0 {
-            let tmp = ImageBuffer(format: .rgb888, width: 640 / (2 * blurRadius), height: 480 / (2 * blurRadius))
-            ResizeArea.run(out.image(), tmp.image())
-            ResizeBilinear.run(tmp.image(), out.image())
+            if gain != 1 {
+                for y in 0..<480 { for x in 0..<(3 * 640) { d.row(y)[x] = UInt8(min(255, Float(d.row(y)[x]) * gain)) } }
+            }
+            if blurRadius > 0 {
+                let tmp = ImageBuffer(format: .rgb888, width: 640 / (2 * blurRadius), height: 480 / (2 * blurRadius))
+                tmp.withImage { small in
+                    ResizeArea.run(frame, small)
+                    ResizeBilinear.run(small, frame)
+                }
+            }
         }
         return out
     }
@@ -77,51 +83,57 @@ import Vision
 
     /// The scene's verdict under the UK profile (printed with the quality when `label` is set).
     static func verdict(_ frame: ImageBuffer, _ label: String = "") throws -> Verdict {
-        let uk = try shippedProfile("uk")
-        return withExtendedLifetime(frame) {
-            let found = analyzer.analyze(frame.image())
-            let qualities = found.map { quality.evaluate(frame.image(), face: $0) }
-            let faces = zip(found, qualities).map { FaceMeasurement($0, quality: $1) }
-            let verdict = LiveRules(profile: uk).evaluate(faces: faces, guide: guide, replacingBackground: true)
-            if !label.isEmpty {
-                let q = qualities.first
-                let c = q?.components
-                print("scene \(label): \(verdict.instruction) roll \(found.first?.roll ?? 0) pitch \(found.first?.pitch ?? 0) yaw \(found.first?.yaw ?? 0) quality \(q?.score ?? -1) eyes \(q?.eyeOpenness ?? -1) mouth \(q?.mouthOpenness ?? -1)"
-                      + " [sh \(c?.sharpness ?? -1) ex \(c?.exposure ?? -1) no \(c?.noise ?? -1) po \(c?.pose ?? -1) ey \(c?.eyesOpen ?? -1)"
-                      + " mo \(c?.mouthNeutral ?? -1) oc \(c?.occlusion ?? -1) re \(c?.resolution ?? -1)]")
+        return try frame.withImage { frameImage in
+            let uk = try shippedProfile("uk")
+            return withExtendedLifetime(frame) {
+                let found = analyzer.analyze(frameImage)
+                let qualities = found.map { quality.evaluate(frameImage, face: $0) }
+                let faces = zip(found, qualities).map { FaceMeasurement($0, quality: $1) }
+                let verdict = LiveRules(profile: uk).evaluate(faces: faces, guide: guide, replacingBackground: true)
+                if !label.isEmpty {
+                    let q = qualities.first
+                    let c = q?.components
+                    print("scene \(label): \(verdict.instruction) roll \(found.first?.roll ?? 0) pitch \(found.first?.pitch ?? 0) yaw \(found.first?.yaw ?? 0) quality \(q?.score ?? -1) eyes \(q?.eyeOpenness ?? -1) mouth \(q?.mouthOpenness ?? -1)"
+                          + " [sh \(c?.sharpness ?? -1) ex \(c?.exposure ?? -1) no \(c?.noise ?? -1) po \(c?.pose ?? -1) ey \(c?.eyesOpen ?? -1)"
+                          + " mo \(c?.mouthNeutral ?? -1) oc \(c?.occlusion ?? -1) re \(c?.resolution ?? -1)]")
+                }
+                return verdict
             }
-            return verdict
         }
     }
 
     /// The main face's landmarks in a scene (iBUG 68 points), for placing covers on it.
     static func landmarks(_ frame: ImageBuffer) -> [Point2]? {
-        withExtendedLifetime(frame) { analyzer.analyze(frame.image()).first?.landmarks68 }
+        return frame.withImage { frameImage in
+            analyzer.analyze(frameImage).first?.landmarks68
+        }
     }
 
     /// A separable box blur of `radius` pixels (edges replicated), in place.
     static func boxBlur(_ frame: ImageBuffer, radius: Int) {
-        let w = frame.width, h = frame.height, n = 2 * radius + 1
-        let d = frame.image().luma
-        var line = [Int](repeating: 0, count: max(w, h) * 3)
-        for y in 0..<h {
-            let row = d.row(y)
-            for i in 0..<(3 * w) { line[i] = Int(row[i]) }
-            for x in 0..<w {
-                for k in 0..<3 {
-                    var sum = 0
-                    for i in -radius...radius { sum += line[3 * min(w - 1, max(0, x + i)) + k] }
-                    row[3 * x + k] = UInt8((sum + n / 2) / n)
+        frame.withImage { frameImage in
+            let w = frame.width, h = frame.height, n = 2 * radius + 1
+            let d = frameImage.luma
+            var line = [Int](repeating: 0, count: max(w, h) * 3)
+            for y in 0..<h {
+                let row = d.row(y)
+                for i in 0..<(3 * w) { line[i] = Int(row[i]) }
+                for x in 0..<w {
+                    for k in 0..<3 {
+                        var sum = 0
+                        for i in -radius...radius { sum += line[3 * min(w - 1, max(0, x + i)) + k] }
+                        row[3 * x + k] = UInt8((sum + n / 2) / n)
+                    }
                 }
             }
-        }
-        for x in 0..<w {
-            for y in 0..<h { for k in 0..<3 { line[3 * y + k] = Int(d.row(y)[3 * x + k]) } }
-            for y in 0..<h {
-                for k in 0..<3 {
-                    var sum = 0
-                    for i in -radius...radius { sum += line[3 * min(h - 1, max(0, y + i)) + k] }
-                    d.row(y)[3 * x + k] = UInt8((sum + n / 2) / n)
+            for x in 0..<w {
+                for y in 0..<h { for k in 0..<3 { line[3 * y + k] = Int(d.row(y)[3 * x + k]) } }
+                for y in 0..<h {
+                    for k in 0..<3 {
+                        var sum = 0
+                        for i in -radius...radius { sum += line[3 * min(h - 1, max(0, y + i)) + k] }
+                        d.row(y)[3 * x + k] = UInt8((sum + n / 2) / n)
+                    }
                 }
             }
         }
@@ -129,10 +141,12 @@ import Vision
 
     /// Paints the axis-aligned box `x0..<x1 × y0..<y1` with `colour`.
     static func paint(_ frame: ImageBuffer, x0: Float, y0: Float, x1: Float, y1: Float, colour: (UInt8, UInt8, UInt8)) {
-        let d = frame.image().luma
-        for y in max(0, Int(y0.rounded()))..<min(frame.height, Int(y1.rounded())) {
-            for x in max(0, Int(x0.rounded()))..<min(frame.width, Int(x1.rounded())) {
-                d.row(y)[3 * x] = colour.0; d.row(y)[3 * x + 1] = colour.1; d.row(y)[3 * x + 2] = colour.2
+        frame.withImage { frameImage in
+            let d = frameImage.luma
+            for y in max(0, Int(y0.rounded()))..<min(frame.height, Int(y1.rounded())) {
+                for x in max(0, Int(x0.rounded()))..<min(frame.width, Int(x1.rounded())) {
+                    d.row(y)[3 * x] = colour.0; d.row(y)[3 * x + 1] = colour.1; d.row(y)[3 * x + 2] = colour.2
+                }
             }
         }
     }
@@ -243,24 +257,28 @@ import Vision
     @Test func aKeptBackgroundMustBeLightAndPlain() throws {
         let uk = try shippedProfile("uk")
         let frame = Self.scene(scale: Self.fit)
-        // A mask calling the left 200 columns background: light grey there → plain; dark stripes → not.
-        let mask = ImageBuffer(format: .gray8, width: 640, height: 480)
-        for y in 0..<480 { for x in 0..<640 { mask.image().luma.row(y)[x] = x < 200 ? 0 : 255 } }
-        let face = try withExtendedLifetime(frame) { () throws -> FaceMeasurement in
-            let f = try #require(Self.analyzer.analyze(frame.image()).first)
-            return FaceMeasurement(f, quality: Self.quality.evaluate(frame.image(), face: f))
-        }
-        for y in 0..<480 { for x in 0..<(3 * 200) { frame.image().luma.row(y)[x] = 232 } }   // a plain light wall
-        let light = BackgroundMeasurement(frame.image(), mask: mask.image().luma)
-        #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: light).instruction == .ready)
-        for y in 0..<480 where (y / 8) % 2 == 0 { for x in 0..<(3 * 200) { frame.image().luma.row(y)[x] = 20 } }
-        let striped = BackgroundMeasurement(frame.image(), mask: mask.image().luma)
-        #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: striped).instruction == .backgroundNotPlain)
+        try frame.withImage { frameImage in
+            // A mask calling the left 200 columns background: light grey there → plain; dark stripes → not.
+            let mask = ImageBuffer(format: .gray8, width: 640, height: 480)
+            try mask.withImage { maskImage in
+                for y in 0..<480 { for x in 0..<640 { maskImage.luma.row(y)[x] = x < 200 ? 0 : 255 } }
+                let face = try withExtendedLifetime(frame) { () throws -> FaceMeasurement in
+                    let f = try #require(Self.analyzer.analyze(frameImage).first)
+                    return FaceMeasurement(f, quality: Self.quality.evaluate(frameImage, face: f))
+                }
+                for y in 0..<480 { for x in 0..<(3 * 200) { frameImage.luma.row(y)[x] = 232 } }   // a plain light wall
+                let light = BackgroundMeasurement(frameImage, mask: maskImage.luma)
+                #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: light).instruction == .ready)
+                for y in 0..<480 where (y / 8) % 2 == 0 { for x in 0..<(3 * 200) { frameImage.luma.row(y)[x] = 20 } }
+                let striped = BackgroundMeasurement(frameImage, mask: maskImage.luma)
+                #expect(LiveRules(profile: uk).evaluate(faces: [face], guide: Self.guide, background: striped).instruction == .backgroundNotPlain)
+            }
+            }
     }
 
     @Test func noFaceAndTwoFaces() throws {
         let blank = ImageBuffer(format: .rgb888, width: 640, height: 480)
-        Fill.run(blank.image().luma, value: 0xE0_E0E0)
+        blank.withImage { Fill.run($0.luma, value: 0xE0_E0E0) }
         #expect(try Self.instruction(blank) == .noFace)
         #expect(try Self.instruction(Self.scene(scale: Self.fit * 0.55, copiesAt: [-150, 150])) == .multipleFaces)
     }

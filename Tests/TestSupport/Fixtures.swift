@@ -14,6 +14,10 @@ public enum Fixtures {
         return packageRoot + "/../shared/fixtures"
     }
 
+    /// Whether the shared fixtures are there (`make test` refuses to run without them; a plain
+    /// `swift test` skips the tests that need them, each saying so through `.enabled(if:)`).
+    public static var available: Bool { access(sharedFixtures + "/faces", F_OK) == 0 && access(sharedFixtures + "/persons", F_OK) == 0 }
+
     /// `models/` in the package, or `BOOTH_MODELS` when set.
     public static var models: String {
         if let env = getenvString("BOOTH_MODELS") { return env }

@@ -18,7 +18,9 @@ struct FaceFixtureTests {
     /// Faces in the image file at `path` (the buffer is kept alive while its view is analysed).
     func analyze(_ path: String) -> [FaceObservation] {
         let buffer = FaceTestSupport.load(path)
-        return withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
+        return buffer.withImage { bufferImage in
+            return analyzer.analyze(bufferImage)
+        }
     }
 
     /// iBUG .pts (1-based pixels) → 0-based pixel centres.

@@ -31,27 +31,31 @@ enum FaceTestSupport {
     /// `source` warped onto a `width`×`height` RGB canvas (grey outside): destination point q shows
     /// source point `inverse(q)`; bilinear.
     static func warp(_ source: ImageBuffer, width: Int, height: Int, inverse: (Float, Float) -> (Float, Float)) -> ImageBuffer {
-        let out = ImageBuffer(format: .rgb888, width: width, height: height)
-        let src = source.image().luma, dst = out.image().luma
-        for y in 0..<height {
-            let row = dst.row(y)
-            for x in 0..<width {
-                let (sx, sy) = inverse(Float(x) + 0.5, Float(y) + 0.5)
-                let fx = sx - 0.5, fy = sy - 0.5
-                let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
-                let ax = fx - Float(x0), ay = fy - Float(y0)
-                for c in 0..<3 {
-                    func px(_ xx: Int, _ yy: Int) -> Float {
-                        guard xx >= 0, yy >= 0, xx < source.width, yy < source.height else { return 128 }
-                        return Float(src.row(yy)[xx * 3 + c])
+        return source.withImage { sourceImage in
+            let out = ImageBuffer(format: .rgb888, width: width, height: height)
+            return out.withImage { outImage in
+                let src = sourceImage.luma, dst = outImage.luma
+                for y in 0..<height {
+                    let row = dst.row(y)
+                    for x in 0..<width {
+                        let (sx, sy) = inverse(Float(x) + 0.5, Float(y) + 0.5)
+                        let fx = sx - 0.5, fy = sy - 0.5
+                        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+                        let ax = fx - Float(x0), ay = fy - Float(y0)
+                        for c in 0..<3 {
+                            func px(_ xx: Int, _ yy: Int) -> Float {
+                                guard xx >= 0, yy >= 0, xx < source.width, yy < source.height else { return 128 }
+                                return Float(src.row(yy)[xx * 3 + c])
+                            }
+                            let top = px(x0, y0) + (px(x0 + 1, y0) - px(x0, y0)) * ax
+                            let bottom = px(x0, y0 + 1) + (px(x0 + 1, y0 + 1) - px(x0, y0 + 1)) * ax
+                            row[x * 3 + c] = UInt8(max(0, min(255, (top + (bottom - top) * ay).rounded())))
+                        }
                     }
-                    let top = px(x0, y0) + (px(x0 + 1, y0) - px(x0, y0)) * ax
-                    let bottom = px(x0, y0 + 1) + (px(x0 + 1, y0 + 1) - px(x0, y0 + 1)) * ax
-                    row[x * 3 + c] = UInt8(max(0, min(255, (top + (bottom - top) * ay).rounded())))
                 }
+                return out
             }
         }
-        return out
     }
 
     /// `source` rotated clockwise on screen by `angle` radians about its centre, on a canvas
@@ -73,9 +77,13 @@ enum FaceTestSupport {
 
     /// I420 copy of an RGB888 buffer (ImageCore's BT.601 full-range kernel), for the camera-format path.
     static func i420(_ rgb: ImageBuffer) -> ImageBuffer {
-        let out = ImageBuffer(format: .i420, width: rgb.width, height: rgb.height)
-        RGBToI420.run(rgb.image(), out.image())
-        return out
+        return rgb.withImage { rgbImage in
+            let out = ImageBuffer(format: .i420, width: rgb.width, height: rgb.height)
+            return out.withImage { outImage in
+                RGBToI420.run(rgbImage, outImage)
+                return out
+            }
+        }
     }
 
     static func degrees(_ r: Float) -> Float { r * 180 / .pi }

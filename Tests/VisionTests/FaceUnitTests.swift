@@ -51,66 +51,76 @@ import Vision
     /// An image whose pixel value encodes its position, to check the warp's geometry.
     func ramp(width: Int, height: Int) -> ImageBuffer {
         let b = ImageBuffer(format: .rgb888, width: width, height: height)
-        let p = b.image().luma
-        for y in 0..<height { for x in 0..<width {
-            p.row(y)[3 * x] = UInt8(x); p.row(y)[3 * x + 1] = UInt8(y); p.row(y)[3 * x + 2] = 7
-        } }
-        return b
+        return b.withImage { bImage in
+            let p = bImage.luma
+            for y in 0..<height { for x in 0..<width {
+                p.row(y)[3 * x] = UInt8(x); p.row(y)[3 * x + 1] = UInt8(y); p.row(y)[3 * x + 2] = 7
+            } }
+            return b
+        }
     }
 
     @Test func samplerIdentityCopiesPixels() {
         let b = ramp(width: 37, height: 23)
-        var tensor = [Float](repeating: -9, count: 37 * 23 * 3)
-        tensor.withUnsafeMutableBufferPointer { t in
-            TensorSampler.sample(b.image(), region: RotatedRect(center: Point2(18.5, 11.5), width: 37, height: 23),
-                                 into: t, width: 37, height: 23, range: TensorRange(scale: 1, offset: 0), border: .zero)
+        b.withImage { bImage in
+            var tensor = [Float](repeating: -9, count: 37 * 23 * 3)
+            tensor.withUnsafeMutableBufferPointer { t in
+                TensorSampler.sample(bImage, region: RotatedRect(center: Point2(18.5, 11.5), width: 37, height: 23),
+                                     into: t, width: 37, height: 23, range: TensorRange(scale: 1, offset: 0), border: .zero)
+            }
+            for y in 0..<23 { for x in 0..<37 {
+                #expect(tensor[(y * 37 + x) * 3] == Float(x))
+                #expect(tensor[(y * 37 + x) * 3 + 1] == Float(y))
+            } }
         }
-        for y in 0..<23 { for x in 0..<37 {
-            #expect(tensor[(y * 37 + x) * 3] == Float(x))
-            #expect(tensor[(y * 37 + x) * 3 + 1] == Float(y))
-        } }
     }
 
     @Test func samplerLetterboxAndFlipAndRotation() {
         let b = ramp(width: 40, height: 20)
-        var tensor = [Float](repeating: -9, count: 40 * 40 * 3)
-        tensor.withUnsafeMutableBufferPointer { t in
-            TensorSampler.sample(b.image(), region: FaceDetector.letterbox(width: 40, height: 20), into: t,
-                                 width: 40, height: 40, range: .minusOneToOne, border: .zero)
+        b.withImage { bImage in
+            var tensor = [Float](repeating: -9, count: 40 * 40 * 3)
+            tensor.withUnsafeMutableBufferPointer { t in
+                TensorSampler.sample(bImage, region: FaceDetector.letterbox(width: 40, height: 20), into: t,
+                                     width: 40, height: 40, range: .minusOneToOne, border: .zero)
+            }
+            // Rows 0..<10 are black bars (-1), row 10 is image row 0.
+            #expect(tensor[0] == -1 && tensor[(5 * 40 + 20) * 3 + 2] == -1)
+            let expected: Float = 13 * 2 / 255 - 1
+            let got: Float = tensor[(10 * 40 + 13) * 3]
+            #expect(abs(got - expected) < 1e-5)
+            #expect(abs(tensor[(10 * 40 + 13) * 3 + 1] - (-1)) < 1e-5)
+            // Flipped: tensor column x shows image column 39 - x.
+            tensor.withUnsafeMutableBufferPointer { t in
+                TensorSampler.sample(bImage, region: RotatedRect(center: Point2(20, 10), width: 40, height: 20), into: t,
+                                     width: 40, height: 20, range: TensorRange(scale: 1, offset: 0), border: .replicate, flipHorizontally: true)
+            }
+            #expect(tensor[(3 * 40 + 5) * 3] == 34)
+            // Rotated a quarter turn: tensor x runs along image y.
+            tensor.withUnsafeMutableBufferPointer { t in
+                TensorSampler.sample(bImage, region: RotatedRect(center: Point2(20, 10), width: 20, height: 20, rotation: .pi / 2), into: t,
+                                     width: 20, height: 20, range: TensorRange(scale: 1, offset: 0), border: .replicate)
+            }
+            // Tensor (x, y) → image (20 - (y - 9.5) - 0.5 ..., ) : x along +image y, y along -image x.
+            #expect(abs(tensor[(0 * 20 + 4) * 3 + 1] - 4) < 1e-3)   // image row 4
+            #expect(abs(tensor[(0 * 20 + 4) * 3] - 29) < 1e-3)      // image column 29
         }
-        // Rows 0..<10 are black bars (-1), row 10 is image row 0.
-        #expect(tensor[0] == -1 && tensor[(5 * 40 + 20) * 3 + 2] == -1)
-        let expected: Float = 13 * 2 / 255 - 1
-        let got: Float = tensor[(10 * 40 + 13) * 3]
-        #expect(abs(got - expected) < 1e-5)
-        #expect(abs(tensor[(10 * 40 + 13) * 3 + 1] - (-1)) < 1e-5)
-        // Flipped: tensor column x shows image column 39 - x.
-        tensor.withUnsafeMutableBufferPointer { t in
-            TensorSampler.sample(b.image(), region: RotatedRect(center: Point2(20, 10), width: 40, height: 20), into: t,
-                                 width: 40, height: 20, range: TensorRange(scale: 1, offset: 0), border: .replicate, flipHorizontally: true)
-        }
-        #expect(tensor[(3 * 40 + 5) * 3] == 34)
-        // Rotated a quarter turn: tensor x runs along image y.
-        tensor.withUnsafeMutableBufferPointer { t in
-            TensorSampler.sample(b.image(), region: RotatedRect(center: Point2(20, 10), width: 20, height: 20, rotation: .pi / 2), into: t,
-                                 width: 20, height: 20, range: TensorRange(scale: 1, offset: 0), border: .replicate)
-        }
-        // Tensor (x, y) → image (20 - (y - 9.5) - 0.5 ..., ) : x along +image y, y along -image x.
-        #expect(abs(tensor[(0 * 20 + 4) * 3 + 1] - 4) < 1e-3)   // image row 4
-        #expect(abs(tensor[(0 * 20 + 4) * 3] - 29) < 1e-3)      // image column 29
     }
 
     @Test func samplerReadsI420LikeRGB() {
         let rgb = ramp(width: 64, height: 48)
-        let yuv = FaceTestSupport.i420(rgb)
-        var a = [Float](repeating: 0, count: 32 * 32 * 3), b = a
-        let region = RotatedRect(center: Point2(30, 22), width: 40, height: 40, rotation: 0.3)
-        a.withUnsafeMutableBufferPointer { TensorSampler.sample(rgb.image(), region: region, into: $0, width: 32, height: 32, range: .zeroToOne, border: .replicate) }
-        b.withUnsafeMutableBufferPointer { TensorSampler.sample(yuv.image(), region: region, into: $0, width: 32, height: 32, range: .zeroToOne, border: .replicate) }
-        var sum: Float = 0
-        for i in 0..<a.count { sum += abs(a[i] - b[i]) }
-        // Chroma is subsampled 2×2, so only close on average.
-        #expect(sum / Float(a.count) < 0.03)
+        rgb.withImage { rgbImage in
+            let yuv = FaceTestSupport.i420(rgb)
+            yuv.withImage { yuvImage in
+                var a = [Float](repeating: 0, count: 32 * 32 * 3), b = a
+                let region = RotatedRect(center: Point2(30, 22), width: 40, height: 40, rotation: 0.3)
+                a.withUnsafeMutableBufferPointer { TensorSampler.sample(rgbImage, region: region, into: $0, width: 32, height: 32, range: .zeroToOne, border: .replicate) }
+                b.withUnsafeMutableBufferPointer { TensorSampler.sample(yuvImage, region: region, into: $0, width: 32, height: 32, range: .zeroToOne, border: .replicate) }
+                var sum: Float = 0
+                for i in 0..<a.count { sum += abs(a[i] - b[i]) }
+                // Chroma is subsampled 2×2, so only close on average.
+                #expect(sum / Float(a.count) < 0.03)
+            }
+            }
     }
 
     @Test func oneEuroPassesStillValuesAndFollowsSteps() {

@@ -58,11 +58,12 @@ import Vision
         let integer = try ModelCalibrations.interpreter(model: bytes, for: model, path: .integer)
         #expect(integer.calibratedFromTable)
         let reference = try Interpreter(model: bytes, path: .float)
-        let report = withExtendedLifetime(Self.images) { () -> IntegerAccuracy in
-            let inputs = CalibrationInputs(model: model, images: Self.images.map { $0.image() }, detector: faces.detector,
+        let report = { () -> IntegerAccuracy in
+            // `Self.images` is a static owner that lives as long as the process.
+            let inputs = CalibrationInputs(model: model, images: Self.images.map { $0.unsafeImage() }, detector: faces.detector,
                                            landmarker: faces.landmarker, variants: 1, seed: 0x4E1D)
             return IntegerAccuracy(model: model, integer: integer, reference: reference, inputs: inputs)
-        }
+        }()
         for f in report.figures {
             print("held-out \(model.rawValue) (int\(integer.activationBits)): \(f.summary)")
             let limit = try #require(Self.limits[model]?[f.name], "no limit for \(f.name)")

@@ -21,7 +21,9 @@ struct IntegerEndToEndTests {
 
     func analyze(_ analyzer: FaceAnalyzer, _ path: String) -> [FaceObservation] {
         let buffer = FaceTestSupport.load(path)
-        return withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
+        return buffer.withImage { bufferImage in
+            return analyzer.analyze(bufferImage)
+        }
     }
 
     /// Mean NME over the 51 inner points of the six 68-point faces.

@@ -54,24 +54,30 @@ import Vision
         let inputs = root + "/in"
         try FileManager.default.createDirectory(atPath: inputs + "/sub", withIntermediateDirectories: true)
         let astronaut = FaceTestSupport.astronaut()
-        try withExtendedLifetime(astronaut) { try PNGWriter.write(astronaut.image(), to: inputs + "/astronaut.png") }
-        let blurred = QualityTestSupport.blur(astronaut, sigma: 4)
-        var ppm = Array("P6\n\(blurred.width) \(blurred.height)\n255\n".utf8)
-        withExtendedLifetime(blurred) {
-            let b = blurred.image().luma
-            for y in 0..<blurred.height { ppm += UnsafeBufferPointer(start: b.row(y), count: b.rowBytes) }
-        }
-        try Data(ppm).write(to: URL(fileURLWithPath: inputs + "/sub/blurred.ppm"))
-        let jpeg = try withExtendedLifetime(astronaut) { try JPEGCodec().encode(astronaut.image(), quality: 90) }
-        try Data(jpeg).write(to: URL(fileURLWithPath: inputs + "/astronaut-copy.jpg"))
-        let gradient = ImageBuffer(format: .rgb888, width: 200, height: 120)
-        let g = gradient.image().luma
-        for y in 0..<120 { for x in 0..<600 { g.row(y)[x] = UInt8((x + y) % 256) } }
-        try withExtendedLifetime(gradient) { try PNGWriter.write(gradient.image(), to: inputs + "/gradient.png") }
-        try Data(jpeg.prefix(jpeg.count / 3)).write(to: URL(fileURLWithPath: inputs + "/truncated.jpg"))
-        try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: inputs + "/notes.jpg"))
-        try Data().write(to: URL(fileURLWithPath: inputs + "/empty.png"))
-        return root
+        return try astronaut.withImage { astronautImage in
+            try PNGWriter.write(astronautImage, to: inputs + "/astronaut.png")
+            let blurred = QualityTestSupport.blur(astronaut, sigma: 4)
+            return try blurred.withImage { blurredImage in
+                var ppm = Array("P6\n\(blurred.width) \(blurred.height)\n255\n".utf8)
+                withExtendedLifetime(blurred) {
+                    let b = blurredImage.luma
+                    for y in 0..<blurred.height { ppm += UnsafeBufferPointer(start: b.row(y), count: b.rowBytes) }
+                }
+                try Data(ppm).write(to: URL(fileURLWithPath: inputs + "/sub/blurred.ppm"))
+                let jpeg = try JPEGCodec().encode(astronautImage, quality: 90)
+                try Data(jpeg).write(to: URL(fileURLWithPath: inputs + "/astronaut-copy.jpg"))
+                let gradient = ImageBuffer(format: .rgb888, width: 200, height: 120)
+                return try gradient.withImage { gradientImage in
+                    let g = gradientImage.luma
+                    for y in 0..<120 { for x in 0..<600 { g.row(y)[x] = UInt8((x + y) % 256) } }
+                    try PNGWriter.write(gradientImage, to: inputs + "/gradient.png")
+                    try Data(jpeg.prefix(jpeg.count / 3)).write(to: URL(fileURLWithPath: inputs + "/truncated.jpg"))
+                    try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: inputs + "/notes.jpg"))
+                    try Data().write(to: URL(fileURLWithPath: inputs + "/empty.png"))
+                    return root
+                }
+                }
+                }
     }
 
     @Test func analyzeRanksStreamsAndReportsFailures() throws {
@@ -124,23 +130,25 @@ import Vision
         let written = try FileManager.default.contentsOfDirectory(atPath: root + "/out").sorted()
         #expect(written == ["astronaut-copy.png", "astronaut.png", "blurred.png", "gradient.png"])
         let annotated = try ImageDecoder().decode(path: root + "/out/astronaut.png", as: .rgb888)
-        var red = 0
-        withExtendedLifetime(annotated) {
-            let p = annotated.image().luma
-            for y in 0..<annotated.height { for x in 0..<annotated.width {
-                let px = p.row(y) + 3 * x
-                if px[0] == 255 && px[1] == 0 && px[2] == 0 { red += 1 }
-            } }
-        }
-        #expect(red > 100)
+        try annotated.withImage { annotatedImage in
+            var red = 0
+            withExtendedLifetime(annotated) {
+                let p = annotatedImage.luma
+                for y in 0..<annotated.height { for x in 0..<annotated.width {
+                    let px = p.row(y) + 3 * x
+                    if px[0] == 255 && px[1] == 0 && px[2] == 0 { red += 1 }
+                } }
+            }
+            #expect(red > 100)
 
-        // The table, faces only: three rows, best first, weakest component named.
-        let t = try run(["analyze", root + "/in", "--faces-only", "--jobs", "1"])
-        let rows = t.stdout.split(separator: "\n")
-        #expect(rows.first?.hasPrefix("file") == true)
-        #expect(rows.count == 4, "\(t.stdout)")
-        #expect(rows.last?.contains("blurred.ppm") == true)
-        #expect(rows.dropFirst().allSatisfy { row in QualityComponent.allCases.contains { row.hasSuffix($0.rawValue) } })
-        #expect(t.status == 65)
+            // The table, faces only: three rows, best first, weakest component named.
+            let t = try run(["analyze", root + "/in", "--faces-only", "--jobs", "1"])
+            let rows = t.stdout.split(separator: "\n")
+            #expect(rows.first?.hasPrefix("file") == true)
+            #expect(rows.count == 4, "\(t.stdout)")
+            #expect(rows.last?.contains("blurred.ppm") == true)
+            #expect(rows.dropFirst().allSatisfy { row in QualityComponent.allCases.contains { row.hasSuffix($0.rawValue) } })
+            #expect(t.status == 65)
+        }
     }
 }

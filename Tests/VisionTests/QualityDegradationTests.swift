@@ -109,25 +109,27 @@ struct QualityDegradationTests {
     @Test(arguments: QualityTestSupport.faces)
     func scoreFallsWithEveryDegradation(_ file: String) throws {
         let subject = try #require(S.subject(file), "\(file): no face")
-        let face = try #require(withExtendedLifetime(subject) { S.mainFace(subject.image()) }, "\(file): no face in the crop")
-        for d in Self.degradations {
-            // The cylinder warp turns a level head; on a face pitched far up or down the mesh's
-            // pitch estimate falls as the warp adds yaw, so the pose does not move away from frontal.
-            if d.name == "yaw" && abs(face.pitch) > 0.35 {
-                print("spearman \(file) yaw: skipped (pitch \(Self.f3(face.pitch)) rad: synthetic yaw needs a level head)")
-                continue
+        try subject.withImage { subjectImage in
+            let face = try #require(S.mainFace(subjectImage), "\(file): no face in the crop")
+            for d in Self.degradations {
+                // The cylinder warp turns a level head; on a face pitched far up or down the mesh's
+                // pitch estimate falls as the warp adds yaw, so the pose does not move away from frontal.
+                if d.name == "yaw" && abs(face.pitch) > 0.35 {
+                    print("spearman \(file) yaw: skipped (pitch \(Self.f3(face.pitch)) rad: synthetic yaw needs a level head)")
+                    continue
+                }
+                var scores: [Float] = []
+                var previous: RotatedRect? = nil
+                for s in d.strengths {
+                    let img = d.apply(subject, face, s)
+                    let q = img.withImage { quality($0, near: face.box, previous: &previous) }
+                    scores.append(q?.score ?? 0)
+                    print("quality \(file) \(d.name) \(s): \(Self.describe(q))")
+                }
+                let rho = S.spearman(d.strengths.indices.map(Float.init), scores.map { -$0 })
+                print("spearman \(file) \(d.name): \(Self.f3(rho))")
+                #expect(rho >= 0.9, "\(file) \(d.name): Spearman \(rho), scores \(scores)")
             }
-            var scores: [Float] = []
-            var previous: RotatedRect? = nil
-            for s in d.strengths {
-                let img = d.apply(subject, face, s)
-                let q = withExtendedLifetime(img) { quality(img.image(), near: face.box, previous: &previous) }
-                scores.append(q?.score ?? 0)
-                print("quality \(file) \(d.name) \(s): \(Self.describe(q))")
-            }
-            let rho = S.spearman(d.strengths.indices.map(Float.init), scores.map { -$0 })
-            print("spearman \(file) \(d.name): \(Self.f3(rho))")
-            #expect(rho >= 0.9, "\(file) \(d.name): Spearman \(rho), scores \(scores)")
         }
     }
 }

@@ -47,69 +47,81 @@ enum QualityTestSupport {
     /// about `faceSize` pixels wide — the test subject, small enough to analyse quickly.
     static func subject(_ file: String, faceSize: Float = 170) -> ImageBuffer? {
         let full = load(faceFixtures + "/" + file)
-        guard let face = tiledAnalyzer.analyze(full.image()).max(by: { $0.box.area < $1.box.area }) else { return nil }
-        let side = max(face.box.width, face.box.height) * 2.2
-        let c = face.box.center
-        let scale = faceSize / face.box.width
-        let out = Int((side * scale).rounded())
-        return FaceTestSupport.warp(full, width: out, height: out) { x, y in
-            (c.x - side / 2 + x / scale, c.y - side / 2 + y / scale)
+        return full.withImage { fullImage in
+            guard let face = tiledAnalyzer.analyze(fullImage).max(by: { $0.box.area < $1.box.area }) else { return nil }
+            let side = max(face.box.width, face.box.height) * 2.2
+            let c = face.box.center
+            let scale = faceSize / face.box.width
+            let out = Int((side * scale).rounded())
+            return FaceTestSupport.warp(full, width: out, height: out) { x, y in
+                (c.x - side / 2 + x / scale, c.y - side / 2 + y / scale)
+            }
         }
     }
 
     static func copy(_ b: ImageBuffer) -> ImageBuffer {
-        let out = ImageBuffer(format: b.format, width: b.width, height: b.height)
-        let s = b.image().luma, d = out.image().luma
-        for y in 0..<b.height { (d.row(y)).update(from: s.row(y), count: s.rowBytes) }
-        return out
+        return b.withImage { bImage in
+            let out = ImageBuffer(format: b.format, width: b.width, height: b.height)
+            return out.withImage { outImage in
+                let s = bImage.luma, d = outImage.luma
+                for y in 0..<b.height { (d.row(y)).update(from: s.row(y), count: s.rowBytes) }
+                return out
+            }
+        }
     }
 
     /// Applies `f` to every RGB byte.
     static func mapBytes(_ b: ImageBuffer, _ f: (UInt8) -> UInt8) -> ImageBuffer {
         let out = copy(b)
-        let d = out.image().luma
-        for y in 0..<b.height {
-            let row = d.row(y)
-            for x in 0..<d.rowBytes { row[x] = f(row[x]) }
+        return out.withImage { outImage in
+            let d = outImage.luma
+            for y in 0..<b.height {
+                let row = d.row(y)
+                for x in 0..<d.rowBytes { row[x] = f(row[x]) }
+            }
+            return out
         }
-        return out
     }
 
     static func clampByte(_ v: Float) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
 
     /// Separable Gaussian blur (edge pixels replicated).
     static func blur(_ b: ImageBuffer, sigma: Float) -> ImageBuffer {
-        guard sigma > 0 else { return copy(b) }
-        let r = Int((3 * sigma).rounded(.up))
-        var k = (-r...r).map { expf(-Float($0 * $0) / (2 * sigma * sigma)) }
-        let total = k.reduce(0, +)
-        k = k.map { $0 / total }
-        let w = b.width, h = b.height
-        var tmp = [Float](repeating: 0, count: w * h * 3)
-        let s = b.image().luma
-        for y in 0..<h {
-            let row = s.row(y)
-            for x in 0..<w {
-                for c in 0..<3 {
-                    var acc: Float = 0
-                    for i in -r...r { acc += k[i + r] * Float(row[min(w - 1, max(0, x + i)) * 3 + c]) }
-                    tmp[(y * w + x) * 3 + c] = acc
+        return b.withImage { bImage in
+            guard sigma > 0 else { return copy(b) }
+            let r = Int((3 * sigma).rounded(.up))
+            var k = (-r...r).map { expf(-Float($0 * $0) / (2 * sigma * sigma)) }
+            let total = k.reduce(0, +)
+            k = k.map { $0 / total }
+            let w = b.width, h = b.height
+            var tmp = [Float](repeating: 0, count: w * h * 3)
+            let s = bImage.luma
+            for y in 0..<h {
+                let row = s.row(y)
+                for x in 0..<w {
+                    for c in 0..<3 {
+                        var acc: Float = 0
+                        for i in -r...r { acc += k[i + r] * Float(row[min(w - 1, max(0, x + i)) * 3 + c]) }
+                        tmp[(y * w + x) * 3 + c] = acc
+                    }
                 }
             }
-        }
-        let out = ImageBuffer(format: .rgb888, width: w, height: h)
-        let d = out.image().luma
-        for y in 0..<h {
-            let row = d.row(y)
-            for x in 0..<w {
-                for c in 0..<3 {
-                    var acc: Float = 0
-                    for i in -r...r { acc += k[i + r] * tmp[(min(h - 1, max(0, y + i)) * w + x) * 3 + c] }
-                    row[x * 3 + c] = clampByte(acc)
+            let out = ImageBuffer(format: .rgb888, width: w, height: h)
+            return out.withImage { outImage in
+                let d = outImage.luma
+                for y in 0..<h {
+                    let row = d.row(y)
+                    for x in 0..<w {
+                        for c in 0..<3 {
+                            var acc: Float = 0
+                            for i in -r...r { acc += k[i + r] * tmp[(min(h - 1, max(0, y + i)) * w + x) * 3 + c] }
+                            row[x * 3 + c] = clampByte(acc)
+                        }
+                    }
                 }
+                return out
             }
         }
-        return out
     }
 
     /// Additive Gaussian noise of `sigma` (8-bit units), independent per channel, seeded.
@@ -126,14 +138,16 @@ enum QualityTestSupport {
     /// Fills the pixels where `inside(x, y)` with `color`.
     static func paint(_ b: ImageBuffer, color: (UInt8, UInt8, UInt8), inside: (Float, Float) -> Bool) -> ImageBuffer {
         let out = copy(b)
-        let d = out.image().luma
-        for y in 0..<b.height {
-            let row = d.row(y)
-            for x in 0..<b.width where inside(Float(x) + 0.5, Float(y) + 0.5) {
-                row[3 * x] = color.0; row[3 * x + 1] = color.1; row[3 * x + 2] = color.2
+        return out.withImage { outImage in
+            let d = outImage.luma
+            for y in 0..<b.height {
+                let row = d.row(y)
+                for x in 0..<b.width where inside(Float(x) + 0.5, Float(y) + 0.5) {
+                    row[3 * x] = color.0; row[3 * x + 1] = color.1; row[3 * x + 2] = color.2
+                }
             }
+            return out
         }
-        return out
     }
 
     /// The head turned by `angle` radians about a vertical axis (yaw), modelled as a cylinder of

@@ -33,20 +33,22 @@ import Vision
 
     @Test func digitsAreDrawnInsideTheLabel() {
         let buffer = ImageBuffer(format: .rgb888, width: 64, height: 32)
-        let image = buffer.image()
-        QualityAnnotator.draw("0.5", x: 2, y: 3, scale: 2, on: image, color: (255, 255, 255), background: (10, 20, 30))
-        let (w, h) = QualityAnnotator.size(of: "0.5", scale: 2)
-        var white = 0, label = 0, outside = 0
-        for y in 0..<32 {
-            for x in 0..<64 {
-                let p = image.luma.row(y) + 3 * x
-                let inLabel = x >= 2 && x < 2 + w && y >= 3 && y < 3 + h
-                if p[0] == 255 { white += 1; #expect(inLabel) }
-                if p[0] == 10 { label += 1 }
-                if !inLabel && p[0] != 0 { outside += 1 }
+        buffer.withImage { bufferImage in
+            let image = bufferImage
+            QualityAnnotator.draw("0.5", x: 2, y: 3, scale: 2, on: image, color: (255, 255, 255), background: (10, 20, 30))
+            let (w, h) = QualityAnnotator.size(of: "0.5", scale: 2)
+            var white = 0, label = 0, outside = 0
+            for y in 0..<32 {
+                for x in 0..<64 {
+                    let p = image.luma.row(y) + 3 * x
+                    let inLabel = x >= 2 && x < 2 + w && y >= 3 && y < 3 + h
+                    if p[0] == 255 { white += 1; #expect(inLabel) }
+                    if p[0] == 10 { label += 1 }
+                    if !inLabel && p[0] != 0 { outside += 1 }
+                }
             }
+            #expect(white > 20 && label > 20 && outside == 0)
         }
-        #expect(white > 20 && label > 20 && outside == 0)
     }
 
     /// Expression measures on MediaPipe's canonical-like geometry built by hand: lids apart →

@@ -53,21 +53,25 @@ enum SegmentationFixtures {
 
     /// Bilinear resize of a Gray8 buffer (pixel centres aligned), for ground-truth masks.
     static func resize(_ src: ImageBuffer, _ w: Int, _ h: Int) -> ImageBuffer {
-        let out = ImageBuffer(format: .gray8, width: w, height: h)
-        let s = src.image().luma, d = out.image().luma
-        func tap(_ c: Float, _ n: Int) -> (Int, Int, Float) {
-            let p = min(max(c - 0.5, 0), Float(n - 1)); let i = Int(p); return (i, min(i + 1, n - 1), p - Float(i))
-        }
-        for y in 0..<h {
-            let (y0, y1, fy) = tap((Float(y) + 0.5) * Float(src.height) / Float(h), src.height)
-            for x in 0..<w {
-                let (x0, x1, fx) = tap((Float(x) + 0.5) * Float(src.width) / Float(w), src.width)
-                let a = Float(s.row(y0)[x0]), b = Float(s.row(y0)[x1]), c = Float(s.row(y1)[x0]), e = Float(s.row(y1)[x1])
-                let v = (a + (b - a) * fx) * (1 - fy) + (c + (e - c) * fx) * fy
-                d.row(y)[x] = UInt8(min(255, v + 0.5))
+        return src.withImage { srcImage in
+            let out = ImageBuffer(format: .gray8, width: w, height: h)
+            return out.withImage { outImage in
+                let s = srcImage.luma, d = outImage.luma
+                func tap(_ c: Float, _ n: Int) -> (Int, Int, Float) {
+                    let p = min(max(c - 0.5, 0), Float(n - 1)); let i = Int(p); return (i, min(i + 1, n - 1), p - Float(i))
+                }
+                for y in 0..<h {
+                    let (y0, y1, fy) = tap((Float(y) + 0.5) * Float(src.height) / Float(h), src.height)
+                    for x in 0..<w {
+                        let (x0, x1, fx) = tap((Float(x) + 0.5) * Float(src.width) / Float(w), src.width)
+                        let a = Float(s.row(y0)[x0]), b = Float(s.row(y0)[x1]), c = Float(s.row(y1)[x0]), e = Float(s.row(y1)[x1])
+                        let v = (a + (b - a) * fx) * (1 - fy) + (c + (e - c) * fx) * fy
+                        d.row(y)[x] = UInt8(min(255, v + 0.5))
+                    }
+                }
+                return out
             }
         }
-        return out
     }
 
     /// IoU of two masks thresholded at 128 (1 when both are empty).

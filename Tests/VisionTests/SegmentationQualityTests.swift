@@ -5,7 +5,7 @@ import Testing
 import Vision
 
 /// Mean IoU per level on ../shared/fixtures/persons against the ground truth, and the order of
-/// the levels. Skips (saying so) when the fixtures are absent. An extension of the serialized
+/// the levels. Disabled (saying so) when the fixtures are absent. An extension of the serialized
 /// `SegmentationModelTests` suite, so it never runs beside the heap check.
 extension SegmentationModelTests {
     struct Scores {
@@ -18,19 +18,18 @@ extension SegmentationModelTests {
         let seg = try SegmentationFixtures.segmenter(level)
         var sum = 0.0
         for s in samples {
-            let mask = seg.segment(s.image.image())
-            sum += SegmentationFixtures.iou(mask.plane, s.truth.image().luma)
+            sum += s.image.withImage { image in
+                s.truth.withImage { truth in SegmentationFixtures.iou(seg.segment(image).plane, truth.luma) }
+            }
         }
         return sum / Double(samples.count)
     }
 
-    @Test func levelsAreOrderedByIoUAndBalancedMatchesTheStretchedModel() throws {
-        guard SegmentationFixtures.available else {
-            print("SegmentationQualityTests: skipped, \(SegmentationFixtures.personsRoot) is absent")
-            return
-        }
+    @Test(.enabled(if: SegmentationFixtures.available, "../shared/fixtures/persons is absent: segmentation IoU gates skipped"))
+    func levelsAreOrderedByIoUAndBalancedMatchesTheStretchedModel() throws {
         let portraits = try SegmentationFixtures.samples("portrait")
         let cihp = try SegmentationFixtures.samples("cihp")
+        try #require(!portraits.isEmpty && !cihp.isEmpty, "no photos under \(SegmentationFixtures.personsRoot)")
         var scores: [SegmentationLevel: Scores] = [:]
         for level in SegmentationLevel.allCases {
             let c = try Self.meanIoU(level, cihp), p = try Self.meanIoU(level, portraits)
@@ -38,7 +37,7 @@ extension SegmentationModelTests {
             scores[level] = s
             print("segmentation IoU \(level.rawValue): portraits \(s.portrait) (n=\(portraits.count)), cihp \(s.cihp) (n=\(cihp.count)), all \(s.all)")
         }
-        let f = scores[.fast]!, b = scores[.balanced]!, a = scores[.accurate]!
+        let f = try #require(scores[.fast]), b = try #require(scores[.balanced]), a = try #require(scores[.accurate])
         // The order of the levels over all the photos, and on the portraits.
         #expect(a.all >= b.all)
         #expect(b.all >= f.all)

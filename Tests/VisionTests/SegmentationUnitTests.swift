@@ -99,39 +99,47 @@ import Vision
         // The guide has a sharp vertical edge at x = 32; the mask's edge is blurred and off by 3 px.
         let w = 64, h = 16
         let guide = ImageBuffer(format: .gray8, width: w, height: h), mask = ImageBuffer(format: .gray8, width: w, height: h)
-        let gp = guide.image().luma, mp = mask.image().luma
-        for y in 0..<h {
-            for x in 0..<w {
-                gp.row(y)[x] = x < 32 ? 220 : 30
-                let v: Int = (35 - x) * 32 + 128
-                mp.row(y)[x] = UInt8(clamping: max(0, min(255, v)))
+        mask.withImage { maskImage in
+            guide.withImage { guideImage in
+                let gp = guideImage.luma, mp = maskImage.luma
+                for y in 0..<h {
+                    for x in 0..<w {
+                        gp.row(y)[x] = x < 32 ? 220 : 30
+                        let v: Int = (35 - x) * 32 + 128
+                        mp.row(y)[x] = UInt8(clamping: max(0, min(255, v)))
+                    }
+                }
+                let before = (0..<w).filter { mp.row(8)[$0] >= 128 }.count
+                GuidedFilter(maxWidth: w, maxHeight: h, radius: 4, epsilon: 50).run(guide: gp, input: mp, output: mp)
+                let after = (0..<w).filter { mp.row(8)[$0] >= 128 }.count
+                #expect(before == 36)
+                #expect(after < before && abs(after - 32) <= 2)
+                #expect(mp.row(8)[10] > 240 && mp.row(8)[50] < 15)
             }
         }
-        let before = (0..<w).filter { mp.row(8)[$0] >= 128 }.count
-        GuidedFilter(maxWidth: w, maxHeight: h, radius: 4, epsilon: 50).run(guide: gp, input: mp, output: mp)
-        let after = (0..<w).filter { mp.row(8)[$0] >= 128 }.count
-        #expect(before == 36)
-        #expect(after < before && abs(after - 32) <= 2)
-        #expect(mp.row(8)[10] > 240 && mp.row(8)[50] < 15)
     }
 
     @Test func flatGuideGivesTheBoxMean() {
         let w = 40, h = 30
         let guide = ImageBuffer(format: .gray8, width: w, height: h), mask = ImageBuffer(format: .gray8, width: w, height: h)
-        let gp = guide.image().luma, mp = mask.image().luma
-        var g = SeededGenerator(seed: 3)
-        for y in 0..<h { for x in 0..<w { gp.row(y)[x] = 100; mp.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
-        let copy = (0..<h).map { y in (0..<w).map { Int(mp.row(y)[$0]) } }
-        GuidedFilter(maxWidth: w, maxHeight: h, radius: 2, epsilon: 100).run(guide: gp, input: mp, output: mp)
-        // With var(I) = 0, a = 0 and b = mean(p): q is the mean of the window means of p.
-        let (x, y) = (20, 15)
-        var sum = 0.0
-        for dy in -2...2 { for dx in -2...2 {
-            var inner = 0
-            for ey in -2...2 { for ex in -2...2 { inner += copy[y + dy + ey][x + dx + ex] } }
-            sum += Double(inner) / 25
-        } }
-        #expect(abs(Double(mp.row(y)[x]) - sum / 25) <= 1)
+        mask.withImage { maskImage in
+            guide.withImage { guideImage in
+                let gp = guideImage.luma, mp = maskImage.luma
+                var g = SeededGenerator(seed: 3)
+                for y in 0..<h { for x in 0..<w { gp.row(y)[x] = 100; mp.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
+                let copy = (0..<h).map { y in (0..<w).map { Int(mp.row(y)[$0]) } }
+                GuidedFilter(maxWidth: w, maxHeight: h, radius: 2, epsilon: 100).run(guide: gp, input: mp, output: mp)
+                // With var(I) = 0, a = 0 and b = mean(p): q is the mean of the window means of p.
+                let (x, y) = (20, 15)
+                var sum = 0.0
+                for dy in -2...2 { for dx in -2...2 {
+                    var inner = 0
+                    for ey in -2...2 { for ex in -2...2 { inner += copy[y + dy + ey][x + dx + ex] } }
+                    sum += Double(inner) / 25
+                } }
+                #expect(abs(Double(mp.row(y)[x]) - sum / 25) <= 1)
+            }
+        }
     }
 }
 
@@ -148,67 +156,85 @@ import Vision
     @Test func solidBackgroundAndMask() {
         let w = 37, h = 11
         let frame = ImageBuffer(format: .rgb888, width: w, height: h), mask = ImageBuffer(format: .gray8, width: w, height: h)
-        let f = frame.image().luma, m = mask.image().luma
-        for y in 0..<h {
-            for x in 0..<w {
-                f.row(y)[3 * x] = 10; f.row(y)[3 * x + 1] = 20; f.row(y)[3 * x + 2] = 30
-                let v: UInt8 = x < 10 ? 255 : (x < 20 ? 0 : 128)
-                m.row(y)[x] = v
+        mask.withImage { maskImage in
+            frame.withImage { frameImage in
+                let f = frameImage.luma, m = maskImage.luma
+                for y in 0..<h {
+                    for x in 0..<w {
+                        f.row(y)[3 * x] = 10; f.row(y)[3 * x + 1] = 20; f.row(y)[3 * x + 2] = 30
+                        let v: UInt8 = x < 10 ? 255 : (x < 20 ? 0 : 128)
+                        m.row(y)[x] = v
+                    }
+                }
+                let c = BackgroundCompositor(width: w, height: h, format: .rgb888)
+                c.setBackground(.cream)
+                c.composite(frame: frameImage, mask: m, into: frameImage)
+                let r = f.row(5)
+                #expect(r[0] == 10 && r[1] == 20 && r[2] == 30)
+                #expect(r[3 * 15] == 243 && r[3 * 15 + 1] == 236 && r[3 * 15 + 2] == 220)
+                let expected = (10 * 128 + 243 * 127 + 127) / 255
+                #expect(Int(r[3 * 25]) == expected)
             }
         }
-        let c = BackgroundCompositor(width: w, height: h, format: .rgb888)
-        c.setBackground(.cream)
-        c.composite(frame: frame.image(), mask: m, into: frame.image())
-        let r = f.row(5)
-        #expect(r[0] == 10 && r[1] == 20 && r[2] == 30)
-        #expect(r[3 * 15] == 243 && r[3 * 15 + 1] == 236 && r[3 * 15 + 2] == 220)
-        let expected = (10 * 128 + 243 * 127 + 127) / 255
-        #expect(Int(r[3 * 25]) == expected)
     }
 
     @Test func imageBackgroundIsCoveredAndCentred() {
         // A 200×100 picture: left half black, right half white, with a 2 px red column in the middle.
         let pic = ImageBuffer(format: .rgb888, width: 200, height: 100)
-        let p = pic.image().luma
-        for y in 0..<100 { for x in 0..<200 {
-            var v: (UInt8, UInt8, UInt8) = x < 100 ? (0, 0, 0) : (255, 255, 255)
-            if x == 99 || x == 100 { v = (255, 0, 0) }
-            p.row(y)[3 * x] = v.0; p.row(y)[3 * x + 1] = v.1; p.row(y)[3 * x + 2] = v.2
-        } }
-        let frame = ImageBuffer(format: .rgb888, width: 50, height: 50), mask = ImageBuffer(format: .gray8, width: 50, height: 50)
-        let c = BackgroundCompositor(width: 50, height: 50, format: .rgb888)
-        c.setBackground(.image(pic.image()))
-        c.composite(frame: frame.image(), mask: mask.image().luma, into: frame.image())
-        let row = frame.image().luma.row(25)
-        // Covered: the central 100×100 square → the red column lands in the middle, the halves stay halves.
-        // Area 2:1 — pixel 24 averages black and red, pixel 25 red and white.
-        #expect(row[3 * 24] >= 120 && row[3 * 24] <= 135 && row[3 * 24 + 1] < 5)
-        #expect(row[3 * 25] > 250 && row[3 * 25 + 1] >= 120 && row[3 * 25 + 1] <= 135)
-        #expect(row[3 * 5] < 10 && row[3 * 45] > 245)
+        pic.withImage { picImage in
+            let p = picImage.luma
+            for y in 0..<100 { for x in 0..<200 {
+                var v: (UInt8, UInt8, UInt8) = x < 100 ? (0, 0, 0) : (255, 255, 255)
+                if x == 99 || x == 100 { v = (255, 0, 0) }
+                p.row(y)[3 * x] = v.0; p.row(y)[3 * x + 1] = v.1; p.row(y)[3 * x + 2] = v.2
+            } }
+            let frame = ImageBuffer(format: .rgb888, width: 50, height: 50), mask = ImageBuffer(format: .gray8, width: 50, height: 50)
+            mask.withImage { maskImage in
+                frame.withImage { frameImage in
+                    let c = BackgroundCompositor(width: 50, height: 50, format: .rgb888)
+                    c.setBackground(.image(picImage))
+                    c.composite(frame: frameImage, mask: maskImage.luma, into: frameImage)
+                    let row = frameImage.luma.row(25)
+                    // Covered: the central 100×100 square → the red column lands in the middle, the halves stay halves.
+                    // Area 2:1 — pixel 24 averages black and red, pixel 25 red and white.
+                    #expect(row[3 * 24] >= 120 && row[3 * 24] <= 135 && row[3 * 24 + 1] < 5)
+                    #expect(row[3 * 25] > 250 && row[3 * 25 + 1] >= 120 && row[3 * 25 + 1] <= 135)
+                    #expect(row[3 * 5] < 10 && row[3 * 45] > 245)
+                }
+            }
+            }
     }
 
     @Test func redChannelMask() {
         let rgb = ImageBuffer(format: .rgb888, width: 5, height: 2), mask = ImageBuffer(format: .gray8, width: 5, height: 2)
-        for x in 0..<5 { rgb.image().luma.row(1)[3 * x] = UInt8(x * 50); rgb.image().luma.row(1)[3 * x + 1] = 7 }
-        RedChannelMask.extract(rgb.image(), into: mask.image().luma)
-        #expect((0..<5).map { mask.image().luma.row(1)[$0] } == [0, 50, 100, 150, 200])
+        mask.withImage { maskImage in
+            rgb.withImage { rgbImage in
+                for x in 0..<5 { rgbImage.luma.row(1)[3 * x] = UInt8(x * 50); rgbImage.luma.row(1)[3 * x + 1] = 7 }
+                RedChannelMask.extract(rgbImage, into: maskImage.luma)
+                #expect((0..<5).map { maskImage.luma.row(1)[$0] } == [0, 50, 100, 150, 200])
+            }
+        }
     }
 
     @Test func blurredBackgroundKeepsThePersonSharp() {
         let w = 64, h = 48
         let frame = ImageBuffer(format: .rgb888, width: w, height: h), mask = ImageBuffer(format: .gray8, width: w, height: h)
-        var g = SeededGenerator(seed: 4)
-        let f = frame.image().luma, m = mask.image().luma
-        for y in 0..<h { for x in 0..<(3 * w) { f.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
-        for y in 0..<h { for x in 0..<w { m.row(y)[x] = x < 32 ? 255 : 0 } }
-        let original = (0..<(3 * w)).map { f.row(20)[$0] }
-        let c = BackgroundCompositor(width: w, height: h, format: .rgb888)
-        c.setBackground(.blurred(strength: 10))
-        c.composite(frame: frame.image(), mask: m, into: frame.image())
-        #expect((0..<96).allSatisfy { f.row(20)[$0] == original[$0] })
-        // Blurred half: neighbouring pixels differ far less than in the noise.
-        var diff = 0, diffOrig = 0
-        for x in 40..<63 { diff += abs(Int(f.row(20)[3 * x]) - Int(f.row(20)[3 * x + 3])); diffOrig += abs(Int(original[3 * x]) - Int(original[3 * x + 3])) }
-        #expect(diff * 4 < diffOrig)
+        mask.withImage { maskImage in
+            frame.withImage { frameImage in
+                var g = SeededGenerator(seed: 4)
+                let f = frameImage.luma, m = maskImage.luma
+                for y in 0..<h { for x in 0..<(3 * w) { f.row(y)[x] = UInt8.random(in: 0...255, using: &g) } }
+                for y in 0..<h { for x in 0..<w { m.row(y)[x] = x < 32 ? 255 : 0 } }
+                let original = (0..<(3 * w)).map { f.row(20)[$0] }
+                let c = BackgroundCompositor(width: w, height: h, format: .rgb888)
+                c.setBackground(.blurred(strength: 10))
+                c.composite(frame: frameImage, mask: m, into: frameImage)
+                #expect((0..<96).allSatisfy { f.row(20)[$0] == original[$0] })
+                // Blurred half: neighbouring pixels differ far less than in the noise.
+                var diff = 0, diffOrig = 0
+                for x in 40..<63 { diff += abs(Int(f.row(20)[3 * x]) - Int(f.row(20)[3 * x + 3])); diffOrig += abs(Int(original[3 * x]) - Int(original[3 * x + 3])) }
+                #expect(diff * 4 < diffOrig)
+            }
+        }
     }
 }

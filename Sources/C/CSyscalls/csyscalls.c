@@ -1,3 +1,4 @@
+#include <sys/statvfs.h>
 #include "csyscalls.h"
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -21,4 +22,11 @@ int booth_set_mmap_threshold(int bytes) {
     (void)bytes;
     return 0;
 #endif
+}
+
+int booth_statvfs_available(const char *path, unsigned long long *available) {
+    struct statvfs s;
+    if (statvfs(path, &s) != 0) return -1;
+    *available = (unsigned long long)s.f_bavail * (unsigned long long)s.f_frsize;
+    return 0;
 }

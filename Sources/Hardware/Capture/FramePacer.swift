@@ -1,3 +1,5 @@
+import Syscalls
+
 /// Paces a fake camera at a frame rate: the next frame is due one period after the last, and a
 /// source that fell behind by more than a period starts afresh instead of bursting to catch up.
 struct FramePacer {

@@ -1,4 +1,5 @@
 import CCamera
+import Syscalls
 
 /// A camera libcamera reports.
 public struct CameraInfo: Sendable, Equatable {

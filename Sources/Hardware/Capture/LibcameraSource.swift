@@ -2,6 +2,7 @@ import CCamera
 import ImageCore
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// Preview (and still) frames from libcamera.

@@ -1,4 +1,5 @@
 import ImageCore
+import Syscalls
 
 /// What happened to the camera, for the kiosk to show ("Camera unavailable") and log.
 public enum FrameSourceEvent: Sendable, Equatable {

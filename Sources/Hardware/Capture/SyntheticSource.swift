@@ -1,4 +1,5 @@
 import ImageCore
+import Syscalls
 
 /// A moving test pattern with the frame's sequence number stamped into its pixels, at a set rate.
 ///
@@ -53,9 +54,10 @@ public final class SyntheticSource: FrameSource {
         _ = deliver(metadata) { slot in Self.draw(into: slot, sequence: seq) }
         if stillWanted, let buffer = stillBuffer {
             stillWanted = false
-            let image = buffer.image(metadata: metadata)
-            Self.draw(into: image, sequence: seq)
-            still(image)
+            buffer.withImage(metadata: metadata) { image in
+                Self.draw(into: image, sequence: seq)
+                still(image)
+            }
         }
         sequence += 1
         return 1

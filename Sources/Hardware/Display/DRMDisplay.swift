@@ -2,6 +2,7 @@ import CDRM
 import ImageCore
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// The screen through DRM/KMS (libdrm), with two or three XRGB8888 dumb buffers and page flips.

@@ -1,6 +1,7 @@
 import CDRM
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// Looks at DRM devices without taking the screen: which cards are KMS displays, their

@@ -1,6 +1,7 @@
 import CSyscalls
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// Finds a GPIO chip by path or by label. Board files may name the chip by its label

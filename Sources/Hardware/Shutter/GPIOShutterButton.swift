@@ -1,6 +1,7 @@
 import CSyscalls
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// The shutter on a GPIO line through the Linux GPIO character device, uAPI v2.

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Syscalls
 #endif
 
 /// The shutter on a keyboard: space or enter presses it (a press followed at once by a release).

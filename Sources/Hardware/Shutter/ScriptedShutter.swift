@@ -1,3 +1,5 @@
+import Syscalls
+
 /// A shutter pressed by a script: at given times after start, or when given frames arrive.
 /// Each step yields a press then a release. Used by `make demo` and end-to-end tests.
 public final class ScriptedShutter: ShutterButton {

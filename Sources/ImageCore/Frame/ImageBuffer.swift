@@ -61,6 +61,13 @@ public final class ImageBuffer: @unchecked Sendable {
         view(metadata: metadata)
     }
 
+    /// The escaping view of this buffer's pixels, for an owner that keeps the buffer in a stored
+    /// property for its own lifetime and hands the view out under that lifetime (a display's
+    /// screen, valid until `present()`). Everyone else uses `withImage`.
+    @inlinable public func unsafeImage(metadata: FrameMetadata = FrameMetadata()) -> Image {
+        view(metadata: metadata)
+    }
+
     /// The view of this buffer's pixels; the caller keeps `self` alive while it is used (the ring
     /// holds its buffers for its own lifetime, `withImage` for the closure's).
     @inlinable func view(metadata: FrameMetadata) -> Image {

@@ -1,4 +1,5 @@
 import Foundation
+import Hardware
 import ImageFiles
 
 /// Why a photo was not saved. Nothing partial is ever left visible.
@@ -36,17 +37,23 @@ public struct SavedPhoto: Sendable, Equatable {
 /// `latest.jpg`. A kill between the steps leaves at most a sidecar without its photo, or a
 /// `latest.jpg` one photo behind; both are repaired when the store opens. The folder is checked
 /// to be a writable folder when the store opens, and recreated before each save if it vanished.
+///
+/// Every call of the save path goes through `SystemCalls`, so tests inject ENOSPC and EIO at any
+/// step: a full disk is `StorageError.diskNearlyFull`, any other failure `.writeFailed` naming the
+/// photo and the failed call; either way neither the photo nor its sidecar is left behind.
 public final class PhotoStore: @unchecked Sendable {
     public let root: String
     public let minimumFreeBytes: Int64
+    private let sys: SystemCalls
     private var counters: [String: Int] = [:]
     private let lock = NSLock()
 
-    public init(root: String, minimumFreeBytes: Int64) throws(StorageError) {
+    public init(root: String, minimumFreeBytes: Int64, syscalls: SystemCalls = .live) throws(StorageError) {
         self.root = root
         self.minimumFreeBytes = minimumFreeBytes
+        sys = syscalls
         try makeDirectory(root)
-        try PhotoStore.checkWritable(root)
+        try checkWritable(root)
         removeStaleFiles(in: root)
         repairLatestLink()
     }
@@ -81,13 +88,16 @@ public final class PhotoStore: @unchecked Sendable {
 
     /// Free bytes on the store's file system, recreating the folder first if it vanished.
     public func availableBytes() throws(StorageError) -> Int64 {
-        var s = statvfs()
-        if statvfs(root, &s) != 0 {
-            guard errno == ENOENT else { throw .notWritable(path: root, reason: String(cString: strerror(errno))) }
+        do throws(SystemCallError) {
+            return Int64(clamping: try sys.availableBytes(onFileSystemOf: root))
+        } catch where error.errno == .noSuchFile {
             try makeDirectory(root)
-            guard statvfs(root, &s) == 0 else { throw .notWritable(path: root, reason: String(cString: strerror(errno))) }
+            do throws(SystemCallError) { return Int64(clamping: try sys.availableBytes(onFileSystemOf: root)) } catch {
+                throw .notWritable(path: root, reason: error.errno.description)
+            }
+        } catch {
+            throw .notWritable(path: root, reason: error.errno.description)
         }
-        return Int64(s.f_bavail) * Int64(s.f_frsize)
     }
 
     /// Checks there is room for `bytes` more plus the configured reserve (`minimumFreeBytes`; 0
@@ -109,30 +119,51 @@ public final class PhotoStore: @unchecked Sendable {
         let day = String(format: "%04d-%02d-%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1, Int(tmv.tm_mday))
         let clock = String(format: "%02d%02d%02d", Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
         let dir = root + "/" + day
-        if access(dir, F_OK) != 0 { counters[dir] = nil }   // the folder vanished: number afresh
-        try makeDirectory(dir)
+        if try makeDirectory(dir) { counters[dir] = nil }   // a new (or vanished) folder: number afresh
         let n = nextNumber(in: dir)
         let base = dir + "/" + String(format: "booth-%@-%04d", clock, n)
         let photo = SavedPhoto(jpeg: base + ".jpg", sidecar: base + ".json")
-        do {
-            try FileIO.writeAtomically(sidecar, to: photo.sidecar, mode: 0o640)
-            try FileIO.writeAtomically(jpeg, to: photo.jpeg, mode: 0o640)
+        do throws(SystemCallError) {
+            try write(sidecar, to: photo.sidecar)
+            try write(jpeg, to: photo.jpeg)
         } catch {
-            unlink(photo.sidecar)
-            throw .writeFailed(error.description)
+            // Nothing of this shot stays: the sidecar, and the JPEG if its directory's fsync
+            // failed after the rename (its number is new, so no older photo is touched).
+            try? sys.unlink(photo.jpeg)
+            try? sys.unlink(photo.sidecar)
+            if error.errno.isDiskFull {
+                let free = (try? sys.availableBytes(onFileSystemOf: root)).map { Int64(clamping: $0) } ?? 0
+                throw .diskNearlyFull(path: root, freeBytes: free, neededBytes: Int64(jpeg.count + sidecar.count) + minimumFreeBytes)
+            }
+            throw .writeFailed("\(photo.jpeg): photo not saved: \(error)")
         }
         updateLatestLink(to: day + "/" + (base as NSString).lastPathComponent + ".jpg")
         return photo
     }
 
+    /// One file of a photo, published atomically with mode 0640 (`FileIO.publish`).
+    private func write(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
+        let result = bytes.withUnsafeBytes { buf -> Result<Void, SystemCallError> in
+            do throws(SystemCallError) { try FileIO.publish(buf, to: path, mode: 0o640, syscalls: sys); return .success(()) } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
     /// Points `ROOT/latest.jpg` at `relative` atomically (symlink to a temporary name, rename).
+    /// A failure leaves the link one photo behind, which the next start repairs: the photo itself
+    /// is already saved, so it is not reported.
     private func updateLatestLink(to relative: String) {
         let tmp = root + "/.latest.jpg.tmp"
-        unlink(tmp)
-        guard symlink(relative, tmp) == 0 else { return }
-        if rename(tmp, root + "/latest.jpg") != 0 { unlink(tmp); return }
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
+        try? sys.unlink(tmp)
+        do throws(SystemCallError) {
+            try sys.symlink(relative, at: tmp)
+            try sys.rename(tmp, to: root + "/latest.jpg")
+            try FileIO.syncDirectory(root, syscalls: sys)
+        } catch {
+            try? sys.unlink(tmp)
+        }
     }
 
     /// At start: `latest.jpg` names the newest complete photo (the highest number of the latest
@@ -171,29 +202,51 @@ public final class PhotoStore: @unchecked Sendable {
         return highest + 1
     }
 
-    private func makeDirectory(_ path: String) throws(StorageError) {
-        if mkdir(path, 0o750) != 0 && errno != EEXIST {
-            if errno == ENOENT {
-                // Create parents (the root may be nested below an existing state directory).
-                let parent = (path as NSString).deletingLastPathComponent
-                if !parent.isEmpty && parent != path { try makeDirectory(parent) }
-                if mkdir(path, 0o750) == 0 || errno == EEXIST { return }
+    /// Creates `path` (and missing parents) with mode 0750. Returns whether it was created
+    /// (false: it existed).
+    @discardableResult
+    private func makeDirectory(_ path: String) throws(StorageError) -> Bool {
+        do throws(SystemCallError) {
+            try sys.mkdir(path, mode: 0o750)
+            return true
+        } catch where error.errno == .exists {
+            return false
+        } catch where error.errno == .noSuchFile {
+            // Create parents (the root may be nested below an existing state directory).
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path { try makeDirectory(parent) }
+            do throws(SystemCallError) {
+                try sys.mkdir(path, mode: 0o750)
+                return true
+            } catch where error.errno == .exists {
+                return false
+            } catch {
+                throw .cannotCreateDirectory(path: path, errno: error.errno.rawValue)
             }
-            throw .cannotCreateDirectory(path: path, errno: errno)
+        } catch {
+            throw .cannotCreateDirectory(path: path, errno: error.errno.rawValue)
         }
     }
 
     /// A folder in which a file can be created (a probe, removed at once): the only test that
     /// also catches read-only mounts and root's bypass of permission bits.
-    private static func checkWritable(_ root: String) throws(StorageError) {
-        var st = stat()
-        guard stat(root, &st) == 0 else { throw .notWritable(path: root, reason: String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .notWritable(path: root, reason: "not a folder") }
+    private func checkWritable(_ root: String) throws(StorageError) {
+        do throws(SystemCallError) {
+            let dfd = try sys.open(root, flags: O_RDONLY | O_DIRECTORY)
+            try? sys.close(dfd)
+        } catch where error.errno == .notDirectory {
+            throw .notWritable(path: root, reason: "not a folder")
+        } catch {
+            throw .notWritable(path: root, reason: String(cString: strerror(error.errno.rawValue)))
+        }
         let probe = root + "/.booth-probe-\(getpid()).tmp"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .notWritable(path: root, reason: String(cString: strerror(errno))) }
-        close(fd)
-        unlink(probe)
+        do throws(SystemCallError) {
+            let fd = try sys.open(probe, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+            try? sys.close(fd)
+            try? sys.unlink(probe)
+        } catch {
+            throw .notWritable(path: root, reason: String(cString: strerror(error.errno.rawValue)))
+        }
     }
 
     /// Temporary files left by a power cut are never visible as photos, and a sidecar whose photo
@@ -203,9 +256,9 @@ public final class PhotoStore: @unchecked Sendable {
         let set = Set(names)
         for name in names {
             let path = dir + "/" + name
-            if name.hasPrefix(".") && name.hasSuffix(".tmp") { unlink(path); continue }
+            if name.hasPrefix(".") && name.hasSuffix(".tmp") { try? sys.unlink(path); continue }
             if name.hasPrefix("booth-") && name.hasSuffix(".json") && !set.contains(String(name.dropLast(5)) + ".jpg") {
-                unlink(path)
+                try? sys.unlink(path)
                 continue
             }
             var st = stat()

@@ -183,14 +183,14 @@ public final class FaceTracker {
             small = ImageBuffer(format: image.format, width: size.width, height: size.height)
             self.small = small
         }
-        ResizeArea.run(image, small.image())
+        small.withImage { ResizeArea.run(image, $0) }
         let sx = Float(image.width) / Float(size.width), sy = Float(image.height) / Float(size.height)
         let minFaceSize = detector.minFaceSize
         detector.minFaceSize = minFaceSize / sx
         let whole = region == FaceDetector.letterbox(width: image.width, height: image.height)
         let smallRegion = whole ? FaceDetector.letterbox(width: size.width, height: size.height)
             : RotatedRect(center: Point2(region.center.x / sx, region.center.y / sy), width: region.width / sx, height: region.height / sy)
-        detector.detect(small.image(), region: smallRegion, into: &detections)
+        small.withImage { detector.detect($0, region: smallRegion, into: &detections) }
         detector.minFaceSize = minFaceSize
         for i in detections.indices {
             detections[i].box = Rect(x: detections[i].box.x * sx, y: detections[i].box.y * sy,

@@ -27,12 +27,14 @@ import Testing
     @Test func drawsScaledText() throws {
         let f = try PSFFont(bytes: Self.font)
         let buf = ImageBuffer(format: .xrgb8888, width: 40, height: 12)
-        Canvas(buf.image()).text("AB", x: 1, y: 2, font: f, scale: 2, .white)
-        let img = buf.image()
-        func on(_ x: Int, _ y: Int) -> Bool { img.luma.row(y)[4 * x] == 255 }
-        #expect(on(1, 2) && on(2, 9) && !on(3, 2))                   // "A": 2-pixel-wide bar, 8 tall
-        #expect(on(17, 2) && on(32, 3) && !on(17, 4))                // "B" at x = 1 + 16: 16×2 top row
-        #expect(f.size(of: "AB", scale: 2) == (32, 8))
+        buf.withImage { bufImage in
+            Canvas(bufImage).text("AB", x: 1, y: 2, font: f, scale: 2, .white)
+            let img = bufImage
+            func on(_ x: Int, _ y: Int) -> Bool { img.luma.row(y)[4 * x] == 255 }
+            #expect(on(1, 2) && on(2, 9) && !on(3, 2))                   // "A": 2-pixel-wide bar, 8 tall
+            #expect(on(17, 2) && on(32, 3) && !on(17, 4))                // "B" at x = 1 + 16: 16×2 top row
+            #expect(f.size(of: "AB", scale: 2) == (32, 8))
+        }
     }
 
     @Test func malformedFontsAreTypedErrors() {

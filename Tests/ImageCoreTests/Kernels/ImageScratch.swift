@@ -1,14 +1,15 @@
 import ImageCore
 
 /// Keeps test images' memory alive: `Image` is a non-owning view, so the `ImageBuffer` behind
-/// it must outlive every use. Tests end with `scratch.keepAlive()` (an optimiser barrier).
+/// it must outlive every use. The scratch owns its buffers (the case `unsafeImage()` is for) and
+/// tests end with `scratch.keepAlive()` (an optimiser barrier).
 final class ImageScratch {
     private var buffers: [ImageBuffer] = []
 
     func image(_ format: PixelFormat, _ width: Int, _ height: Int) -> Image {
         let b = ImageBuffer(format: format, width: width, height: height)
         buffers.append(b)
-        return b.image()
+        return b.unsafeImage()
     }
 
     /// A Gray8 image with `value(x, y)` in every pixel.

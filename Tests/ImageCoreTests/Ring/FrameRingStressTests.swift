@@ -17,18 +17,18 @@ import Testing
         while true {
             let finished = done.load(ordering: .acquiring)
             if let lease = ring.newest(after: last) {
-                let seq = lease.image.metadata.sequence
+                let seq = lease.metadata.sequence
                 if let last, seq <= last { log.orderFailures += 1 }
                 last = seq
                 log.seen.append(seq)
-                if !RingStamp.matches(seq, in: lease.image) { log.stampFailures += 1 }
+                if !lease.withImage({ RingStamp.matches(seq, in: $0) }) { log.stampFailures += 1 }
                 // Hold the lease for a varying while, then check the slot was not overwritten.
                 spin = spin &* 6364136223846793005 &+ 1442695040888963407
                 for k in 0..<Int(spin >> 56) where k % 16 == 0 {
-                    if !RingStamp.matches(seq, in: lease.image) { log.stampFailures += 1 }
+                    if !lease.withImage({ RingStamp.matches(seq, in: $0) }) { log.stampFailures += 1 }
                 }
                 if spin >> 60 == 0 { sched_yield() }
-                if !RingStamp.matches(seq, in: lease.image) { log.stampFailures += 1 }
+                if !lease.withImage({ RingStamp.matches(seq, in: $0) }) { log.stampFailures += 1 }
             } else if finished {
                 return
             }

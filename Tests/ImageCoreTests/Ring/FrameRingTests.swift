@@ -4,7 +4,7 @@ import Testing
 @Suite struct FrameRingTests {
     /// The sequence of the newest frame after `after`, leased and released at once.
     static func newestSequence(_ ring: FrameRing, after: UInt64? = nil) -> UInt64? {
-        ring.newest(after: after)?.image.metadata.sequence
+        ring.newest(after: after)?.metadata.sequence
     }
 
     static func produce(_ ring: FrameRing, _ sequence: UInt64) -> Bool {
@@ -27,8 +27,8 @@ import Testing
         #expect(Self.produce(ring, 11))
         do {
             let lease = ring.newest()!
-            let sequence = lease.image.metadata.sequence
-            let format = lease.image.format
+            let sequence = lease.metadata.sequence
+            let format = lease.withImage { $0.format }
             #expect(sequence == 11)
             #expect(format == .i420)
         }
@@ -56,11 +56,11 @@ import Testing
             #expect(Self.produce(ring, s))
             let lease = ring.newest()!
             #expect(lease.slot != held.slot)
-            #expect(RingStamp.matches(s, in: lease.image))
+            #expect(lease.withImage { RingStamp.matches(s, in: $0) })
             recycled.append(lease.slot)
         }
         // The held frame is intact, and every other slot was reused in ring order.
-        #expect(RingStamp.matches(UInt64(n - 1), in: held.image))
+        #expect(held.withImage { RingStamp.matches(UInt64(n - 1), in: $0) })
         let expected = (0..<(2 * n)).map { k in
             let others = (0..<n).map { (start + $0) % n }.filter { $0 != held.slot }
             return others[k % others.count]
@@ -83,7 +83,7 @@ import Testing
         #expect(!filled)
         #expect(ring.droppedCount == 1)
         #expect(ring.publishedCount == 2)
-        #expect(RingStamp.matches(1, in: a.image) && RingStamp.matches(2, in: b.image))
+        #expect(a.withImage { RingStamp.matches(1, in: $0) } && b.withImage { RingStamp.matches(2, in: $0) })
         // Releasing one slot lets the producer in again.
         _ = consume a
         #expect(Self.produce(ring, 4))

@@ -23,4 +23,8 @@ unsigned long booth_gpio_v2_line_set_values_ioctl(void);
 /// to the system when freed); fixing it also stops glibc's dynamic threshold. 1 on success.
 int booth_set_mmap_threshold(int bytes);
 
+/// statvfs(3) reduced to what Booth reads: the bytes an unprivileged writer may still use
+/// (f_bavail × f_frsize) in `*available`. Returns 0, or -1 and sets errno.
+int booth_statvfs_available(const char *path, unsigned long long *available);
+
 #endif

@@ -21,6 +21,13 @@ public struct Errno: RawRepresentable, Sendable, Hashable, CustomStringConvertib
     public static let io = Errno(rawValue: EIO)
     public static let noMemory = Errno(rawValue: ENOMEM)
     public static let notTTY = Errno(rawValue: ENOTTY)
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    public static let quotaExceeded = Errno(rawValue: EDQUOT)
+    public static let exists = Errno(rawValue: EEXIST)
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+
+    /// The file system is full for this writer (ENOSPC, or EDQUOT: the user's quota).
+    public var isDiskFull: Bool { rawValue == ENOSPC || rawValue == EDQUOT }
 
     /// The symbolic name when it is one of the common ones, else "errno N".
     public var name: String {
@@ -38,6 +45,12 @@ public struct Errno: RawRepresentable, Sendable, Hashable, CustomStringConvertib
         case ENOMEM: return "ENOMEM"
         case ENOTTY: return "ENOTTY"
         case ENXIO: return "ENXIO"
+        case ENOSPC: return "ENOSPC"
+        case EDQUOT: return "EDQUOT"
+        case EEXIST: return "EEXIST"
+        case ENOTDIR: return "ENOTDIR"
+        case EISDIR: return "EISDIR"
+        case EROFS: return "EROFS"
         default: return "errno \(rawValue)"
         }
     }

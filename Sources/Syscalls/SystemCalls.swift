@@ -5,10 +5,12 @@ import Glibc
 import Musl
 #endif
 
-/// The one syscall layer of the Hardware target.
+/// The one syscall layer of the package (its own target, below ImageFiles and Hardware).
 ///
 /// Every `open`, `close`, `ioctl`, `mmap`, `munmap`, `poll`, `read` and `write` the device code
-/// makes goes through a value of this type. The stored `raw…` functions are the kernel's calls in
+/// makes goes through a value of this type, and so do the file calls of the save path
+/// (`fsync`, `rename`, `unlink`, `fchmod`, `fstat`, `mkdir`, `statvfs`, `symlink`: `FileIO`,
+/// `PhotoStore`) and the datagram of `SystemdNotifier` (`socket`, `sendto`). The stored `raw…` functions are the kernel's calls in
 /// the kernel's own convention — a non-negative result, or `-errno` — so a test can replace any
 /// of them (see `Tests/HardwareTests/MockKernel.swift`) and inject `EINTR`, `EBUSY`, `ENODEV`.
 /// The methods in `SystemCalls+Calls.swift` are the only callers of these functions: each retries
@@ -35,6 +37,47 @@ public struct SystemCalls: Sendable {
     public var rawRead: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int
     /// `write(2)`: fd, buffer, count → bytes written or -errno.
     public var rawWrite: @Sendable (Int32, UnsafeRawPointer, Int) -> Int
+
+    // The file and socket calls start as the live kernel's; a test replaces the one it fails.
+    /// `fsync(2)`: fd → 0 or -errno.
+    public var rawFsync: @Sendable (Int32) -> Int32 = { fd in Glibc.fsync(fd) < 0 ? -errno : 0 }
+    /// `rename(2)`: old path, new path → 0 or -errno.
+    public var rawRename: @Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = { from, to in
+        Glibc.rename(from, to) < 0 ? -errno : 0
+    }
+    /// `unlink(2)`: path → 0 or -errno.
+    public var rawUnlink: @Sendable (UnsafePointer<CChar>) -> Int32 = { path in Glibc.unlink(path) < 0 ? -errno : 0 }
+    /// `fchmod(2)`: fd, mode → 0 or -errno.
+    public var rawFchmod: @Sendable (Int32, UInt32) -> Int32 = { fd, mode in Glibc.fchmod(fd, mode_t(mode)) < 0 ? -errno : 0 }
+    /// `fstat(2)`: fd, result → 0 or -errno.
+    public var rawFstat: @Sendable (Int32, UnsafeMutablePointer<stat>) -> Int32 = { fd, st in Glibc.fstat(fd, st) < 0 ? -errno : 0 }
+    /// `mkdir(2)`: path, mode → 0 or -errno.
+    public var rawMkdir: @Sendable (UnsafePointer<CChar>, UInt32) -> Int32 = { path, mode in
+        Glibc.mkdir(path, mode_t(mode)) < 0 ? -errno : 0
+    }
+    /// `statvfs(3)` reduced to the bytes an unprivileged writer may use (f_bavail × f_frsize):
+    /// path, result → 0 or -errno.
+    public var rawAvailableBytes: @Sendable (UnsafePointer<CChar>, UnsafeMutablePointer<UInt64>) -> Int32 = { path, out in
+        var bytes: CUnsignedLongLong = 0
+        guard booth_statvfs_available(path, &bytes) == 0 else { return -errno }
+        out.pointee = UInt64(bytes)
+        return 0
+    }
+    /// `symlink(2)`: target, link path → 0 or -errno.
+    public var rawSymlink: @Sendable (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32 = { target, path in
+        Glibc.symlink(target, path) < 0 ? -errno : 0
+    }
+    /// `socket(2)`: domain, type, protocol → fd or -errno.
+    public var rawSocket: @Sendable (Int32, Int32, Int32) -> Int32 = { domain, type, proto in
+        let r = Glibc.socket(domain, type, proto)
+        return r < 0 ? -errno : r
+    }
+    /// `sendto(2)`: fd, buffer, count, flags, address, address length → bytes sent or -errno.
+    public var rawSendto: @Sendable (Int32, UnsafeRawPointer, Int, Int32, UnsafePointer<sockaddr>, socklen_t) -> Int = {
+        fd, buffer, count, flags, address, length in
+        let r = Glibc.sendto(fd, buffer, count, flags, address, length)
+        return r < 0 ? -Int(errno) : r
+    }
 
     public init(
         rawOpen: @escaping @Sendable (UnsafePointer<CChar>, Int32, UInt32) -> Int32,

@@ -5,8 +5,8 @@ import Musl
 #endif
 
 /// The checked calls: one function per system call. Each retries `EINTR` and throws a
-/// `SystemCallError` naming the call for any other failure. Nothing in the Hardware target calls
-/// the `raw…` functions except these.
+/// `SystemCallError` naming the call for any other failure. Nothing in the package calls the
+/// `raw…` functions except these (and `SystemCalls+Files.swift`).
 extension SystemCalls {
     /// Wraps `open(2)`. `O_CLOEXEC` is always added.
     public func open(_ path: String, flags: Int32, mode: UInt32 = 0) throws(SystemCallError) -> Int32 {
