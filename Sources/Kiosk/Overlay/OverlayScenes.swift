@@ -60,7 +60,7 @@ public final class OverlayScenes {
         rules = LiveRules(profile: profile)
         renderer = OverlayRenderer(
             layout: PreviewLayout(frameWidth: fw, frameHeight: fh, screenWidth: screenWidth, screenHeight: screenHeight, mirrored: true),
-            rotation: nil, profile: profile, font: try OverlayFont.load(), guide: guide, background: nil)
+            profile: profile, font: try OverlayFont.load(), guide: guide, background: nil)
         frame = ImageBuffer(format: .i420, width: fw, height: fh)
         SyntheticSource.draw(into: frame.image(), sequence: 42)
         // A person: an ellipse for the head over a wider one for the shoulders.

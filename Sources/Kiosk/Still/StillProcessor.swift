@@ -17,9 +17,9 @@ enum StillFinish {
     case passport(Profile, StillModels)
 }
 
-/// The still path: shutter press → full-resolution still → upright → finished (passport crop or
-/// greeting composite, see `StillFinish`) → JPEG → saved with a JSON sidecar. Runs on the still
-/// worker thread, off the preview path; the models it holds are used by that thread only.
+/// The still path: shutter press → full-resolution still (made upright by the capture stage) →
+/// finished (passport crop or greeting composite, see `StillFinish`) → JPEG → saved with a JSON
+/// sidecar. Runs in the still stage, off the preview path; the models it holds are used there only.
 ///
 /// A still that cannot be finished is never lost: when the passport photo cannot be made (no face
 /// or two faces in the still), the still is saved as shot and the sidecar says why.
@@ -42,14 +42,9 @@ final class StillProcessor {
         self.profile = profile
     }
 
+    /// Finishes, encodes and saves one still (already upright: the capture stage rotated it).
     func process(_ job: StillJob) -> StillResult {
-        var image = job.image
-        if let rotation = Rotation(rawValue: board.camera.rotation) {
-            let size = rotation.rotatedSize(width: image.width, height: image.height)
-            let upright = ImageBuffer(format: image.format, width: size.width, height: size.height)
-            Rotate.run(image.image(), upright.image(), rotation)
-            image = upright
-        }
+        let image = job.image
 
         var finished: ImageBuffer? = nil
         var passport: PassportSidecar? = nil

@@ -1,0 +1,89 @@
+import ImageCore
+import Passport
+import Synchronization
+import Vision
+
+/// Vision: takes the newest frame from the ring (frames that arrived meanwhile are dropped and
+/// counted by the ring), makes it upright once into a frame record, gives the ring slot back, and
+/// fills the record with the faces, the rules' verdict and — while the background is hidden —
+/// the person mask; then publishes the record for the present stage.
+final class VisionStage: KioskStage {
+    let name = "vision"
+    let ring: FrameRing
+    let rotation: Rotation?
+    let records: FrameRecords
+    let vision: LiveVision
+    let segmenter: PersonSegmenter
+    let guide: LayoutGuide
+    let timings: StageTimings
+    /// Waited on for a new frame (the capture stage notifies it).
+    let frameArrived: StageSignal
+    /// Notified after each published record (the event loop waits on it).
+    let wakeup: StageSignal
+    /// Whether the screen hides the background, so the mask is needed (set by the event loop).
+    let hideBackground = Atomic<Bool>(false)
+    /// Frames analysed so far.
+    var analysedFrames: UInt64 { analysed.load(ordering: .relaxed) }
+    private let analysed = Atomic<UInt64>(0)
+    /// The last frame analysed (sequence and timestamp: a restarted camera repeats sequences).
+    private var last: (sequence: UInt64, timestamp: UInt64)? = nil
+
+    init(ring: FrameRing, rotation: Rotation?, records: FrameRecords, vision: LiveVision,
+         segmenter: PersonSegmenter, guide: LayoutGuide, timings: StageTimings, frameArrived: StageSignal, wakeup: StageSignal) {
+        self.ring = ring
+        self.rotation = rotation
+        self.records = records
+        self.vision = vision
+        self.segmenter = segmenter
+        self.guide = guide
+        self.timings = timings
+        self.frameArrived = frameArrived
+        self.wakeup = wakeup
+    }
+
+    /// A run starts from no frame seen and the guide red (the verdict must hold afresh).
+    func configure() throws(KioskError) {
+        last = nil
+        vision.hysteresis.reset()
+    }
+
+    func start() throws(KioskError) {}
+
+    /// The newest frame after the last one through faces, rules and (background hidden) the mask.
+    /// Without a new frame, waits up to `timeoutMilliseconds` for the capture stage's signal.
+    func step(timeoutMilliseconds: Int32) -> Bool {
+        let seen = frameArrived.generation
+        // A frame other than the last one analysed, not merely a later sequence: a reconnected
+        // camera numbers its frames from 0 again, and "after the last" would skip them all.
+        guard let lease = ring.newest() else {
+            if timeoutMilliseconds > 0 { frameArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds)) }
+            return false
+        }
+        let m = lease.image.metadata
+        if let last, last.sequence == m.sequence, last.timestamp == m.timestampNanoseconds {
+            _ = consume lease
+            if timeoutMilliseconds > 0 { frameArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds)) }
+            return false
+        }
+        last = (m.sequence, m.timestampNanoseconds)
+        let record = records.beginWrite()
+        record.take(lease.image, rotation: rotation)
+        _ = consume lease                                    // the slot goes back before the analysis
+        let frame = record.frame, guide = self.guide, vision = self.vision, timings = self.timings
+        timings.measure(.vision) {
+            record.live = vision.analyze(frame, guide: guide, timings: timings)
+            if hideBackground.load(ordering: .relaxed) {
+                let segmenter = self.segmenter
+                let mask = timings.measure(.segment) { segmenter.segment(frame) }
+                CopyPlane.simd(mask.plane, record.mask.image().luma)
+                record.hasMask = true
+            }
+        }
+        records.publish(record)
+        analysed.add(1, ordering: .relaxed)
+        wakeup.notify()
+        return true
+    }
+
+    func stop() {}
+}
