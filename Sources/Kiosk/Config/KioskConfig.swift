@@ -2,7 +2,7 @@ import Config
 
 /// `/etc/booth/booth.toml`: which board, which mode, which profile, where photos go.
 public struct KioskConfig: Sendable, Equatable {
-    public enum Mode: String, Sendable { case passport, booth }
+    public enum Mode: String, Sendable, CaseIterable { case passport, booth }
 
     /// A board name (looked up in the boards directory) or a path to a board file.
     public var board: String
@@ -43,7 +43,7 @@ public struct KioskConfig: Sendable, Equatable {
         let d = defaults
         let c = KioskConfig(
             board: try r.string("board", default: d.board),
-            mode: Mode(rawValue: try r.string("mode", oneOf: ["passport", "booth"], default: d.mode.rawValue))!,
+            mode: try r.choice("mode", default: d.mode),
             profile: try r.string("profile", default: d.profile),
             background: try r.string("background", default: d.background),
             photoDirectory: try r.string("photo_dir", default: d.photoDirectory),
