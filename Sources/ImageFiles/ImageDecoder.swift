@@ -59,17 +59,15 @@ public final class ImageDecoder {
         case .rgb888, .gray8: return rgb
         case .i420:
             let out = ImageBuffer(format: .i420, width: rgb.width, height: rgb.height)
-            try jpeg.encodeYUV420(from: rgb.image(), into: out.image(), name: name)
+            try rgb.withImage { (source) throws(ImageFileError) in
+                try out.withImage { (destination) throws(ImageFileError) in
+                    try jpeg.encodeYUV420(from: source, into: destination, name: name)
+                }
+            }
             return out
         case .xrgb8888:
             let out = ImageBuffer(format: .xrgb8888, width: rgb.width, height: rgb.height)
-            let s = rgb.image().luma, d = out.image().luma
-            for y in 0..<rgb.height {
-                let sr = s.row(y), dr = d.row(y)
-                for x in 0..<rgb.width {
-                    dr[4 * x] = sr[3 * x + 2]; dr[4 * x + 1] = sr[3 * x + 1]; dr[4 * x + 2] = sr[3 * x]; dr[4 * x + 3] = 255
-                }
-            }
+            ImageDecoder.mapPixels(from: rgb, into: out) { s, d in d[0] = s[2]; d[1] = s[1]; d[2] = s[0]; d[3] = 255 }
             return out
         case .nv12:
             throw .unsupported(path: name, reason: "decoding to NV12")
@@ -78,26 +76,34 @@ public final class ImageDecoder {
 
     private func expandGray(_ g: ImageBuffer) -> ImageBuffer {
         let out = ImageBuffer(format: .rgb888, width: g.width, height: g.height)
-        let s = g.image().luma, d = out.image().luma
-        for y in 0..<g.height {
-            let sr = s.row(y), dr = d.row(y)
-            for x in 0..<g.width { let v = sr[x]; dr[3 * x] = v; dr[3 * x + 1] = v; dr[3 * x + 2] = v }
-        }
+        ImageDecoder.mapPixels(from: g, into: out) { s, d in d[0] = s[0]; d[1] = s[0]; d[2] = s[0] }
         return out
     }
 
     /// BT.601 luma (JPEG weights, rounded), for PPM input asked as gray.
     static func luma(of rgb: ImageBuffer) -> ImageBuffer {
         let out = ImageBuffer(format: .gray8, width: rgb.width, height: rgb.height)
-        let s = rgb.image().luma, d = out.image().luma
-        for y in 0..<rgb.height {
-            let sr = s.row(y), dr = d.row(y)
-            for x in 0..<rgb.width {
-                let v = 19595 * Int(sr[3 * x]) + 38470 * Int(sr[3 * x + 1]) + 7471 * Int(sr[3 * x + 2])
-                dr[x] = UInt8((v + 32768) >> 16)
-            }
+        mapPixels(from: rgb, into: out) { s, d in
+            let v = 19595 * Int(s[0]) + 38470 * Int(s[1]) + 7471 * Int(s[2])
+            d[0] = UInt8((v + 32768) >> 16)
         }
         return out
+    }
+
+    /// Calls `pixel` with each source pixel's bytes and the matching destination pixel's bytes
+    /// (packed single-plane formats of the same size), both buffers borrowed for the loop.
+    private static func mapPixels(from source: ImageBuffer, into destination: ImageBuffer,
+                                  _ pixel: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Void) {
+        precondition(source.width == destination.width && source.height == destination.height, "mapPixels needs equal sizes")
+        source.withImage { s in
+            destination.withImage { d in
+                let sb = s.luma.bytesPerPixel, db = d.luma.bytesPerPixel
+                for y in 0..<s.height {
+                    let sr = s.luma.row(y), dr = d.luma.row(y)
+                    for x in 0..<s.width { pixel(sr + sb * x, dr + db * x) }
+                }
+            }
+        }
     }
 
     /// Convenience for one-off reads.

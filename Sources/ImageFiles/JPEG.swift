@@ -83,7 +83,17 @@ public final class JPEGCodec {
         }
         let w = size.width, h = size.height
         let out = ImageBuffer(format: format, width: w, height: h)
-        let img = out.image()
+        try out.withImage { (img) throws(ImageFileError) in
+            try decode(bytes, name: name, into: img, subsampling: ss, maximumPixels: maximumPixels)
+        }
+        return out
+    }
+
+    /// Decodes into the pixels of `img` (already sized by `decode`): straight into RGB, gray or
+    /// BGRX; into I420 planes for 4:2:0 and gray JPEGs, through RGB for other subsamplings.
+    private func decode(_ bytes: [UInt8], name: String, into img: Image, subsampling ss: Int32,
+                        maximumPixels: Int) throws(ImageFileError) {
+        let w = img.width, h = img.height, format = img.format
         let flags = TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT
         let r: Int32
         switch format {
@@ -110,14 +120,13 @@ public final class JPEGCodec {
             } else {
                 // Other subsamplings: decode to RGB, then let TurboJPEG's colour converter make 4:2:0 planes.
                 let rgb = try decode(bytes, name: name, as: .rgb888, maximumPixels: maximumPixels)
-                try encodeYUV420(from: rgb.image(), into: img, name: name)
-                return out
+                try rgb.withImage { (source) throws(ImageFileError) in try encodeYUV420(from: source, into: img, name: name) }
+                return
             }
         case .nv12:
             throw .unsupported(path: name, reason: "decoding to NV12")
         }
         if r != 0 { throw .corrupt(path: name, reason: errorText(decompressor)) }
-        return out
     }
 
     /// RGB888 → I420 with TurboJPEG's (BT.601 full-range, JPEG) colour conversion.

@@ -35,8 +35,13 @@ public enum Orientation: UInt16, Sendable, CaseIterable {
         if self == .up { return buffer }
         let (w, h) = swapsAxes ? (buffer.height, buffer.width) : (buffer.width, buffer.height)
         let out = ImageBuffer(format: buffer.format, width: w, height: h)
-        let src = buffer.image(), dst = out.image()
-        for i in 0..<buffer.format.planeCount {
+        buffer.withImage { src in out.withImage { dst in transform(src, into: dst) } }
+        return out
+    }
+
+    /// Copies every plane of `src` into `dst` (sized for the orientation) shown upright.
+    private func transform(_ src: Image, into dst: Image) {
+        for i in 0..<src.format.planeCount {
             let sp = src.plane(i), dp = dst.plane(i)
             let bpp = sp.bytesPerPixel
             for dy in 0..<dp.height {
@@ -48,6 +53,5 @@ public enum Orientation: UInt16, Sendable, CaseIterable {
                 }
             }
         }
-        return out
     }
 }

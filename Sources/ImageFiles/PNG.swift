@@ -25,10 +25,11 @@ public enum PNGCodec {
         }
         image.format = format == .rgb888 ? UInt32(PNG_FORMAT_RGB) : UInt32(PNG_FORMAT_GRAY)
         let out = ImageBuffer(format: format, width: w, height: h)
-        let plane = out.image().luma
         var bg = png_color(red: background.0, green: background.1, blue: background.2)
-        let done = bytes.withUnsafeBytes { _ in
-            png_image_finish_read(&image, &bg, plane.base, Int32(plane.stride), nil)
+        let done = out.withImage { img in
+            bytes.withUnsafeBytes { _ in
+                png_image_finish_read(&image, &bg, img.luma.base, Int32(img.luma.stride), nil)
+            }
         }
         if done == 0 { throw .corrupt(path: name, reason: message(&image)) }
         return out
@@ -49,24 +50,27 @@ public enum PNGCodec {
 
     /// Encodes a Gray8, RGB888 or XRGB8888 image as an 8-bit PNG.
     public static func encode(_ image: Image) throws(ImageFileError) -> [UInt8] {
-        var rows: ImageBuffer? = nil
-        var src = image
         switch image.format {
-        case .gray8, .rgb888: break
+        case .gray8, .rgb888:
+            return try encodePacked(image)
         case .xrgb8888:
             let rgb = ImageBuffer(format: .rgb888, width: image.width, height: image.height)
-            packRGB(image, into: rgb.image())
-            rows = rgb
-            src = rgb.image()
+            return try rgb.withImage { (packed) throws(ImageFileError) in
+                packRGB(image, into: packed)
+                return try encodePacked(packed)
+            }
         case .i420, .nv12:
             throw .unsupported(path: "<memory>", reason: "PNG from YUV; convert to RGB first")
         }
+    }
+
+    /// Encodes a Gray8 or RGB888 image into a new array of the encoded size.
+    private static func encodePacked(_ src: Image) throws(ImageFileError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: maxEncodedSize(width: src.width, height: src.height, format: src.format))
         let result: Result<Int, ImageFileError> = out.withUnsafeMutableBytes { b in
             do throws(ImageFileError) { return .success(try encode(src, into: b)) } catch { return .failure(error) }
         }
         let size = try result.get()
-        withExtendedLifetime(rows) {}
         out.removeLast(out.count - size)
         return out
     }

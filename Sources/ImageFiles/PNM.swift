@@ -40,17 +40,19 @@ public enum PNMCodec {
         let need = w * h * channels * bps
         guard b.count - i >= need else { throw .corrupt(path: name, reason: "truncated: \(b.count - i) of \(need) pixel bytes") }
         let out = ImageBuffer(format: channels == 3 ? .rgb888 : .gray8, width: w, height: h)
-        let p = out.image().luma
-        for y in 0..<h {
-            let row = p.row(y)
-            for x in 0..<(w * channels) {
-                let o = i + (y * w * channels + x) * bps
-                // A sample above maxval (invalid, found by Fuzz/run) is read as maxval, not a trap.
-                if bps == 1 {
-                    row[x] = maxval == 255 ? b[o] : UInt8((min(Int(b[o]), maxval) * 255 + maxval / 2) / maxval)
-                } else {
-                    let v = min(Int(b[o]) << 8 | Int(b[o + 1]), maxval)
-                    row[x] = UInt8((v * 255 + maxval / 2) / maxval)
+        out.withImage { img in
+            let p = img.luma
+            for y in 0..<h {
+                let row = p.row(y)
+                for x in 0..<(w * channels) {
+                    let o = i + (y * w * channels + x) * bps
+                    // A sample above maxval (invalid, found by Fuzz/run) is read as maxval, not a trap.
+                    if bps == 1 {
+                        row[x] = maxval == 255 ? b[o] : UInt8((min(Int(b[o]), maxval) * 255 + maxval / 2) / maxval)
+                    } else {
+                        let v = min(Int(b[o]) << 8 | Int(b[o + 1]), maxval)
+                        row[x] = UInt8((v * 255 + maxval / 2) / maxval)
+                    }
                 }
             }
         }

@@ -34,7 +34,7 @@ func outcome(_ failures: [String]) -> Int32 {
 }
 
 func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
-    withExtendedLifetime((display, reference)) { OverlayScenes.differingPixels(display.frontImage, reference.image()) }
+    reference.withImage { expected in withExtendedLifetime(display) { OverlayScenes.differingPixels(display.frontImage, expected) } }
 }
 
 func fill(_ image: Image, _ colour: UInt32) {
@@ -67,12 +67,14 @@ func writeExpected(width: Int, height: Int, directory: String) -> Int32 {
         return 1
     }
     let screen = ImageBuffer(format: .xrgb8888, width: width, height: height)
-    for scene in OverlayScenes.Scene.allCases {
-        scenes.render(scene, into: screen.image())
-        guard writePPM(screen.image(), to: "\(directory)/\(scene.name).ppm") else { print("booth-vmcheck: cannot write \(directory)"); return 1 }
+    return screen.withImage { image in
+        for scene in OverlayScenes.Scene.allCases {
+            scenes.render(scene, into: image)
+            guard writePPM(image, to: "\(directory)/\(scene.name).ppm") else { print("booth-vmcheck: cannot write \(directory)"); return 1 }
+        }
+        scenes.render(.adjust, into: image, guideGreen: true)
+        return writePPM(image, to: "\(directory)/adjust-green.ppm") ? 0 : 1
     }
-    scenes.render(.adjust, into: screen.image(), guideGreen: true)
-    return withExtendedLifetime(screen) { writePPM(screen.image(), to: "\(directory)/adjust-green.ppm") } ? 0 : 1
 }
 
 func say(_ line: String) {
@@ -133,7 +135,7 @@ func runDRM(device: String) -> Int32 {
         scenes = s
         for scene in OverlayScenes.Scene.allCases {
             let b = ImageBuffer(format: .xrgb8888, width: w, height: h)
-            s.render(scene, into: b.image())
+            b.withImage { s.render(scene, into: $0) }
             references.append(b)
         }
         say("\(references.count) scenes rendered into memory in \(format2(now() - t)) s")
@@ -162,14 +164,16 @@ func runDRM(device: String) -> Int32 {
             check(bad == 0, "scene \(scene.name): readback vs in-VM rendering, \(bad) of \(w * h) pixels differ (\(format2(now() - t)) s)")
             if scene == .adjust {
                 // The comparison can fail: one changed pixel, and the guide turned green.
-                let ref = references[scene.rawValue].image().planes.0
-                let px = UnsafeMutableRawPointer(ref.row(h / 2)).assumingMemoryBound(to: UInt32.self) + w / 3
-                px.pointee ^= 0x0000_0001
-                let one = differing(display, references[scene.rawValue])
-                px.pointee ^= 0x0000_0001
+                let reference = references[scene.rawValue]
+                let flip = { reference.withImage { ref in
+                    (UnsafeMutableRawPointer(ref.planes.0.row(h / 2)).assumingMemoryBound(to: UInt32.self) + w / 3).pointee ^= 0x0000_0001
+                } }
+                flip()
+                let one = differing(display, reference)
+                flip()
                 check(one == 1, "self-test: one changed pixel is caught (\(one) differ)")
                 let green = ImageBuffer(format: .xrgb8888, width: w, height: h)
-                s.render(.adjust, into: green.image(), guideGreen: true)
+                green.withImage { s.render(.adjust, into: $0, guideGreen: true) }
                 let oval = differing(display, green)
                 check(oval > 0, "self-test: the guide's red→green change is caught (\(oval) pixels differ)")
             }
@@ -253,8 +257,7 @@ func runCamera(frames wanted: Int) -> Int32 {
         let limit: Double = wanted == 0 ? 3 : 60
         while (wanted == 0 || frames.count < wanted) && now() - start < limit {
             _ = try source.pump(timeoutMilliseconds: 1_000, deliver: { metadata, fill in
-                withExtendedLifetime(slot) {
-                    let image = slot.image(metadata: metadata)
+                slot.withImage(metadata: metadata) { image in
                     fill(image)
                     let stamp = SyntheticSource.decodeSequence(from: image)
                     frames.append((metadata.sequence, stamp, stamp.map { cameraFrameMismatches(image, n: $0) } ?? -1))

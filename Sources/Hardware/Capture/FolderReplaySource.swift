@@ -87,11 +87,12 @@ public final class FolderReplaySource: FrameSource {
         guard running else { return 0 }
         guard pacer.waitForFrame(clock: clock, syscalls: sys, timeoutMilliseconds: timeoutMilliseconds) else { return 0 }
         let metadata = FrameMetadata(sequence: sequence, timestampNanoseconds: clock.now())
-        let source = images[index].image(metadata: metadata)
-        _ = deliver(metadata) { slot in Self.fit(source, into: slot) }
-        if stillWanted {
-            stillWanted = false
-            still(source)
+        images[index].withImage(metadata: metadata) { source in
+            _ = deliver(metadata) { slot in Self.fit(source, into: slot) }
+            if stillWanted {
+                stillWanted = false
+                still(source)
+            }
         }
         sequence += 1
         if sequence % UInt64(framesPerImage) == 0 { index = (index + 1) % images.count }

@@ -53,9 +53,10 @@ public final class SyntheticSource: FrameSource {
         _ = deliver(metadata) { slot in Self.draw(into: slot, sequence: seq) }
         if stillWanted, let buffer = stillBuffer {
             stillWanted = false
-            let image = buffer.image(metadata: metadata)
-            Self.draw(into: image, sequence: seq)
-            still(image)
+            buffer.withImage(metadata: metadata) { image in
+                Self.draw(into: image, sequence: seq)
+                still(image)
+            }
         }
         sequence += 1
         return 1

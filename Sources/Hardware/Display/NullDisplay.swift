@@ -15,6 +15,7 @@ public final class NullDisplay: DisplaySink {
         buffer = ImageBuffer(format: .xrgb8888, width: width, height: height)
     }
 
-    public func beginFrame() throws(HardwareError) -> Image { buffer.image() }
+    /// The screen buffer, owned by the display for its lifetime.
+    public func beginFrame() throws(HardwareError) -> Image { buffer.unsafeImage() }
     public func present() throws(HardwareError) { presentedCount += 1 }
 }

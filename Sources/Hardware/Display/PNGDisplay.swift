@@ -38,7 +38,8 @@ public final class PNGDisplay: DisplaySink {
     /// Writes the next presented frame whatever its number.
     public func requestSnapshot() { snapshotWanted = true }
 
-    public func beginFrame() throws(HardwareError) -> Image { buffer.image() }
+    /// The screen buffer, owned by the display for its lifetime.
+    public func beginFrame() throws(HardwareError) -> Image { buffer.unsafeImage() }
 
     public func present() throws(HardwareError) {
         defer { presentedCount += 1 }
@@ -49,7 +50,7 @@ public final class PNGDisplay: DisplaySink {
         let path = directory + "/screen-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".png"
         let previous = writer.waitIdle()
         writtenCount = previous.written
-        PNGCodec.packRGB(buffer.image(), into: writer.rgb.image())
+        buffer.withImage { screen in writer.rgb.withImage { rgb in PNGCodec.packRGB(screen, into: rgb) } }
         writer.submit(path: path)
         lastWritten = path
         if let failure = previous.failure { throw HardwareError.unsupported(device: "PNG display", detail: failure.description) }

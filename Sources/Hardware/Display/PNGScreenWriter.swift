@@ -82,7 +82,7 @@ final class PNGScreenWriter: @unchecked Sendable {
 
     private func write(to path: String) -> Result<Void, ImageFileError> {
         do throws(ImageFileError) {
-            let size = try PNGCodec.encode(rgb.image(), into: encoded)
+            let size = try rgb.withImage { (packed) throws(ImageFileError) in try PNGCodec.encode(packed, into: encoded) }
             try FileIO.writeAtomically(UnsafeRawBufferPointer(rebasing: encoded[0..<size]), to: path)
             return .success(())
         } catch {

@@ -43,8 +43,34 @@ public final class ImageBuffer: @unchecked Sendable {
 
     @inlinable static func align(_ n: Int) -> Int { (n + rowAlignment - 1) & ~(rowAlignment - 1) }
 
-    /// The view of this buffer's pixels. Valid while the buffer is alive.
+    /// Lends the view of this buffer's pixels (readable and writable) to `body`. The view must not
+    /// escape the closure: the buffer is kept alive until `body` returns, in release builds too,
+    /// so every read and write inside it is covered (STYLE.md 16, "Borrow inside a closure").
+    @inlinable
+    public func withImage<Result: ~Copyable, Failure: Error>(
+        metadata: FrameMetadata = FrameMetadata(), _ body: (Image) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        defer { withExtendedLifetime(self) {} }
+        return try body(view(metadata: metadata))
+    }
+
+    /// The escaping view of this buffer's pixels, valid only while the caller keeps the buffer alive.
+    /// Kept for call sites not yet converted (Sources/booth, Sources/Kiosk); use `withImage`.
+    @available(*, deprecated, message: "the view can outlive the buffer; use withImage { image in ... }")
     @inlinable public func image(metadata: FrameMetadata = FrameMetadata()) -> Image {
+        view(metadata: metadata)
+    }
+
+    /// The escaping view of this buffer's pixels, for an owner that keeps the buffer in a stored
+    /// property for its own lifetime and hands the view out under that lifetime (a display's
+    /// screen, valid until `present()`). Everyone else uses `withImage`.
+    @inlinable public func unsafeImage(metadata: FrameMetadata = FrameMetadata()) -> Image {
+        view(metadata: metadata)
+    }
+
+    /// The view of this buffer's pixels; the caller keeps `self` alive while it is used (the ring
+    /// holds its buffers for its own lifetime, `withImage` for the closure's).
+    @inlinable func view(metadata: FrameMetadata) -> Image {
         func plane(_ i: Int, _ offset: Int, _ stride: Int) -> Plane {
             if i >= format.planeCount {
                 return Plane(base: storage, width: 0, height: 0, stride: 0, bytesPerPixel: 1, padding: 0)

@@ -3,16 +3,34 @@
 /// many times as there are leases.
 public struct FrameLease: ~Copyable, @unchecked Sendable {
     @usableFromInline let ring: FrameRing
-    /// Pixels and metadata of the leased slot.
-    public let image: Image
+    /// Pixels and metadata of the leased slot; lent out only by `withImage`.
+    @usableFromInline let view: Image
     /// The ring slot this lease holds.
     public let slot: Int
 
     @usableFromInline init(ring: FrameRing, slot: Int, image: Image) {
         self.ring = ring
         self.slot = slot
-        self.image = image
+        self.view = image
     }
+
+    /// The frame's metadata (sequence, timestamp, exposure), readable without borrowing the pixels.
+    public var metadata: FrameMetadata { view.metadata }
+
+    /// Lends the leased frame's pixels and metadata to `body`. The lease is borrowed for the call,
+    /// so its slot cannot be handed back (nor rewritten by the producer) while `body` runs; the
+    /// view must not escape the closure.
+    @inlinable
+    public borrowing func withImage<Result: ~Copyable, Failure: Error>(
+        _ body: (Image) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(view)
+    }
+
+    /// The escaping view of the leased frame, valid only while the lease lives.
+    /// Kept for call sites not yet converted (Sources/Kiosk); use `withImage`.
+    @available(*, deprecated, message: "the view can outlive the lease; use withImage { image in ... }")
+    public var image: Image { view }
 
     deinit { ring.release(slot: slot) }
 }

@@ -62,7 +62,7 @@ public final class FrameRing: @unchecked Sendable {
             return false
         }
         if claim.overwroteUnseen { dropped.add(1, ordering: .relaxed) }
-        fill(buffers[claim.slot].image(metadata: metadata))
+        fill(buffers[claim.slot].view(metadata: metadata))
         state.withLock { $0.publish(slot: claim.slot, metadata: metadata) }
         published.add(1, ordering: .relaxed)
         return true
@@ -73,7 +73,7 @@ public final class FrameRing: @unchecked Sendable {
     public func newest(after sequence: UInt64? = nil) -> FrameLease? {
         let got = state.withLock { $0.leaseNewest(after: sequence) }
         guard let got else { return nil }
-        return FrameLease(ring: self, slot: got.slot, image: buffers[got.slot].image(metadata: got.metadata))
+        return FrameLease(ring: self, slot: got.slot, image: buffers[got.slot].view(metadata: got.metadata))
     }
 
     /// Called by `FrameLease.deinit`.

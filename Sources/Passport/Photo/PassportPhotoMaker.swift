@@ -84,7 +84,7 @@ public final class PassportPhotoMaker {
         let (r, g, b) = profile.print.background
         if keepBackground {
             source = ImageBuffer(format: .rgb888, width: still.width, height: still.height)
-            CopyPlane.run(still, source.image())
+            source.withImage { CopyPlane.run(still, $0) }
             if live.plainBackground {
                 let stats = Self.backgroundStatistics(still, mask: mask.plane)
                 rules.append(RuleResult(rule: "background_light", measured: stats.meanLuma, limit: "≥ \(fmt(live.minBackgroundLuma))",
@@ -96,14 +96,16 @@ public final class PassportPhotoMaker {
             let compositor = BackgroundCompositor(width: still.width, height: still.height, format: .rgb888)
             compositor.setBackground(.color(red: r, green: g, blue: b))
             source = ImageBuffer(format: .rgb888, width: still.width, height: still.height)
-            compositor.composite(frame: still, mask: mask.plane, into: source.image())
+            source.withImage { compositor.composite(frame: still, mask: mask.plane, into: $0) }
         }
 
         // Crop and scale; the part of the crop outside the still is the profile's background.
         let crop = PhotoCrop.plan(head: head, profile: profile)
         let out = ImageBuffer(format: .rgb888, width: crop.outputWidth, height: crop.outputHeight)
-        Fill.run(out.image().luma, value: UInt32(b) << 16 | UInt32(g) << 8 | UInt32(r))
-        Self.place(source.image(), crop: crop, into: out.image())
+        out.withImage { o in
+            Fill.run(o.luma, value: UInt32(b) << 16 | UInt32(g) << 8 | UInt32(r))
+            source.withImage { Self.place($0, crop: crop, into: o) }
+        }
 
         let s = crop.scale
         let mapped = HeadGeometry(crownY: (head.crownY - crop.y) * s, chinY: (head.chinY - crop.y) * s,

@@ -154,11 +154,11 @@ public final class FaceTracker {
             small = ImageBuffer(format: image.format, width: size.width, height: size.height)
             self.small = small
         }
-        ResizeArea.run(image, small.image())
+        small.withImage { ResizeArea.run(image, $0) }
         let sx = Float(image.width) / Float(size.width), sy = Float(image.height) / Float(size.height)
         let minFaceSize = detector.minFaceSize
         detector.minFaceSize = minFaceSize / sx
-        detector.detect(small.image(), into: &detections)
+        small.withImage { detector.detect($0, into: &detections) }
         detector.minFaceSize = minFaceSize
         for i in detections.indices {
             detections[i].box = Rect(x: detections[i].box.x * sx, y: detections[i].box.y * sy,

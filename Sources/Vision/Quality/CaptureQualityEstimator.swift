@@ -33,6 +33,8 @@ public final class CaptureQualityEstimator {
     public static let patchSize = 128
     static let blockColumns = patchSize / LaplacianBlocks.blockSize
 
+    // The patch buffers are `let` properties, alive as long as the estimator; their views
+    // (`unsafeImage()`) never leave the method that takes them.
     let patch: ImageBuffer
     let rgbPatch: ImageBuffer
     let xrgbPatch: ImageBuffer
@@ -197,7 +199,7 @@ public final class CaptureQualityEstimator {
         }
         x0 = max(0, x0); y0 = max(0, y0)
         let crop = image.cropped(x: x0, y: y0, width: w, height: h)
-        let out = patch.image()
+        let out = patch.unsafeImage()
         func resize(_ s: Plane, _ d: Plane) {
             switch (area, KernelDispatch.variant) {
             case (true, .scalar): ResizeArea.scalar(s, d)
@@ -208,7 +210,7 @@ public final class CaptureQualityEstimator {
         }
         switch image.format {
         case .rgb888, .xrgb8888:
-            let staging = (image.format == .rgb888 ? rgbPatch : xrgbPatch).image()
+            let staging = (image.format == .rgb888 ? rgbPatch : xrgbPatch).unsafeImage()
             resize(crop.planes.0, staging.planes.0)
             RGBToI420.run(staging, out)
         case .i420:
@@ -216,7 +218,7 @@ public final class CaptureQualityEstimator {
             resize(crop.planes.1, out.planes.1)
             resize(crop.planes.2, out.planes.2)
         case .nv12:
-            let staging = nv12Patch.image()
+            let staging = nv12Patch.unsafeImage()
             resize(crop.planes.0, out.planes.0)
             resize(crop.planes.1, staging.planes.1)
             let uv = staging.planes.1, u = out.planes.1, v = out.planes.2
@@ -242,7 +244,7 @@ public final class CaptureQualityEstimator {
 
     func measure(points: [Point3], map: PatchMap, into m: inout QualityMeasurements) {
         let size = CaptureQualityEstimator.patchSize
-        let img = patch.image()
+        let img = patch.unsafeImage()
         let yPlane = img.planes.0, uPlane = img.planes.1, vPlane = img.planes.2
         func at(_ i: Int) -> Point2 { map(points[i]) }
         func mid(_ a: Point2, _ b: Point2) -> Point2 { Point2((a.x + b.x) / 2, (a.y + b.y) / 2) }

@@ -14,7 +14,7 @@ extension PersonSegmenter {
     ///    the picture has more pixels than the mask (upsampling ≥ 1.5); smaller pictures keep the
     ///    bilinear mask (on the fixtures' ~300-pixel photos the filter only smooths and lowers IoU).
     func segmentAccurate(_ frame: Image, rotation: FrameRotation) -> SegmentationMask {
-        plan(width: frame.width, height: frame.height)
+        let buffers = plan(width: frame.width, height: frame.height)
         let uw = rotation.swapsAxes ? frame.height : frame.width
         let uh = rotation.swapsAxes ? frame.width : frame.height
         let m = model(forUprightWidth: uw, height: uh)
@@ -22,8 +22,23 @@ extension PersonSegmenter {
                                   modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
         let ws = PersonSegmenter.workingSize(width: frame.width, height: frame.height, side: PersonSegmenter.accurateWorkingSide)
         let work = ImageBuffer(format: .gray8, width: ws.width, height: ws.height)
-        let wp = work.image().luma
-        let warp = self.warp!
+        // The plan's mask is handed out (valid until the next `segment` call, as documented).
+        let mask = buffers.mask.unsafeImage().luma
+        let modelMapping = work.withImage { workImage in
+            matte(frame, rotation: rotation, model: m, mapping: mapping, work: workImage.luma, warp: buffers.warp, into: mask)
+        }
+        let modelPlane = Plane(base: UnsafeMutableRawPointer(modelMask.pointer), width: m.inputWidth, height: m.inputHeight,
+                               stride: m.inputWidth, bytesPerPixel: 1, padding: modelMask.count - m.inputWidth * m.inputHeight)
+        return SegmentationMask(plane: mask, modelPlane: modelPlane, mapping: modelMapping, level: level)
+    }
+
+    /// Steps 1–3 of `segmentAccurate` with the working mask `wp`: leaves the full-resolution mask
+    /// in `mask` and returns the mapping of what `modelMask` holds at the end.
+    private func matte(_ frame: Image, rotation: FrameRotation, model m: SegmentationModel, mapping: MaskMapping,
+                       work wp: Plane, warp: MaskWarp, into mask: Plane) -> MaskMapping {
+        let ws = (width: wp.width, height: wp.height)
+        let uw = rotation.swapsAxes ? frame.height : frame.width
+        let uh = rotation.swapsAxes ? frame.width : frame.height
         func working(_ mm: MaskMapping) -> MaskMapping {
             // The same mapping seen from a frame of working size.
             var r = mm
@@ -40,7 +55,7 @@ extension PersonSegmenter {
         warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: whole, into: wp, xRange: 0..<ws.width, yRange: 0..<ws.height)
 
         // 2. The people's box, when they are small in the picture.
-        var modelMapping = mapping   // what `modelMask` holds at the end
+        var modelMapping = mapping
         if accurateCrop, let box = personBox(mapping: mapping, model: m), box.width * box.height < 0.5 * Float(uw * uh) {
             let crop = MaskMapping(frameWidth: frame.width, frameHeight: frame.height, rotation: rotation, region: box,
                                    modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
@@ -51,23 +66,22 @@ extension PersonSegmenter {
             // Keep the whole-picture mask of the region, warp the crop's over it, then feather
             // the seam: inner edges of the region blend from the old mask to the new one.
             let saved = ImageBuffer(format: .gray8, width: max(fr.width, 1), height: max(fr.height, 1))
-            for y in 0..<fr.height { saved.image().luma.row(y).update(from: wp.row(fr.y + y) + fr.x, count: fr.width) }
-            warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wc, into: wp,
-                      xRange: fr.x..<(fr.x + fr.width), yRange: fr.y..<(fr.y + fr.height))
-            PersonSegmenter.feather(wp, old: saved.image().luma, region: fr)
+            saved.withImage { old in
+                for y in 0..<fr.height { old.luma.row(y).update(from: wp.row(fr.y + y) + fr.x, count: fr.width) }
+                warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wc, into: wp,
+                          xRange: fr.x..<(fr.x + fr.width), yRange: fr.y..<(fr.y + fr.height))
+                PersonSegmenter.feather(wp, old: old.luma, region: fr)
+            }
         }
 
         // 3. Matting at full resolution.
-        let mask = maskBuffer!.image().luma
         let radius = max(2, (max(ws.width, ws.height) + 50) / 100)
         if mattingEpsilon > 0 && PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
             ColorGuidedFilter.run(frame: frame, mask: wp, destination: mask, radius: radius, epsilon: mattingEpsilon)
         } else {
             ResizeBilinear.run(wp.grayImage, mask.grayImage)
         }
-        let modelPlane = Plane(base: UnsafeMutableRawPointer(modelMask.pointer), width: m.inputWidth, height: m.inputHeight,
-                               stride: m.inputWidth, bytesPerPixel: 1, padding: modelMask.count - m.inputWidth * m.inputHeight)
-        return SegmentationMask(plane: mask, modelPlane: modelPlane, mapping: modelMapping, level: level)
+        return modelMapping
     }
 
     /// Blends `plane` inside `region` towards `old` near the region's edges that lie inside the

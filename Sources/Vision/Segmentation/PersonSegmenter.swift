@@ -37,13 +37,8 @@ public final class PersonSegmenter {
     /// The arithmetic the models run on (see `init`).
     public let executionPath: ExecutionPath
 
-    // Buffers planned per frame size (fast/balanced), kept between frames.
-    var plannedWidth = 0, plannedHeight = 0
-    var maskBuffer: ImageBuffer?
-    var guideBuffer: ImageBuffer?
-    var workMaskBuffer: ImageBuffer?
-    var warp: MaskWarp?
-    var guided: GuidedFilter?
+    /// Buffers planned per frame size (fast/balanced), kept between frames.
+    var planned: SegmentationPlan?
     let modelMask = ScratchBuffer<UInt8>(count: 256 * 256)
     let modelLuma = ScratchBuffer<UInt8>(count: 256 * 256)
     let inputTables = ModelInputTables(maxSide: 256, maxTaps: 4)
@@ -90,8 +85,14 @@ public final class PersonSegmenter {
 
     func interpreter(_ m: SegmentationModel) -> Interpreter {
         switch m {
-        case .general: return general!
-        case .landscape: return landscape!
+        case .general:
+            // `model(forUprightWidth:height:)` never picks the general model at the fast level,
+            // the only level that does not load it.
+            guard let general else { preconditionFailure("the general segmentation model is not loaded at the fast level") }
+            return general
+        case .landscape:
+            guard let landscape else { preconditionFailure("the landscape segmentation model is always loaded") }
+            return landscape
         }
     }
 
@@ -100,8 +101,7 @@ public final class PersonSegmenter {
         var n = (general?.arenaByteCount ?? 0) + (landscape?.arenaByteCount ?? 0)
         n += modelMask.byteCount + modelLuma.byteCount + stabilizerGeneral.byteCount + stabilizerLandscape.byteCount
         n += inputTables.byteCount
-        n += (maskBuffer?.byteCount ?? 0) + (guideBuffer?.byteCount ?? 0) + (workMaskBuffer?.byteCount ?? 0)
-        n += (warp?.byteCount ?? 0) + (guided?.byteCount ?? 0)
+        n += planned?.byteCount ?? 0
         return n
     }
 
@@ -114,22 +114,14 @@ public final class PersonSegmenter {
         }
     }
 
-    /// Plans frame-size buffers when the size changes (the only allocations of fast/balanced).
-    func plan(width: Int, height: Int) {
-        if width == plannedWidth && height == plannedHeight && maskBuffer != nil { return }
-        plannedWidth = width; plannedHeight = height
-        maskBuffer = ImageBuffer(format: .gray8, width: width, height: height)
-        warp = MaskWarp(maxSide: max(width, height))
-        if level == .balanced {
-            let ws = PersonSegmenter.workingSize(width: width, height: height, side: PersonSegmenter.balancedWorkingSide)
-            guideBuffer = ImageBuffer(format: .gray8, width: ws.width, height: ws.height)
-            workMaskBuffer = ws.width == width && ws.height == height ? nil
-                : ImageBuffer(format: .gray8, width: ws.width, height: ws.height)
-            guided = GuidedFilter(maxWidth: ws.width, maxHeight: ws.height,
-                                  radius: PersonSegmenter.balancedRadius(ws.width, ws.height),
-                                  epsilon: PersonSegmenter.balancedEpsilon)
-        }
+    /// The frame-size buffers, planned anew when the size changes (the only allocations of
+    /// fast/balanced).
+    func plan(width: Int, height: Int) -> SegmentationPlan {
+        if let planned, planned.width == width && planned.height == height { return planned }
+        let made = SegmentationPlan(width: width, height: height, level: level)
+        planned = made
         reset()
+        return made
     }
 
     static func workingSize(width: Int, height: Int, side: Int) -> (width: Int, height: Int) {
@@ -174,7 +166,7 @@ public final class PersonSegmenter {
     }
 
     func segmentPreview(_ frame: Image, rotation: FrameRotation) -> SegmentationMask {
-        plan(width: frame.width, height: frame.height)
+        let buffers = plan(width: frame.width, height: frame.height)
         let uw = rotation.swapsAxes ? frame.height : frame.width
         let uh = rotation.swapsAxes ? frame.width : frame.height
         let m = model(forUprightWidth: uw, height: uh)
@@ -186,35 +178,42 @@ public final class PersonSegmenter {
         if temporalStability {
             (m == .general ? stabilizerGeneral : stabilizerLandscape).apply(mask: modelMask.pointer, luma: modelLuma.pointer)
         }
-        let mask = maskBuffer!.image().luma
-        let warp = self.warp!
-        if level == .balanced && PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
-            var guide = guideBuffer!.image().luma
-            if guide.width == frame.width && guide.height == frame.height {
-                switch frame.format {
-                case .i420, .nv12, .gray8: guide = frame.planes.0          // the Y plane as is
-                case .rgb888, .xrgb8888:
-                    RGBToGray.run(frame, guide.grayImage)
+        // The mask buffer belongs to the plan, which this segmenter keeps until the frame size
+        // changes: the handed-out view is valid until the next `segment` call, as documented.
+        let mask = buffers.mask.unsafeImage().luma
+        let warp = buffers.warp
+        if let balanced = buffers.balanced,
+           PersonSegmenter.upsampling(mapping) >= PersonSegmenter.guidedUpsamplingThreshold {
+            balanced.guide.withImage { guideImage in
+                var guide = guideImage.luma
+                if guide.width == frame.width && guide.height == frame.height {
+                    switch frame.format {
+                    case .i420, .nv12, .gray8: guide = frame.planes.0          // the Y plane as is
+                    case .rgb888, .xrgb8888:
+                        RGBToGray.run(frame, guide.grayImage)
+                    }
+                } else {
+                    LumaSampler.fill(guide, from: frame)                      // area-averaged luma
                 }
-            } else {
-                LumaSampler.fill(guide, from: frame)                      // area-averaged luma
-            }
-            let gf = guided!
-            gf.radius = guidedRadius ?? PersonSegmenter.balancedRadius(guide.width, guide.height)
-            gf.epsilon = guidedEpsilon
-            if let work = workMaskBuffer {
-                // Large frame: filter at working size, then upsample the result.
-                let wp = work.image().luma
-                let wm = MaskMapping(frameWidth: wp.width, frameHeight: wp.height, rotation: rotation,
-                                     modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
-                warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wm, into: wp,
-                          xRange: 0..<wp.width, yRange: 0..<wp.height)
-                guided!.run(guide: guide, input: wp, output: wp)
-                ResizeBilinear.run(wp.grayImage, mask.grayImage)
-            } else {
-                warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,
-                          xRange: 0..<frame.width, yRange: 0..<frame.height)
-                guided!.run(guide: guide, input: mask, output: mask)
+                let gf = balanced.filter
+                gf.radius = guidedRadius ?? PersonSegmenter.balancedRadius(guide.width, guide.height)
+                gf.epsilon = guidedEpsilon
+                if let work = balanced.workMask {
+                    // Large frame: filter at working size, then upsample the result.
+                    work.withImage { workImage in
+                        let wp = workImage.luma
+                        let wm = MaskMapping(frameWidth: wp.width, frameHeight: wp.height, rotation: rotation,
+                                             modelWidth: m.inputWidth, modelHeight: m.inputHeight, fit: fit)
+                        warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: wm, into: wp,
+                                  xRange: 0..<wp.width, yRange: 0..<wp.height)
+                        gf.run(guide: guide, input: wp, output: wp)
+                        ResizeBilinear.run(wp.grayImage, mask.grayImage)
+                    }
+                } else {
+                    warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,
+                              xRange: 0..<frame.width, yRange: 0..<frame.height)
+                    gf.run(guide: guide, input: mask, output: mask)
+                }
             }
         } else {
             warp.warp(modelMask.pointer, maskStride: m.inputWidth, mapping: mapping, into: mask,

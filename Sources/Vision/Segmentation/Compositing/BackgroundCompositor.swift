@@ -26,13 +26,21 @@ public final class BackgroundCompositor {
     /// Bytes of working memory.
     public var byteCount: Int { backgroundBuffer.byteCount + small.byteCount + scratch.byteCount }
 
-    /// The background as rendered for the last frame.
-    public var background: Image { backgroundBuffer.image() }
+    /// Lends the background as rendered for the last frame to `body`.
+    public func withBackground<Result: ~Copyable, Failure: Error>(
+        _ body: (Image) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try backgroundBuffer.withImage(body)
+    }
 
     /// Renders a colour or image background once (an image is scaled to cover and centred);
     /// a blurred background is made per frame.
     public func setBackground(_ bg: Background) {
-        let dst = backgroundBuffer.image()
+        backgroundBuffer.withImage { dst in render(bg, into: dst) }
+    }
+
+    /// Draws a colour or image background into `dst`, or notes the strength of a blurred one.
+    private func render(_ bg: Background, into dst: Image) {
         switch bg {
         case .color(let r, let g, let b):
             let value: UInt32 = format == .xrgb8888
@@ -58,13 +66,16 @@ public final class BackgroundCompositor {
     /// `destination = frame·mask + background·(1 − mask)`; `destination` may be `frame`.
     public func composite(frame: Image, mask: Plane, into destination: Image) {
         precondition(frame.format == format && frame.width == width && frame.height == height, "composite: frame differs from the plan")
-        if let strength = blurStrength {
-            let s = small.image()
-            ResizeArea.run(frame, s)
-            let radius = max(1, min(s.width, s.height) * strength / 100)
-            BoxBlur.run(s.planes.0, radius: radius, passes: 3, scratch: scratch.pointer)
-            ResizeBilinear.run(s, backgroundBuffer.image())
+        backgroundBuffer.withImage { background in
+            if let strength = blurStrength {
+                small.withImage { s in
+                    ResizeArea.run(frame, s)
+                    let radius = max(1, min(s.width, s.height) * strength / 100)
+                    BoxBlur.run(s.planes.0, radius: radius, passes: 3, scratch: scratch.pointer)
+                    ResizeBilinear.run(s, background)
+                }
+            }
+            AlphaBlend.run(foreground: frame, background: background, mask: mask, destination: destination)
         }
-        AlphaBlend.run(foreground: frame, background: backgroundBuffer.image(), mask: mask, destination: destination)
     }
 }
