@@ -73,12 +73,12 @@ final class CaptureStage: KioskStage {
     static func upright(_ image: Image, rotation: Rotation?) -> ImageBuffer {
         guard let rotation else {
             let copy = ImageBuffer(format: image.format, width: image.width, height: image.height)
-            CopyPlane.run(image, copy.image())
+            copy.withImage { CopyPlane.run(image, $0) }
             return copy
         }
         let size = rotation.rotatedSize(width: image.width, height: image.height)
         let upright = ImageBuffer(format: image.format, width: size.width, height: size.height)
-        Rotate.run(image, upright.image(), rotation)
+        upright.withImage { Rotate.run(image, $0, rotation) }
         return upright
     }
 }

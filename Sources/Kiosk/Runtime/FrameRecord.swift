@@ -23,14 +23,24 @@ final class FrameRecord: @unchecked Sendable {
     /// Fills `upright` from a ring frame: rotated when the camera is mounted turned, else copied.
     /// Resets the mask (the vision stage sets it again when it segments this frame).
     func take(_ frame: Image, rotation: Rotation?) {
-        if let rotation { Rotate.run(frame, upright.image(), rotation) } else { CopyPlane.run(frame, upright.image()) }
+        upright.withImage { dst in
+            if let rotation { Rotate.run(frame, dst, rotation) } else { CopyPlane.run(frame, dst) }
+        }
         metadata = frame.metadata
         hasMask = false
     }
 
-    /// The upright frame with its metadata (a view valid while this record is held).
-    var frame: Image { upright.image(metadata: metadata) }
+    /// Makes `plane` (frame-sized) this frame's person mask.
+    func setMask(_ plane: Plane) {
+        mask.withImage { CopyPlane.simd(plane, $0.luma) }
+        hasMask = true
+    }
 
-    /// The mask plane, or nil when this frame was not segmented.
-    var maskPlane: Plane? { hasMask ? mask.image().luma : nil }
+    /// Lends `body` the upright frame with its metadata, and the mask plane when this frame was
+    /// segmented; the views must not escape.
+    func withFrame<R>(_ body: (_ frame: Image, _ mask: Plane?) -> R) -> R {
+        upright.withImage(metadata: metadata) { frame in
+            hasMask ? mask.withImage { body(frame, $0.luma) } : body(frame, nil)
+        }
+    }
 }

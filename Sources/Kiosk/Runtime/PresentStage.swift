@@ -60,9 +60,11 @@ final class PresentStage: KioskStage {
         var live = shownLive
         let count = records.withNewest(after: redraw ? nil : seen) { record in
             live = record.live
-            present { screen in
-                renderer.render(frame: record.frame, mask: ui.hideBackground ? record.maskPlane : nil, live: record.live, ui: ui,
-                                now: now, timings: timings, into: screen)
+            record.withFrame { frame, mask in
+                present { screen in
+                    renderer.render(frame: frame, mask: ui.hideBackground ? mask : nil, live: record.live, ui: ui, now: now,
+                                    timings: timings, into: screen)
+                }
             }
         }
         guard let count else {

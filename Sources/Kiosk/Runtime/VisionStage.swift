@@ -59,7 +59,7 @@ final class VisionStage: KioskStage {
             if timeoutMilliseconds > 0 { frameArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds)) }
             return false
         }
-        let m = lease.image.metadata
+        let m = lease.metadata
         if let last, last.sequence == m.sequence, last.timestamp == m.timestampNanoseconds {
             _ = consume lease
             if timeoutMilliseconds > 0 { frameArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds)) }
@@ -67,16 +67,18 @@ final class VisionStage: KioskStage {
         }
         last = (m.sequence, m.timestampNanoseconds)
         let record = records.beginWrite()
-        record.take(lease.image, rotation: rotation)
+        let rotation = self.rotation
+        lease.withImage { record.take($0, rotation: rotation) }
         _ = consume lease                                    // the slot goes back before the analysis
-        let frame = record.frame, guide = self.guide, vision = self.vision, timings = self.timings
-        timings.measure(.vision) {
-            record.live = vision.analyze(frame, guide: guide, timings: timings)
-            if hideBackground.load(ordering: .relaxed) {
-                let segmenter = self.segmenter
-                let mask = timings.measure(.segment) { segmenter.segment(frame) }
-                CopyPlane.simd(mask.plane, record.mask.image().luma)
-                record.hasMask = true
+        let guide = self.guide, vision = self.vision, segmenter = self.segmenter, timings = self.timings
+        let hide = hideBackground.load(ordering: .relaxed)
+        record.withFrame { frame, _ in
+            timings.measure(.vision) {
+                record.live = vision.analyze(frame, guide: guide, timings: timings)
+                if hide {
+                    let mask = timings.measure(.segment) { segmenter.segment(frame) }
+                    record.setMask(mask.plane)
+                }
             }
         }
         records.publish(record)
