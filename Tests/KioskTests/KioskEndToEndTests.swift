@@ -139,6 +139,20 @@ final class StopAfterStillSource: WrappedSource {
         #expect(visible.filter { $0.hasSuffix(".jpg") }.count == 2)   // the photo and latest.jpg
     }
 
+    /// The same kiosk on the wall clock: capture, vision, still and input on their own threads,
+    /// the event loop sleeping on the stages' signal. Frames flow, the press at 1.5 s is taken.
+    @Test func onTheWallClockTheStagesRunOnThreads() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        var o = try options(mode: .booth, photos: photos, camera: try cameraFolder())
+        o.clock = WallClock()
+        o.duration = .seconds(4)
+        let summary = try KioskRuntime(options: o, logger: Logger(label: "test")).run(stop: StopSignal())
+        #expect(summary.framesPublished > 10 && summary.framesAnalysed > 0 && summary.framesShown > 0, "\(summary)")
+        #expect(summary.shutterPresses == 1)
+        #expect(summary.photos.count == 1, "\(summary.messages)")
+    }
+
     /// A still that the still thread finishes during shutdown is saved and counted in the summary
     /// (the final `stopped … photos=N` line said 0 before). The camera sets the stop signal as it
     /// hands the still over, so the run loop ends while the still is being processed.

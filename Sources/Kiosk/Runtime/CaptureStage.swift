@@ -8,36 +8,25 @@ import Synchronization
 final class CaptureStage: KioskStage {
     let name = "capture"
     let camera: ReconnectingFrameSource
-    let ring: FrameRing
     /// The size of the ring's slots: the preview the camera must deliver.
-    let previewWidth: Int
-    let previewHeight: Int
-    let rotation: Rotation?
-    let timings: StageTimings
-    /// Notified after each preview frame that reached the ring (the vision stage waits on it).
-    let frameArrived: StageSignal
+    let previewSize: (width: Int, height: Int)
+    let links: StageLinks
     /// Where an upright still goes (the still stage's `submit`).
     let onStill: (ImageBuffer, FrameMetadata) -> Void
     private let stillRequested = Atomic<Bool>(false)
-    private let log: (String, HardwareError) -> Void
 
-    init(camera: ReconnectingFrameSource, ring: FrameRing, previewWidth: Int, previewHeight: Int, rotation: Rotation?, timings: StageTimings, frameArrived: StageSignal,
-         log: @escaping (String, HardwareError) -> Void, onStill: @escaping (ImageBuffer, FrameMetadata) -> Void) {
+    init(camera: ReconnectingFrameSource, previewSize: (width: Int, height: Int), links: StageLinks,
+         onStill: @escaping (ImageBuffer, FrameMetadata) -> Void) {
         self.camera = camera
-        self.ring = ring
-        self.previewWidth = previewWidth
-        self.previewHeight = previewHeight
-        self.rotation = rotation
-        self.timings = timings
-        self.frameArrived = frameArrived
-        self.log = log
+        self.previewSize = previewSize
+        self.links = links
         self.onStill = onStill
     }
 
     func configure() throws(KioskError) {
-        guard camera.previewWidth == previewWidth, camera.previewHeight == previewHeight else {
+        guard camera.previewWidth == previewSize.width, camera.previewHeight == previewSize.height else {
             throw .camera(.unsupported(device: camera.name, detail: "preview \(camera.previewWidth)x\(camera.previewHeight) "
-                                       + "does not match the frame ring's \(previewWidth)x\(previewHeight)"))
+                                       + "does not match the frame ring's \(previewSize.width)x\(previewSize.height)"))
         }
     }
 
@@ -52,9 +41,9 @@ final class CaptureStage: KioskStage {
     /// One pump of the camera: preview frames into the ring, or a still to `onStill`.
     func step(timeoutMilliseconds: Int32) -> Bool {
         if stillRequested.exchange(false, ordering: .acquiringAndReleasing) {
-            do { try camera.requestStill() } catch { log("still request failed", error) }
+            do { try camera.requestStill() } catch { links.log("still request failed", error) }
         }
-        let ring = self.ring, timings = self.timings, rotation = self.rotation, onStill = self.onStill
+        let ring = links.ring, timings = links.timings, rotation = links.rotation, onStill = self.onStill
         let delivered = camera.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: { metadata, fill in
             let start = ContinuousClock.now
             let ok = ring.produce(metadata: metadata, fill)
@@ -63,7 +52,7 @@ final class CaptureStage: KioskStage {
         }, still: { image in
             onStill(Self.upright(image, rotation: rotation), image.metadata)
         })
-        if delivered > 0 { frameArrived.notify() }
+        if delivered > 0 { links.frameArrived.notify() }
         return delivered > 0
     }
 

@@ -18,8 +18,7 @@ final class InputStage: KioskStage {
     let shutter: ShutterButton
     let hideButton: ShutterButton?
     let debugButton: ShutterButton?
-    /// Notified after a press (the event loop waits on it).
-    let wakeup: StageSignal
+    let links: StageLinks
     private let presses = Mutex(Presses())
     private let lightWanted = Atomic<Bool>(false)
     private var lightOn: Bool? = nil
@@ -27,15 +26,12 @@ final class InputStage: KioskStage {
     /// nobody notifies, to wait out the timeout instead of spinning on a failing button.
     private var failing = false
     private let idle = StageSignal()
-    private let log: (String, HardwareError) -> Void
 
-    init(shutter: ShutterButton, hideButton: ShutterButton?, debugButton: ShutterButton?, wakeup: StageSignal,
-         log: @escaping (String, HardwareError) -> Void) {
+    init(shutter: ShutterButton, hideButton: ShutterButton?, debugButton: ShutterButton?, links: StageLinks) {
         self.shutter = shutter
         self.hideButton = hideButton
         self.debugButton = debugButton
-        self.wakeup = wakeup
-        self.log = log
+        self.links = links
     }
 
     /// Nothing to check: the buttons were opened (and their lines requested) when they were built.
@@ -59,11 +55,11 @@ final class InputStage: KioskStage {
         if pressed(shutter, timeoutMilliseconds, &failure) { got.shutter += 1 }
         if let b = hideButton, pressed(b, 0, &failure) { got.hideBackground += 1 }
         if let b = debugButton, pressed(b, 0, &failure) { got.debug += 1 }
-        if let failure, !failing { log("button failed", failure) }
+        if let failure, !failing { links.log("button failed", failure) }
         failing = failure != nil
         let light = lightWanted.load(ordering: .relaxed)
         if light != lightOn {
-            do { try shutter.setReadyLight(light) } catch { log("ready light failed", error) }
+            do { try shutter.setReadyLight(light) } catch { links.log("ready light failed", error) }
             lightOn = light                               // not retried every step: logged once per change
         }
         if failing, timeoutMilliseconds > 0 { idle.wait(after: idle.generation, timeout: .milliseconds(timeoutMilliseconds)) }
@@ -71,7 +67,7 @@ final class InputStage: KioskStage {
         presses.withLock { p in
             p.shutter += got.shutter; p.hideBackground += got.hideBackground; p.debug += got.debug
         }
-        wakeup.notify()
+        links.wakeup.notify()
         return true
     }
 

@@ -53,11 +53,9 @@ public final class KioskRuntime: @unchecked Sendable {
         log = logger
         clock = options.clock
         let board = options.board, config = options.config
-        let timings = StageTimings(), wakeup = StageSignal(), cameraStatus = CameraStatus()
-        self.timings = timings
+        let wakeup = StageSignal(), cameraStatus = CameraStatus()
         self.wakeup = wakeup
         self.cameraStatus = cameraStatus
-        let report: (String, HardwareError) -> Void = { what, error in logger.error("\(what)", metadata: ["error": "\(error)"]) }
 
         // 1. Config: the profile (passport mode) and the photo store.
         let profile: Profile?
@@ -104,9 +102,7 @@ public final class KioskRuntime: @unchecked Sendable {
         } else {
             finish = .greeting(models: stillModels, background: greeting)
         }
-        let still = StillStage(processor: StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish),
-                               timings: timings, wakeup: wakeup)
-        self.still = still
+        let processor = StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish)
 
         // 3. Camera: frames go into a ring sized from the preview format, allocated once; the
         //    vision stage makes each one upright, once, into a frame record of the upright size.
@@ -116,19 +112,21 @@ public final class KioskRuntime: @unchecked Sendable {
             wakeup.notify()
         }
         let pw = board.camera.previewWidth, ph = board.camera.previewHeight
-        let ring = FrameRing(slotCount: 4, format: .i420, width: pw, height: ph)
-        self.ring = ring
         let rotation = Rotation(rawValue: board.camera.rotation)
         let (uw, uh) = rotation?.rotatedSize(width: pw, height: ph) ?? (pw, ph)
-        let guide = LayoutGuide.centred(width: uw, height: uh)
-        let records = FrameRecords(width: uw, height: uh)
-        let frameArrived = StageSignal()
-        capture = CaptureStage(camera: camera, ring: ring, previewWidth: pw, previewHeight: ph, rotation: rotation, timings: timings,
-                               frameArrived: frameArrived, log: report) { image, metadata in
+        let links = StageLinks(ring: FrameRing(slotCount: 4, format: .i420, width: pw, height: ph),
+                               records: FrameRecords(width: uw, height: uh), rotation: rotation, timings: StageTimings(),
+                               frameArrived: StageSignal(), wakeup: wakeup,
+                               log: { what, error in logger.error("\(what)", metadata: ["error": "\(error)"]) })
+        ring = links.ring
+        timings = links.timings
+        let still = StillStage(processor: processor, links: links)
+        self.still = still
+        capture = CaptureStage(camera: camera, previewSize: (pw, ph), links: links) { image, metadata in
             still.submit(image, metadata: metadata)
         }
-        vision = VisionStage(ring: ring, rotation: rotation, records: records, vision: liveVision, segmenter: segmenter, guide: guide,
-                             timings: timings, frameArrived: frameArrived, wakeup: wakeup)
+        let guide = LayoutGuide.centred(width: uw, height: uh)
+        vision = VisionStage(links: links, vision: liveVision, segmenter: segmenter, guide: guide)
 
         // 4. Display.
         let display: DisplaySink
@@ -137,8 +135,7 @@ public final class KioskRuntime: @unchecked Sendable {
                                                              screenHeight: display.height, mirrored: board.camera.mirrorPreview),
                                        profile: profile, font: try OverlayFont.load(), guide: guide,
                                        background: try Self.background(config, as: .xrgb8888))
-        present = PresentStage(display: display, renderer: renderer, records: records, timings: timings, clock: options.clock,
-                               ui: UIState(config: config), log: report)
+        present = PresentStage(display: display, renderer: renderer, clock: options.clock, ui: UIState(config: config), links: links)
 
         // 5. Buttons.
         do {
@@ -146,7 +143,7 @@ public final class KioskRuntime: @unchecked Sendable {
                                hideButton: try Devices.extraButton(board, line: board.gpio.hideBackgroundLine,
                                                                    consumer: "booth-hide-background"),
                                debugButton: try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug"),
-                               wakeup: wakeup, log: report)
+                               links: links)
         } catch { throw .button(error) }
 
         // 6. Stages: each checks what it was handed.

@@ -9,9 +9,8 @@ final class PresentStage: KioskStage {
     let name = "present"
     let display: DisplaySink
     let renderer: OverlayRenderer
-    let records: FrameRecords
-    let timings: StageTimings
     let clock: any KioskClock
+    let links: StageLinks
     /// What the screen shows besides the preview; the event loop changes it between steps.
     var ui: UIState
     /// False while the camera is away: the screen says so instead of showing a frame.
@@ -21,17 +20,13 @@ final class PresentStage: KioskStage {
     private(set) var shownLive = LiveState()
     private var seen: UInt64? = nil
     private var lastFrameAt: ContinuousClock.Instant? = nil
-    private let log: (String, HardwareError) -> Void
 
-    init(display: DisplaySink, renderer: OverlayRenderer, records: FrameRecords, timings: StageTimings, clock: any KioskClock,
-         ui: UIState, log: @escaping (String, HardwareError) -> Void) {
+    init(display: DisplaySink, renderer: OverlayRenderer, clock: any KioskClock, ui: UIState, links: StageLinks) {
         self.display = display
         self.renderer = renderer
-        self.records = records
-        self.timings = timings
         self.clock = clock
         self.ui = ui
-        self.log = log
+        self.links = links
     }
 
     /// The screen must be large enough for the preview the layout places on it.
@@ -56,9 +51,9 @@ final class PresentStage: KioskStage {
             if redraw { drawWithoutFrame(now: now) }
             return false
         }
-        let renderer = self.renderer, timings = self.timings, ui = self.ui
+        let renderer = self.renderer, timings = links.timings, ui = self.ui
         var live = shownLive
-        let count = records.withNewest(after: redraw ? nil : seen) { record in
+        let count = links.records.withNewest(after: redraw ? nil : seen) { record in
             live = record.live
             record.withFrame { frame, mask in
                 present { screen in
@@ -97,10 +92,10 @@ final class PresentStage: KioskStage {
             draw(screen)
             let t1 = ContinuousClock.now
             try display.present()
-            timings.record(.render, nanoseconds: (t1 - t0).nanoseconds)
-            timings.record(.display, nanoseconds: (ContinuousClock.now - t1).nanoseconds)
+            links.timings.record(.render, nanoseconds: (t1 - t0).nanoseconds)
+            links.timings.record(.display, nanoseconds: (ContinuousClock.now - t1).nanoseconds)
         } catch {
-            log("display failed", error)
+            links.log("display failed", error)
         }
     }
 }

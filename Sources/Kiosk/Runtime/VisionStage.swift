@@ -9,17 +9,10 @@ import Vision
 /// the person mask; then publishes the record for the present stage.
 final class VisionStage: KioskStage {
     let name = "vision"
-    let ring: FrameRing
-    let rotation: Rotation?
-    let records: FrameRecords
+    let links: StageLinks
     let vision: LiveVision
     let segmenter: PersonSegmenter
     let guide: LayoutGuide
-    let timings: StageTimings
-    /// Waited on for a new frame (the capture stage notifies it).
-    let frameArrived: StageSignal
-    /// Notified after each published record (the event loop waits on it).
-    let wakeup: StageSignal
     /// Whether the screen hides the background, so the mask is needed (set by the event loop).
     let hideBackground = Atomic<Bool>(false)
     /// Frames analysed so far.
@@ -28,17 +21,11 @@ final class VisionStage: KioskStage {
     /// The last frame analysed (sequence and timestamp: a restarted camera repeats sequences).
     private var last: (sequence: UInt64, timestamp: UInt64)? = nil
 
-    init(ring: FrameRing, rotation: Rotation?, records: FrameRecords, vision: LiveVision,
-         segmenter: PersonSegmenter, guide: LayoutGuide, timings: StageTimings, frameArrived: StageSignal, wakeup: StageSignal) {
-        self.ring = ring
-        self.rotation = rotation
-        self.records = records
+    init(links: StageLinks, vision: LiveVision, segmenter: PersonSegmenter, guide: LayoutGuide) {
+        self.links = links
         self.vision = vision
         self.segmenter = segmenter
         self.guide = guide
-        self.timings = timings
-        self.frameArrived = frameArrived
-        self.wakeup = wakeup
     }
 
     /// A run starts from no frame seen and the guide red (the verdict must hold afresh).
@@ -52,10 +39,11 @@ final class VisionStage: KioskStage {
     /// The newest frame after the last one through faces, rules and (background hidden) the mask.
     /// Without a new frame, waits up to `timeoutMilliseconds` for the capture stage's signal.
     func step(timeoutMilliseconds: Int32) -> Bool {
+        let frameArrived = links.frameArrived, records = links.records
         let seen = frameArrived.generation
         // A frame other than the last one analysed, not merely a later sequence: a reconnected
         // camera numbers its frames from 0 again, and "after the last" would skip them all.
-        guard let lease = ring.newest() else {
+        guard let lease = links.ring.newest() else {
             if timeoutMilliseconds > 0 { frameArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds)) }
             return false
         }
@@ -67,10 +55,10 @@ final class VisionStage: KioskStage {
         }
         last = (m.sequence, m.timestampNanoseconds)
         let record = records.beginWrite()
-        let rotation = self.rotation
+        let rotation = links.rotation
         lease.withImage { record.take($0, rotation: rotation) }
         _ = consume lease                                    // the slot goes back before the analysis
-        let guide = self.guide, vision = self.vision, segmenter = self.segmenter, timings = self.timings
+        let guide = self.guide, vision = self.vision, segmenter = self.segmenter, timings = links.timings
         let hide = hideBackground.load(ordering: .relaxed)
         record.withFrame { frame, _ in
             timings.measure(.vision) {
@@ -83,7 +71,7 @@ final class VisionStage: KioskStage {
         }
         records.publish(record)
         analysed.add(1, ordering: .relaxed)
-        wakeup.notify()
+        links.wakeup.notify()
         return true
     }
 

@@ -15,17 +15,14 @@ final class StillStage: KioskStage {
 
     let name = "still"
     let processor: StillProcessor
-    let timings: StageTimings
+    let links: StageLinks
     /// Notified when a still arrives (the still thread waits on it).
     let stillArrived = StageSignal()
-    /// Notified when a result is ready (the event loop waits on it).
-    let wakeup: StageSignal
     private let slots = Mutex(Slots())
 
-    init(processor: StillProcessor, timings: StageTimings, wakeup: StageSignal) {
+    init(processor: StillProcessor, links: StageLinks) {
         self.processor = processor
-        self.timings = timings
-        self.wakeup = wakeup
+        self.links = links
     }
 
     /// Nothing to check: the store and the still models were checked when they were built (a
@@ -60,9 +57,9 @@ final class StillStage: KioskStage {
         }
         guard let job else { return false }
         let processor = self.processor
-        let result = timings.measure(.still) { processor.process(job) }
+        let result = links.timings.measure(.still) { processor.process(job) }
         slots.withLock { $0.result = result }
-        wakeup.notify()
+        links.wakeup.notify()
         return true
     }
 
