@@ -36,7 +36,7 @@ final class OverlayRenderer {
         maskMirrored = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
         compositor = BackgroundCompositor(width: layout.width, height: layout.height, format: .xrgb8888)
         if let background {
-            compositor.setBackground(.image(background.image()))
+            background.withImage { compositor.setBackground(.image($0)) }
         } else if let p = profile {
             compositor.setBackground(.color(red: p.print.background.0, green: p.print.background.1, blue: p.print.background.2))
         } else {
@@ -110,7 +110,7 @@ final class OverlayRenderer {
         let s = min(Double(screen.width) / Double(photo.width), Double(screen.height - 80 * scale) / Double(photo.height))
         let w = max(1, Int(Double(photo.width) * s)), h = max(1, Int(Double(photo.height) * s))
         let x = (screen.width - w) / 2, y = 10 * scale
-        ResizeBilinear.run(photo.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        photo.withImage { ResizeBilinear.run($0, screen.cropped(x: x, y: y, width: w, height: h)) }
         drawBanner("Saved — thank you!", canvas: canvas, screen: screen)
     }
 
@@ -180,7 +180,7 @@ final class OverlayRenderer {
         let w = min(thumb.width, screen.width / 6), h = max(1, thumb.height * w / max(thumb.width, 1))
         let x = screen.width - w - 8, y = 8
         guard x >= 0, y + h <= screen.height else { return }
-        ResizeBilinear.run(thumb.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        thumb.withImage { ResizeBilinear.run($0, screen.cropped(x: x, y: y, width: w, height: h)) }
         Canvas(screen).strokeRect(x: x - 2, y: y - 2, width: w + 4, height: h + 4, thickness: 2, .white)
     }
 }
