@@ -55,20 +55,21 @@ final class VisionStage: KioskStage {
         }
         last = (m.sequence, m.timestampNanoseconds)
         let record = records.beginWrite()
-        let rotation = links.rotation
+        let rotation = links.rotation, guide = self.guide, vision = self.vision, segmenter = self.segmenter
+        let timings = links.timings, hide = hideBackground.load(ordering: .relaxed)
+        // The whole step is `.vision`: the upright copy into the record, faces, rules and mask.
+        let start = ContinuousClock.now, cpu = StageTimings.threadCPUNanoseconds()
         lease.withImage { record.take($0, rotation: rotation) }
         _ = consume lease                                    // the slot goes back before the analysis
-        let guide = self.guide, vision = self.vision, segmenter = self.segmenter, timings = links.timings
-        let hide = hideBackground.load(ordering: .relaxed)
         record.withFrame { frame, _ in
-            timings.measure(.vision) {
-                record.live = vision.analyze(frame, guide: guide, timings: timings)
-                if hide {
-                    let mask = timings.measure(.segment) { segmenter.segment(frame) }
-                    record.setMask(mask.plane)
-                }
+            record.live = vision.analyze(frame, guide: guide, timings: timings)
+            if hide {
+                let mask = timings.measure(.segment) { segmenter.segment(frame) }
+                record.setMask(mask.plane)
             }
         }
+        timings.record(.vision, nanoseconds: (ContinuousClock.now - start).nanoseconds,
+                       cpuNanoseconds: StageTimings.threadCPUNanoseconds() &- cpu)
         records.publish(record)
         analysed.add(1, ordering: .relaxed)
         links.wakeup.notify()
