@@ -326,7 +326,7 @@ public final class KioskRuntime: @unchecked Sendable {
 
     /// Steps `stage` on a thread of its own until `stop`, letting it wait up to `every` ms for work.
     private func spawn(_ stage: any KioskStage, every timeoutMilliseconds: Int32, _ stop: StopSignal, _ group: DispatchGroup) {
-        let index = stages.firstIndex { $0 === stage } ?? 0
+        guard let index = stages.firstIndex(where: { $0 === stage }) else { preconditionFailure("\(stage.name) is not a wired stage") }
         group.enter()
         let t = Thread { [self] in
             let stage = stages[index]
