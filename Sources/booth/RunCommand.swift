@@ -68,7 +68,7 @@ struct RunCommand: ParsableCommand {
             let summary = kiosk.run(stop: ProcessSignals.stop)
             log.info("stopped", metadata: [
                 "published": "\(summary.framesPublished)", "dropped": "\(summary.framesDropped)",
-                "analysed": "\(summary.framesAnalysed)", "shown": "\(summary.framesShown)", "photos": "\(summary.photos.count)",
+                "analysed": "\(summary.framesAnalysed)", "shown": "\(summary.framesShown)", "photos": "\(summary.photosSaved)",
                 "start": "\(summary.start)", "end": "\(summary.end)",
             ])
             for p in summary.photos { print(p.jpeg) }

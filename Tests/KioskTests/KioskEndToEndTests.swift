@@ -63,6 +63,7 @@ final class StopAfterStillSource: WrappedSource {
         config.countdown = 0
         config.reviewSeconds = 0.5
         var o = KioskOptions(config: config, board: board)
+        o.clock = VirtualClock()                  // every stage stepped inline: seconds of kiosk in virtual time
         o.duration = .seconds(5)
         o.reportInterval = .seconds(2)
         return o
@@ -109,14 +110,17 @@ final class StopAfterStillSource: WrappedSource {
         let photos = makeTemporaryDirectory() + "/photos"
         let folder = try cameraFolder()
         var o = try options(mode: .booth, photos: photos, camera: folder)
+        let clock = o.clock.monotonic
         FailingOnceSource.failed = false
         o.openCamera = { () throws(HardwareError) -> any FrameSource in
-            FailingOnceSource(inner: try FolderReplaySource(folder: folder, framesPerSecond: 15), failAfter: 10)
+            FailingOnceSource(inner: try FolderReplaySource(folder: folder, framesPerSecond: 15, clock: clock), failAfter: 10)
         }
         let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
         let summary = kiosk.run(stop: StopSignal())
-        #expect(summary.framesPublished > 20)
-        #expect(summary.framesAnalysed > 0)
+        // 5 virtual seconds at 15 fps, less the ~100 ms the camera was away.
+        #expect(summary.framesPublished > 65 && summary.framesPublished <= 76, "\(summary.framesPublished)")
+        #expect(summary.framesAnalysed == summary.framesPublished, "inline, every frame is analysed")
+        #expect(summary.shutterPresses == 1 && summary.refusals.isEmpty)
         #expect(summary.cameraEvents.contains { $0.hasPrefix("lost") })
         #expect(summary.cameraEvents.last?.hasPrefix("connected") == true, "\(summary.cameraEvents)")
         #expect(summary.photos.count == 1, "\(summary.messages)")
@@ -135,6 +139,20 @@ final class StopAfterStillSource: WrappedSource {
         #expect(visible.filter { $0.hasSuffix(".jpg") }.count == 2)   // the photo and latest.jpg
     }
 
+    /// The same kiosk on the wall clock: capture, vision, still and input on their own threads,
+    /// the event loop sleeping on the stages' signal. Frames flow, the press at 1.5 s is taken.
+    @Test func onTheWallClockTheStagesRunOnThreads() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        var o = try options(mode: .booth, photos: photos, camera: try cameraFolder())
+        o.clock = WallClock()
+        o.duration = .seconds(4)
+        let summary = try KioskRuntime(options: o, logger: Logger(label: "test")).run(stop: StopSignal())
+        #expect(summary.framesPublished > 10 && summary.framesAnalysed > 0 && summary.framesShown > 0, "\(summary)")
+        #expect(summary.shutterPresses == 1)
+        #expect(summary.photos.count == 1, "\(summary.messages)")
+    }
+
     /// A still that the still thread finishes during shutdown is saved and counted in the summary
     /// (the final `stopped … photos=N` line said 0 before). The camera sets the stop signal as it
     /// hands the still over, so the run loop ends while the still is being processed.
@@ -145,8 +163,9 @@ final class StopAfterStillSource: WrappedSource {
         var o = try options(mode: .booth, photos: photos, camera: folder)
         o.duration = .seconds(20)
         let stop = StopSignal()
+        let clock = o.clock.monotonic
         o.openCamera = { () throws(HardwareError) -> any FrameSource in
-            StopAfterStillSource(inner: try FolderReplaySource(folder: folder, framesPerSecond: 15), stop: stop)
+            StopAfterStillSource(inner: try FolderReplaySource(folder: folder, framesPerSecond: 15, clock: clock), stop: stop)
         }
         let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
         let summary = kiosk.run(stop: stop)
@@ -163,9 +182,30 @@ final class StopAfterStillSource: WrappedSource {
         o.duration = .seconds(4)
         let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
         let summary = kiosk.run(stop: StopSignal())
-        // The astronaut fills the frame's guide badly (letterboxed, small): the shutter is refused.
+        // The astronaut fills the frame's guide badly (letterboxed, small): the press at 1.5 s
+        // came and was refused with the instruction on screen, and no still was taken.
         #expect(summary.framesAnalysed > 0)
-        #expect(summary.photos.isEmpty)
+        #expect(summary.shutterPresses == 1)
+        #expect(summary.refusals.count == 1, "\(summary.refusals)")
+        let instruction = try #require(summary.refusals.first)
+        #expect(!instruction.isEmpty && instruction != Instruction.ready.defaultText, "\(instruction)")
+        #expect(summary.photos.isEmpty && summary.photosSaved == 0 && summary.messages.isEmpty)
+    }
+
+    /// The same well-placed face the UK-allowing profile photographs, under a profile whose guide
+    /// must hold green for 5 s (`hold_ms`) before the shutter works: the press at 1.5 s is refused.
+    @Test func theProfilesHoldTimeGatesTheShutter() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        let lenient = try profileAllowingTheAstronaut()
+        let text = try String(contentsOfFile: lenient, encoding: .utf8)
+            .replacingOccurrences(of: "[live]\n", with: "[live]\nhold_ms = 5000\n")
+        let slow = makeTemporaryDirectory() + "/uk-slow.toml"
+        try text.write(toFile: slow, atomically: true, encoding: .utf8)
+        let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame(), profile: slow)
+        let summary = try KioskRuntime(options: o, logger: Logger(label: "test")).run(stop: StopSignal())
+        #expect(summary.shutterPresses == 1)
+        #expect(summary.refusals.count == 1 && summary.photos.isEmpty, "\(summary.refusals) \(summary.messages)")
     }
 
     /// The UK profile with the mouth and expression rules off and the hairline allowed covered:
@@ -188,6 +228,7 @@ final class StopAfterStillSource: WrappedSource {
                                      logger: Logger(label: "test"))
         let summary = kiosk.run(stop: StopSignal())
         #expect(summary.framesAnalysed > 0)
+        #expect(summary.shutterPresses == 1 && summary.refusals.count == 1, "\(summary.refusals)")
         #expect(summary.photos.isEmpty, "a broad grin was photographed under the UK profile")
     }
 
@@ -197,6 +238,7 @@ final class StopAfterStillSource: WrappedSource {
         let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame(), profile: try profileAllowingTheAstronaut())
         let kiosk = try KioskRuntime(options: o, logger: Logger(label: "test"))
         let summary = kiosk.run(stop: StopSignal())
+        #expect(summary.shutterPresses == 1 && summary.refusals.isEmpty, "\(summary.refusals)")
         #expect(summary.photos.count == 1, "\(summary.messages)")
         let saved = try #require(summary.photos.first)
         let sidecar = try sidecar(saved)

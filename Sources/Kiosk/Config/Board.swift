@@ -2,9 +2,9 @@ import Config
 
 /// What one board offers, read from `boards/NAME.toml`. Board facts live in data, never in code.
 public struct Board: Sendable, Equatable {
-    public enum CameraSource: String, Sendable { case libcamera, folder, synthetic }
-    public enum DisplayKind: String, Sendable { case drm, png, null }
-    public enum ShutterKind: String, Sendable { case gpio, keyboard, script }
+    public enum CameraSource: String, Sendable, CaseIterable { case libcamera, folder, synthetic }
+    public enum DisplayKind: String, Sendable, CaseIterable { case drm, png, null }
+    public enum ShutterKind: String, Sendable, CaseIterable { case gpio, keyboard, script }
 
     public struct Camera: Sendable, Equatable {
         public var source: CameraSource
@@ -63,9 +63,7 @@ public struct Board: Sendable, Equatable {
         let name = try r.string("name", default: "custom")
 
         let c = try r.table("camera") ?? ConfigReader(TOMLTable(), file: file, prefix: "camera")
-        guard let src = CameraSource(rawValue: try c.string("source", oneOf: ["libcamera", "folder", "synthetic"], default: "libcamera")) else {
-            preconditionFailure("oneOf returned an unknown value")
-        }
+        let src = try c.choice("source", default: CameraSource.libcamera)
         let preview = try c.doubles("preview", count: 2) ?? [640, 480]
         let still = try c.doubles("still", count: 2) ?? [0, 0]
         try check(preview[0] >= 64 && preview[1] >= 64 && preview[0] <= 4096 && preview[1] <= 4096 && preview.allSatisfy { $0 == $0.rounded() },
@@ -84,7 +82,7 @@ public struct Board: Sendable, Equatable {
 
         let d = try r.table("display") ?? ConfigReader(TOMLTable(), file: file, prefix: "display")
         let display = Display(
-            kind: DisplayKind(rawValue: try d.string("sink", oneOf: ["drm", "png", "null"], default: "drm"))!,
+            kind: try d.choice("sink", default: DisplayKind.drm),
             device: try d.string("device", default: ""), connector: try d.string("connector", default: ""),
             mode: try d.string("mode", default: ""), folder: try d.string("folder", default: "out/screens"),
             every: try d.int("every", default: 30, in: 1...100_000))
@@ -97,7 +95,7 @@ public struct Board: Sendable, Equatable {
 
         let g = try r.table("gpio") ?? ConfigReader(TOMLTable(), file: file, prefix: "gpio")
         let gpio = GPIO(
-            shutter: ShutterKind(rawValue: try g.string("shutter", oneOf: ["gpio", "keyboard", "script"], default: "gpio"))!,
+            shutter: try g.choice("shutter", default: ShutterKind.gpio),
             chip: try g.string("chip", default: "/dev/gpiochip0"),
             shutterLine: try g.int("shutter_line", default: 17, in: 0...1023),
             activeLow: try g.bool("active_low", default: true),

@@ -3,7 +3,7 @@ import Vision
 
 /// `/etc/booth/booth.toml`: which board, which mode, which profile, where photos go.
 public struct KioskConfig: Sendable, Equatable {
-    public enum Mode: String, Sendable { case passport, booth }
+    public enum Mode: String, Sendable, CaseIterable { case passport, booth }
     /// Which face detector the live view runs (`detector` key): `auto` picks by mode.
     public enum Detector: String, Sendable, CaseIterable { case auto, short, full }
 
@@ -59,7 +59,7 @@ public struct KioskConfig: Sendable, Equatable {
         let d = defaults
         let c = KioskConfig(
             board: try r.string("board", default: d.board),
-            mode: Mode(rawValue: try r.string("mode", oneOf: ["passport", "booth"], default: d.mode.rawValue))!,
+            mode: try r.choice("mode", default: d.mode),
             profile: try r.string("profile", default: d.profile),
             background: try r.string("background", default: d.background),
             photoDirectory: try r.string("photo_dir", default: d.photoDirectory),
@@ -69,8 +69,7 @@ public struct KioskConfig: Sendable, Equatable {
             debug: try r.bool("debug", default: d.debug),
             minimumFreeMiB: try r.int("min_free_mib", default: d.minimumFreeMiB, in: 0...1_000_000),
             jpegQuality: try r.int("jpeg_quality", default: d.jpegQuality, in: 50...100),
-            detector: Detector(rawValue: try r.string("detector", oneOf: Detector.allCases.map(\.rawValue),
-                                                      default: d.detector.rawValue)) ?? .auto)
+            detector: try r.choice("detector", default: d.detector))
         if c.photoDirectory.isEmpty || !c.photoDirectory.hasPrefix("/") && !c.photoDirectory.hasPrefix(".") {
             throw ConfigError(file: file, key: "photo_dir", message: "must be an absolute path (or start with ./)")
         }

@@ -10,7 +10,6 @@ import Vision
 /// allocated once here, and a frame allocates nothing but the debug panel's short strings.
 final class OverlayRenderer {
     let layout: PreviewLayout
-    let rotation: Rotation?
     let profile: Profile?
     let font: PSFFont
     let guide: LayoutGuide
@@ -18,7 +17,6 @@ final class OverlayRenderer {
     let scale: Int
     private let scaled: ImageBuffer
     private let mirrored: ImageBuffer
-    private let uprightScratch: ImageBuffer?
     /// Hidden background: the mask scaled (and mirrored) to the preview rectangle, and what replaces it.
     private let maskScaled: ImageBuffer
     private let maskMirrored: ImageBuffer
@@ -26,21 +24,19 @@ final class OverlayRenderer {
 
     static let backdrop = Colour(32, 32, 32)
 
-    init(layout: PreviewLayout, rotation: Rotation?, profile: Profile?, font: PSFFont, guide: LayoutGuide, background: ImageBuffer?) {
+    init(layout: PreviewLayout, profile: Profile?, font: PSFFont, guide: LayoutGuide, background: ImageBuffer?) {
         self.layout = layout
-        self.rotation = rotation
         self.profile = profile
         self.font = font
         self.guide = guide
         scale = max(1, layout.screenWidth / 900)
         scaled = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
         mirrored = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
-        uprightScratch = rotation.map { _ in ImageBuffer(format: .i420, width: layout.frameWidth, height: layout.frameHeight) }
         maskScaled = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
         maskMirrored = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
         compositor = BackgroundCompositor(width: layout.width, height: layout.height, format: .xrgb8888)
         if let background {
-            compositor.setBackground(.image(background.image()))
+            background.withImage { compositor.setBackground(.image($0)) }
         } else if let p = profile {
             compositor.setBackground(.color(red: p.print.background.0, green: p.print.background.1, blue: p.print.background.2))
         } else {
@@ -55,7 +51,7 @@ final class OverlayRenderer {
 
     // MARK: Screens
 
-    /// A live frame with its overlay.
+    /// A live frame (upright: the vision stage rotated it) with its overlay.
     func render(frame: Image, mask: Plane?, live: LiveState, ui: UIState, now: ContinuousClock.Instant, timings: StageTimings,
                 into screen: Image) {
         if case .review = ui.phase, let photo = ui.lastPhoto {
@@ -114,18 +110,13 @@ final class OverlayRenderer {
         let s = min(Double(screen.width) / Double(photo.width), Double(screen.height - 80 * scale) / Double(photo.height))
         let w = max(1, Int(Double(photo.width) * s)), h = max(1, Int(Double(photo.height) * s))
         let x = (screen.width - w) / 2, y = 10 * scale
-        ResizeBilinear.run(photo.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        photo.withImage { ResizeBilinear.run($0, screen.cropped(x: x, y: y, width: w, height: h)) }
         drawBanner("Saved — thank you!", canvas: canvas, screen: screen)
     }
 
     // MARK: Parts
 
-    private func drawPreview(_ frame: Image, into screen: Image) {
-        var source = frame
-        if let rotation, let uprightScratch {
-            Rotate.run(frame, uprightScratch.image(), rotation)
-            source = uprightScratch.image()
-        }
+    private func drawPreview(_ source: Image, into screen: Image) {
         let canvas = Canvas(screen)
         // Only the borders around the preview need the backdrop.
         canvas.fill(x: 0, y: 0, width: screen.width, height: layout.y, Self.backdrop)
@@ -189,7 +180,7 @@ final class OverlayRenderer {
         let w = min(thumb.width, screen.width / 6), h = max(1, thumb.height * w / max(thumb.width, 1))
         let x = screen.width - w - 8, y = 8
         guard x >= 0, y + h <= screen.height else { return }
-        ResizeBilinear.run(thumb.image(), screen.cropped(x: x, y: y, width: w, height: h))
+        thumb.withImage { ResizeBilinear.run($0, screen.cropped(x: x, y: y, width: w, height: h)) }
         Canvas(screen).strokeRect(x: x - 2, y: y - 2, width: w + 4, height: h + 4, thickness: 2, .white)
     }
 }

@@ -60,18 +60,20 @@ public final class OverlayScenes {
         rules = LiveRules(profile: profile)
         renderer = OverlayRenderer(
             layout: PreviewLayout(frameWidth: fw, frameHeight: fh, screenWidth: screenWidth, screenHeight: screenHeight, mirrored: true),
-            rotation: nil, profile: profile, font: try OverlayFont.load(), guide: guide, background: nil)
+            profile: profile, font: try OverlayFont.load(), guide: guide, background: nil)
         frame = ImageBuffer(format: .i420, width: fw, height: fh)
-        SyntheticSource.draw(into: frame.image(), sequence: 42)
+        frame.withImage { SyntheticSource.draw(into: $0, sequence: 42) }
         // A person: an ellipse for the head over a wider one for the shoulders.
         mask = ImageBuffer(format: .gray8, width: fw, height: fh)
-        let m = mask.image().luma, g = guide.box
-        for y in 0..<fh {
-            let row = m.row(y)
-            for x in 0..<fw {
-                let hx = (Float(x) - g.center.x) / (g.width / 2), hy = (Float(y) - g.center.y) / (g.height / 2)
-                let sx = (Float(x) - g.center.x) / (g.width * 1.2), sy = (Float(y) - Float(fh)) / (Float(fh) - g.y - g.height * 0.8)
-                row[x] = hx * hx + hy * hy <= 1 || sx * sx + sy * sy <= 1 ? 255 : 0
+        let g = guide.box
+        mask.withImage { m in
+            for y in 0..<fh {
+                let row = m.luma.row(y)
+                for x in 0..<fw {
+                    let hx = (Float(x) - g.center.x) / (g.width / 2), hy = (Float(y) - g.center.y) / (g.height / 2)
+                    let sx = (Float(x) - g.center.x) / (g.width * 1.2), sy = (Float(y) - Float(fh)) / (Float(fh) - g.y - g.height * 0.8)
+                    row[x] = hx * hx + hy * hy <= 1 || sx * sx + sy * sy <= 1 ? 255 : 0
+                }
             }
         }
         timings.record(.landmarks, nanoseconds: 12_400_000)
@@ -127,8 +129,12 @@ public final class OverlayScenes {
             renderer.renderWithoutFrame(live: state, ui: ui, cameraAvailable: false, now: instant, into: screen)
             return
         }
-        renderer.render(frame: frame.image(), mask: ui.hideBackground ? mask.image().luma : nil, live: state, ui: ui, now: instant,
-                        timings: timings, into: screen)
+        frame.withImage { frame in
+            mask.withImage { mask in
+                renderer.render(frame: frame, mask: ui.hideBackground ? mask.luma : nil, live: state, ui: ui, now: instant,
+                                timings: timings, into: screen)
+            }
+        }
     }
 
     /// Pixels whose colour (the low 24 bits of XRGB8888) differs between two same-sized screens:

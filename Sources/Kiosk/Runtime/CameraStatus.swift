@@ -2,13 +2,14 @@ import Hardware
 import Logging
 import Synchronization
 
-/// Whether the camera is streaming, and what happened to it, from the reconnecting source's events.
+/// Whether the camera is streaming, and what happened to it (the last 32 events), from the
+/// reconnecting source's events on the capture stage; the event loop reads it when woken.
 final class CameraStatus: Sendable {
     private let available = Atomic<Bool>(true)
-    private let history = Mutex<[String]>([])
+    private let history = Mutex(RecentHistory<String>(capacity: 32))
 
     var isAvailable: Bool { available.load(ordering: .acquiring) }
-    var events: [String] { history.withLock { $0 } }
+    var events: [String] { history.withLock { $0.elements } }
 
     func note(_ event: FrameSourceEvent, log: Logger) {
         switch event {

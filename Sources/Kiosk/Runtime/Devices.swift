@@ -7,30 +7,33 @@ import ImageCore
 public enum Devices {
     /// The camera, wrapped so a failing or unplugged camera is reported through `onEvent` and
     /// reopened with back-off (`ReconnectingFrameSource`); the fakes go through the same path.
+    /// `clock` paces the fakes and the back-off (the kiosk's clock, virtual in tests).
     public static func camera(_ board: Board, folderOverride: String? = nil, open: ReconnectingFrameSource.Opener? = nil,
+                              clock: MonotonicClock = .system,
                               onEvent: @escaping (FrameSourceEvent) -> Void) -> ReconnectingFrameSource {
         let c = board.camera
         if let open {
             return ReconnectingFrameSource(name: "custom", previewWidth: c.previewWidth, previewHeight: c.previewHeight,
-                                           backoff: .init(initialMilliseconds: 100, maximumMilliseconds: 1000), onEvent: onEvent, open: open)
+                                           backoff: .init(initialMilliseconds: 100, maximumMilliseconds: 1000), clock: clock,
+                                           onEvent: onEvent, open: open)
         }
         return ReconnectingFrameSource(name: c.source.rawValue, previewWidth: c.previewWidth, previewHeight: c.previewHeight,
-                                       onEvent: onEvent) { () throws(HardwareError) -> any FrameSource in
-            try openCamera(board, folderOverride: folderOverride, captureStills: true)
+                                       clock: clock, onEvent: onEvent) { () throws(HardwareError) -> any FrameSource in
+            try openCamera(board, folderOverride: folderOverride, captureStills: true, clock: clock)
         }
     }
 
     /// The board's camera opened once, without reconnects (for commands that fail rather than wait).
-    public static func openCamera(_ board: Board, folderOverride: String? = nil,
-                                  captureStills: Bool) throws(HardwareError) -> any FrameSource {
+    public static func openCamera(_ board: Board, folderOverride: String? = nil, captureStills: Bool,
+                                  clock: MonotonicClock = .system) throws(HardwareError) -> any FrameSource {
         let c = board.camera
         switch c.source {
         case .synthetic:
-            return SyntheticSource(width: c.previewWidth, height: c.previewHeight, framesPerSecond: c.fps)
+            return SyntheticSource(width: c.previewWidth, height: c.previewHeight, framesPerSecond: c.fps, clock: clock)
         case .folder:
             return try FolderReplaySource(folder: folderOverride ?? c.folder, previewWidth: c.previewWidth,
                                           previewHeight: c.previewHeight, framesPerSecond: c.fps,
-                                          framesPerImage: max(1, Int(c.secondsPerImage * Double(c.fps))))
+                                          framesPerImage: max(1, Int(c.secondsPerImage * Double(c.fps))), clock: clock)
         case .libcamera:
             return try LibcameraSource(manager: try LibcameraManager(),
                                        configuration: .init(cameraID: c.id.isEmpty ? nil : c.id, previewWidth: c.previewWidth,
@@ -58,12 +61,12 @@ public enum Devices {
         }
     }
 
-    /// The shutter; `script` overrides the board's scripted presses (seconds after start).
-    public static func shutter(_ board: Board, script: [Double]? = nil) throws(HardwareError) -> ShutterButton {
+    /// The shutter; `script` overrides the board's scripted presses (seconds after start, on `clock`).
+    public static func shutter(_ board: Board, script: [Double]? = nil, clock: MonotonicClock = .system) throws(HardwareError) -> ShutterButton {
         let g = board.gpio
-        if let script { return ScriptedShutter(steps: script.map { .afterMilliseconds(UInt64($0 * 1000)) }) }
+        if let script { return ScriptedShutter(steps: script.map { .afterMilliseconds(UInt64($0 * 1000)) }, clock: clock) }
         switch g.shutter {
-        case .script: return ScriptedShutter(steps: g.script.map { .afterMilliseconds(UInt64($0 * 1000)) })
+        case .script: return ScriptedShutter(steps: g.script.map { .afterMilliseconds(UInt64($0 * 1000)) }, clock: clock)
         case .keyboard: return try KeyboardShutter()
         case .gpio:
             return try gpioButton(board, line: g.shutterLine, led: g.ledLine >= 0 ? g.ledLine : nil, consumer: "booth-shutter")

@@ -6,87 +6,56 @@ import ImageFiles
 import Logging
 import NeuralCore
 import Passport
-import Synchronization
 import Vision
 
-/// What `booth run` was asked to do beyond the config and board files.
-public struct KioskOptions {
-    public var config: KioskConfig
-    public var board: Board
-    /// Stop after this long (`--for`); nil = until SIGTERM/SIGINT.
-    public var duration: Duration?
-    /// Overrides of the board's fake devices, for demos and tests.
-    public var cameraFolder: String?
-    public var screensDirectory: String?
-    public var shutterScript: [Double]?
-    /// How often the stats line is logged.
-    public var reportInterval: Duration = .seconds(60)
-    /// Inference path of the live face stages.
-    public var inference: ExecutionPath = .integer
-    /// Replaces the board's camera (tests inject failing cameras here); still wrapped for reconnects.
-    public var openCamera: ReconnectingFrameSource.Opener?
-
-    public init(config: KioskConfig, board: Board) {
-        self.config = config
-        self.board = board
-    }
-}
-
-/// What a run did, for the log and for tests.
-public struct KioskSummary: Sendable {
-    public var framesPublished: UInt64
-    public var framesDropped: UInt64
-    public var framesAnalysed: UInt64
-    public var framesShown: UInt64
-    public var photos: [SavedPhoto]
-    public var messages: [String]
-    public var cameraEvents: [String]
-    public var start: ProcessStats
-    public var end: ProcessStats
-}
-
-/// The kiosk. Start-up reads top to bottom — config → models → camera → display → button →
-/// loop → teardown — and `run` owns three threads besides the caller's: capture (pumps the
-/// camera into the frame ring; never waits for anyone), vision (takes the newest frame, drops the
-/// rest) and still (encodes and saves photos off the preview path). The caller's thread draws the
-/// screen, reads the buttons and pings the watchdog.
+/// The kiosk: wires five stages and runs an event loop.
 ///
-/// Thread ownership (hence `@unchecked Sendable`): the camera is touched only by the capture
-/// thread (a still is requested through `stillRequested`), the face stages only by the vision
-/// thread, the still processor only by the still thread, display/buttons/renderer only by the
-/// caller's thread. They share the frame ring, `live` (a Mutex), the atomics and `StillQueue`.
+/// Start-up reads top to bottom — config → models → camera → display → button → stages — and
+/// builds the stages (`KioskStage`): capture (camera → frame ring; a still made upright for the
+/// still stage), vision (newest frame → upright frame record with faces, verdict and mask),
+/// still (finish, encode, save), input (buttons, ready light) and present (newest record + the
+/// screen's state → display). `run` then loops on `options.clock`: it reads what the stages
+/// reported (presses, a finished still, the camera's state), advances the screen's timed state
+/// (countdown, messages, review), lets the present stage draw, pings the watchdog, logs the stats
+/// line, and sleeps until its next deadline or until a stage wakes it.
+///
+/// On the wall clock capture, vision, still and input each run on their own thread and present
+/// on the caller's; on a `VirtualClock` every stage is stepped inline, in pipeline order, on the
+/// caller's thread. Stages share only the frame ring, the frame records and their own small
+/// hand-offs (hence `@unchecked Sendable`: each stage's state is touched by its thread only).
 public final class KioskRuntime: @unchecked Sendable {
+    /// How many recent photos, messages, refusals and camera events a run keeps.
+    public static let historyCapacity = 32
+    /// The longest the loop sleeps with nothing due (it wakes earlier for any stage's news).
+    static let idleWait: Duration = .milliseconds(100)
+
     let options: KioskOptions
     let log: Logger
-    let ring: FrameRing
-    let camera: ReconnectingFrameSource
-    let display: DisplaySink
-    let shutter: ShutterButton
-    let hideButton: ShutterButton?
-    let debugButton: ShutterButton?
-    let vision: LiveVision
-    let segmenter: PersonSegmenter
-    let masks: MaskExchange
-    let stills: StillProcessor
-    let renderer: OverlayRenderer
-    let guide: LayoutGuide
-    let timings = StageTimings()
+    let clock: any KioskClock
+    let timings: StageTimings
     let notifier = SystemdNotifier()
-
-    private let live = Mutex(LiveState())
-    private let cameraStatus = CameraStatus()
-    private let stillRequested = Atomic<Bool>(false)
-    private let hideBackground = Atomic<Bool>(false)
-    private let stillQueue = StillQueue()
-    private let rotation: Rotation?
-    private let upright: ImageBuffer?
+    let ring: FrameRing
+    let capture: CaptureStage
+    let vision: VisionStage
+    let still: StillStage
+    let input: InputStage
+    let present: PresentStage
+    /// Notified by every stage that has news for the event loop.
+    let wakeup: StageSignal
+    private let cameraStatus: CameraStatus
+    /// The stages in pipeline order (the order they are stepped on virtual time).
+    private var stages: [any KioskStage] { [capture, vision, still, input, present] }
 
     public init(options: KioskOptions, logger: Logger) throws(KioskError) {
         // Big short-lived buffers from mmap, so they cannot fragment the heap (see ProcessMemory).
         ProcessMemory.largeBuffersFromMmap()
         self.options = options
         log = logger
+        clock = options.clock
         let board = options.board, config = options.config
+        let wakeup = StageSignal(), cameraStatus = CameraStatus()
+        self.wakeup = wakeup
+        self.cameraStatus = cameraStatus
 
         // 1. Config: the profile (passport mode) and the photo store.
         let profile: Profile?
@@ -103,24 +72,25 @@ public final class KioskRuntime: @unchecked Sendable {
         // 2. Models.
         let models: ModelStore
         do { models = try ModelStore.locate() } catch { throw .models(error.description) }
+        let liveVision: LiveVision
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
             // without the iris model (no live rule reads it; stills load their own with it). The
             // detector is the config's (`detector`, by mode: full range in booth mode).
             let faces = try models.faceAnalyzer(path: options.inference, iris: false, detector: config.liveDetector, verify: false)
-            vision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
-                                rules: profile.map { LiveRules(profile: $0) })
+            liveVision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
+                                    rules: profile.map { LiveRules(profile: $0) })
         } catch {
             throw .models("\(error)")
         }
+        let segmenter: PersonSegmenter
         do {
-            let s = try models.segmenter(.fast)
-            s.temporalStability = true
-            segmenter = s
+            segmenter = try models.segmenter(.fast)
+            segmenter.temporalStability = true
         } catch {
             throw .models("segmentation: \(error)")
         }
-        // The still thread's own models (interpreters are not shared between threads): the
+        // The still stage's own models (interpreters are not shared between threads): the
         // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
         // still and released after it (StillModels checks them once here).
         let finish: StillFinish
@@ -131,37 +101,55 @@ public final class KioskRuntime: @unchecked Sendable {
         } else {
             finish = .greeting(models: stillModels, background: greeting)
         }
-        stills = StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish)
+        let processor = StillProcessor(config: config, board: board, store: store, profile: profile, finish: finish)
 
-        // 3. Camera: frames go into a ring sized from the preview format, allocated once.
-        let status = cameraStatus, log = logger
-        camera = Devices.camera(board, folderOverride: options.cameraFolder, open: options.openCamera) { event in
-            status.note(event, log: log)
+        // 3. Camera: frames go into a ring sized from the preview format, allocated once; the
+        //    vision stage makes each one upright, once, into a frame record of the upright size.
+        let camera = Devices.camera(board, folderOverride: options.cameraFolder, open: options.openCamera,
+                                    clock: options.clock.monotonic) { event in
+            cameraStatus.note(event, log: logger)
+            wakeup.notify()
         }
         let pw = board.camera.previewWidth, ph = board.camera.previewHeight
-        ring = FrameRing(slotCount: 4, format: .i420, width: pw, height: ph)
-        rotation = Rotation(rawValue: board.camera.rotation)
+        let rotation = Rotation(rawValue: board.camera.rotation)
         let (uw, uh) = rotation?.rotatedSize(width: pw, height: ph) ?? (pw, ph)
-        upright = rotation.map { _ in ImageBuffer(format: .i420, width: uw, height: uh) }
-        guide = LayoutGuide.centred(width: uw, height: uh)
-        masks = MaskExchange(width: uw, height: uh)
+        let links = StageLinks(ring: FrameRing(slotCount: 4, format: .i420, width: pw, height: ph),
+                               records: FrameRecords(width: uw, height: uh), rotation: rotation, timings: StageTimings(),
+                               frameArrived: StageSignal(), wakeup: wakeup,
+                               log: { what, error in logger.error("\(what)", metadata: ["error": "\(error)"]) })
+        ring = links.ring
+        timings = links.timings
+        let still = StillStage(processor: processor, links: links)
+        self.still = still
+        capture = CaptureStage(camera: camera, previewSize: (pw, ph), links: links) { image, metadata in
+            still.submit(image, metadata: metadata)
+        }
+        let guide = LayoutGuide.centred(width: uw, height: uh)
+        vision = VisionStage(links: links, vision: liveVision, segmenter: segmenter, guide: guide)
 
         // 4. Display.
+        let display: DisplaySink
         do { display = try Devices.display(board, folderOverride: options.screensDirectory) } catch { throw .display(error) }
-        renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
-                                                         screenHeight: display.height, mirrored: board.camera.mirrorPreview),
-                                   rotation: rotation, profile: profile, font: try OverlayFont.load(), guide: guide,
-                                   background: try Self.background(config, as: .xrgb8888))
+        let renderer = OverlayRenderer(layout: PreviewLayout(frameWidth: uw, frameHeight: uh, screenWidth: display.width,
+                                                             screenHeight: display.height, mirrored: board.camera.mirrorPreview),
+                                       profile: profile, font: try OverlayFont.load(), guide: guide,
+                                       background: try Self.background(config, as: .xrgb8888))
+        present = PresentStage(display: display, renderer: renderer, clock: options.clock, ui: UIState(config: config), links: links)
 
         // 5. Buttons.
         do {
-            shutter = try Devices.shutter(board, script: options.shutterScript)
-            hideButton = try Devices.extraButton(board, line: board.gpio.hideBackgroundLine, consumer: "booth-hide-background")
-            debugButton = try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug")
+            input = InputStage(shutter: try Devices.shutter(board, script: options.shutterScript, clock: options.clock.monotonic),
+                               hideButton: try Devices.extraButton(board, line: board.gpio.hideBackgroundLine,
+                                                                   consumer: "booth-hide-background"),
+                               debugButton: try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug"),
+                               links: links)
         } catch { throw .button(error) }
+
+        // 6. Stages: each checks what it was handed.
+        for stage in stages { try stage.configure() }
         logger.info("kiosk ready", metadata: [
             "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
-            "display": "\(display.name)", "shutter": "\(shutter.name)", "photos": "\(config.photoDirectory)",
+            "display": "\(display.name)", "shutter": "\(input.shutter.name)", "photos": "\(config.photoDirectory)",
         ])
     }
 
@@ -175,170 +163,153 @@ public final class KioskRuntime: @unchecked Sendable {
 
     // MARK: The loop
 
-    /// Runs until `stop` is set (or `options.duration` passes); returns what happened.
-    public func run(stop: StopSignal) -> KioskSummary {
-        let start = ProcessStats.now()
-        let began = ContinuousClock.now
-        var photos: [SavedPhoto] = []
-        var messages: [String] = []
+    /// What a run has seen, kept bounded for the life of the service.
+    private struct Tally {
+        var presses: UInt64 = 0
+        var refusals = RecentHistory<String>(capacity: KioskRuntime.historyCapacity)
+        var photos = RecentHistory<SavedPhoto>(capacity: KioskRuntime.historyCapacity)
+        var messages = RecentHistory<String>(capacity: KioskRuntime.historyCapacity)
+    }
 
-        // 6. Threads: capture, vision, still.
-        let threadsDone = DispatchGroup()
-        spawn("booth-capture", threadsDone) { [self] in captureLoop(stop) }
-        spawn("booth-vision", threadsDone) { [self] in visionLoop(stop) }
-        spawn("booth-still", threadsDone) { [self] in stillLoop(stop) }
+    /// Runs until `stop` is set (or `options.duration` passes on the clock); returns what happened.
+    public func run(stop: StopSignal) -> KioskSummary {
+        let startStats = ProcessStats.now()
+        let began = clock.now
+        var tally = Tally()
+
+        // 7. Stages start; on the wall clock capture, vision, still and input get a thread each.
+        for stage in stages {
+            do { try stage.start() } catch { log.error("\(stage.name) start failed", metadata: ["error": "\(error)"]) }
+        }
+        let threads = DispatchGroup()
+        if !clock.isVirtual {
+            spawn(capture, every: 50, stop, threads)
+            spawn(vision, every: 20, stop, threads)
+            spawn(still, every: 200, stop, threads)
+            spawn(input, every: 20, stop, threads)
+        }
         notifier.ready(status: "running")
 
-        var ui = UIState(config: options.config)
-        var lastShown: UInt64? = nil
-        var lastWatchdog = ContinuousClock.now
-        var lastReport = ContinuousClock.now
-        var shown: UInt64 = 0
-        var lastFrameShown: ContinuousClock.Instant? = nil
-        try? shutter.setReadyLight(false)
-        var lightOn = false
-
+        let end = options.duration.map { began + $0 }
+        var nextReport = began + options.reportInterval
+        var nextWatchdog = notifier.watchdogInterval.map { began + $0 }
         while !stop.isSet {
-            let now = ContinuousClock.now
-            if let d = options.duration, now - began >= d { break }
-            let state = live.withLock { $0 }
-
-            // Buttons.
-            if let event = try? shutter.nextEvent(timeoutMilliseconds: 0), event.isPress {
-                handleShutter(&ui, state: state, now: now)
+            let generation = wakeup.generation
+            if let end, clock.now >= end { break }
+            if clock.isVirtual {
+                for stage in [capture, vision, still, input] as [any KioskStage] { stage.step(timeoutMilliseconds: 0) }
             }
-            if let b = hideButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.hideBackground.toggle() }
-            if let b = debugButton, let e = try? b.nextEvent(timeoutMilliseconds: 0), e.isPress { ui.debug.toggle() }
-            hideBackground.store(ui.hideBackground, ordering: .relaxed)
-            let ready = options.config.mode == .booth || state.green
-            if ready != lightOn { try? shutter.setReadyLight(ready); lightOn = ready }
-
-            // Countdown, still results, review.
-            if ui.tick(now: now) { requestStill(state: state, ui: &ui, now: now) }
-            if let result = stillQueue.takeResult() {
-                if let saved = result.saved { photos.append(saved) }
-                messages.append(result.message)
-                ui.showResult(result, now: now)
-                if result.saved == nil { log.error("photo not saved", metadata: ["reason": "\(result.message)"]) }
-                else { log.info("photo saved", metadata: ["path": "\(result.saved!.jpeg)"]) }
-            }
-
-            // Draw the newest frame (or the camera-unavailable screen).
-            let available = cameraStatus.isAvailable
-            if drawNewest(after: &lastShown, state: state, ui: ui, now: now) {
-                shown &+= 1
-                if let previous = lastFrameShown {
-                    let dt = Double((now - previous).nanoseconds) / 1e9
-                    if dt > 0 { ui.fps = ui.fps == 0 ? 1 / dt : 0.9 * ui.fps + 0.1 / dt }
-                }
-                lastFrameShown = now
-            } else if !available || ui.needsRedrawWithoutFrame {
-                let ui2 = ui
-                present { screen in renderer.renderWithoutFrame(live: state, ui: ui2, cameraAvailable: available, now: now, into: screen) }
-                ui.needsRedrawWithoutFrame = false
-                usleep(20_000)
-            } else {
-                usleep(2_000)
-            }
+            let now = clock.now
+            handleStageNews(now: now, tally: &tally)
+            present.step(timeoutMilliseconds: 0)
 
             // Watchdog and the stats line.
-            if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
+            if let due = nextWatchdog, let interval = notifier.watchdogInterval, now >= due {
                 notifier.watchdog()
-                lastWatchdog = now
+                nextWatchdog = now + interval
             }
-            if now - lastReport >= options.reportInterval {
-                report(shown: shown, fps: ui.fps)
-                lastReport = now
+            if now >= nextReport {
+                report()
+                nextReport = now + options.reportInterval
             }
+            var deadline = min(nextReport, now + Self.idleWait)
+            if let due = nextWatchdog { deadline = min(deadline, due) }
+            if let end { deadline = min(deadline, end) }
+            if let due = present.ui.nextDeadline() { deadline = min(deadline, due) }
+            clock.wait(until: deadline, wakeup: wakeup, generation: generation)
         }
 
-        // 7. Teardown: stop the threads (they watch the same flag), wait, release devices.
+        // 8. Teardown: the threads watch the same flag; then the stages release their devices.
         notifier.stopping()
         stop.set()
-        stillQueue.wake()
-        threadsDone.wait()
-        // A still the still thread finished during shutdown counts too.
-        while let result = stillQueue.takeResult() {
-            if let saved = result.saved { photos.append(saved) }
-            messages.append(result.message)
-        }
-        do throws(HardwareError) { try (display as? PNGDisplay)?.flush() } catch {   // PNG screens are written off-thread
+        still.stop()
+        threads.wait()
+        // A still that arrived or finished during shutdown is saved and counted too.
+        still.step(timeoutMilliseconds: 0)
+        if let result = still.takeResult() { take(result, now: clock.now, tally: &tally) }
+        for stage in stages.reversed() { stage.stop() }
+        do throws(HardwareError) { try (present.display as? PNGDisplay)?.flush() } catch {   // PNG screens are written off-thread
             log.error("display failed", metadata: ["error": "\(error)"])
         }
-        try? shutter.setReadyLight(false)
-        report(shown: shown, fps: ui.fps)
-        let end = ProcessStats.now()
+        report()
         return KioskSummary(framesPublished: ring.publishedCount, framesDropped: ring.droppedCount,
-                            framesAnalysed: live.withLock { $0.analysedFrames }, framesShown: shown,
-                            photos: photos, messages: messages, cameraEvents: cameraStatus.events, start: start, end: end)
+                            framesAnalysed: vision.analysedFrames, framesShown: present.shown,
+                            shutterPresses: tally.presses, refusals: tally.refusals.elements,
+                            photosSaved: tally.photos.total, photos: tally.photos.elements, messages: tally.messages.elements,
+                            cameraEvents: cameraStatus.events, start: startStats, end: ProcessStats.now())
     }
 
-    /// Draws the newest frame after `lastShown`, if any, with the overlay; true when one was shown.
-    private func drawNewest(after lastShown: inout UInt64?, state: LiveState, ui: UIState, now: ContinuousClock.Instant) -> Bool {
-        guard let lease = ring.newest(after: lastShown) else { return false }
-        // The lease keeps the slot from being overwritten until the frame is drawn.
-        let frame = lease.image
-        lastShown = frame.metadata.sequence
-        (shutter as? ScriptedShutter)?.noteFrame(sequence: frame.metadata.sequence)
-        let masks = self.masks, renderer = self.renderer, timings = self.timings
-        present { screen in
-            masks.withNewest { mask in
-                renderer.render(frame: frame, mask: ui.hideBackground ? mask : nil, live: state, ui: ui, now: now,
-                                timings: timings, into: screen)
-            }
+    /// Acts on what the stages reported since the last turn: button presses, the camera coming
+    /// and going, the screen's timed state, a finished still. The shutter is judged on the live
+    /// state of the frame on screen.
+    private func handleStageNews(now: ContinuousClock.Instant, tally: inout Tally) {
+        let live = present.shownLive
+        let presses = input.takePresses()
+        for _ in 0..<presses.shutter {
+            tally.presses &+= 1
+            handleShutter(state: live, now: now, tally: &tally)
         }
-        _ = consume lease
-        return true
+        if presses.hideBackground % 2 == 1 { present.ui.hideBackground.toggle() }
+        if presses.debug % 2 == 1 { present.ui.debug.toggle() }
+        vision.hideBackground.store(present.ui.hideBackground, ordering: .relaxed)
+        input.setReadyLight(options.config.mode == .booth || live.green)
+
+        let available = cameraStatus.isAvailable
+        if available != present.cameraAvailable {
+            present.cameraAvailable = available
+            present.ui.needsRedrawWithoutFrame = true
+        }
+        if present.ui.tick(now: now) { requestStill(state: live, now: now) }
+        if let result = still.takeResult() { take(result, now: now, tally: &tally) }
     }
 
-    private func present(_ draw: (Image) -> Void) {
-        do throws(HardwareError) {
-            let t0 = ContinuousClock.now
-            let screen = try display.beginFrame()
-            draw(screen)
-            let t1 = ContinuousClock.now
-            try display.present()
-            timings.record(.render, nanoseconds: (t1 - t0).nanoseconds)
-            timings.record(.display, nanoseconds: (ContinuousClock.now - t1).nanoseconds)
-        } catch {
-            log.error("display failed", metadata: ["error": "\(error)"])
+    private func take(_ result: StillResult, now: ContinuousClock.Instant, tally: inout Tally) {
+        tally.messages.append(result.message)
+        present.ui.showResult(result, now: now)
+        if let saved = result.saved {
+            tally.photos.append(saved)
+            log.info("photo saved", metadata: ["path": "\(saved.jpeg)"])
+        } else {
+            log.error("photo not saved", metadata: ["reason": "\(result.message)"])
         }
     }
 
-    private func handleShutter(_ ui: inout UIState, state: LiveState, now: ContinuousClock.Instant) {
-        guard ui.canShoot else { return }
+    private func handleShutter(state: LiveState, now: ContinuousClock.Instant, tally: inout Tally) {
+        guard present.ui.canShoot else { return }
         if options.config.mode == .passport && !state.green {
-            ui.flash("\(renderer.text(for: state.instruction))", now: now)
+            let text = present.renderer.text(for: state.instruction)
+            present.ui.flash(text, now: now)
+            tally.refusals.append(text)
             log.info("shutter refused", metadata: ["instruction": "\(state.instruction)"])
             return
         }
         if options.config.mode == .booth && options.config.countdown > 0 {
-            ui.startCountdown(now: now)
+            present.ui.startCountdown(now: now)
         } else {
-            requestStill(state: state, ui: &ui, now: now)
+            requestStill(state: state, now: now)
         }
     }
 
-    private func requestStill(state: LiveState, ui: inout UIState, now: ContinuousClock.Instant) {
+    private func requestStill(state: LiveState, now: ContinuousClock.Instant) {
         do {
             // Only the reserve here (min_free_mib = 0 means 0); the save checks the photo's own bytes.
-            try stills.store.checkSpace(for: 0)
+            try still.processor.store.checkSpace(for: 0)
         } catch {
-            if case .diskNearlyFull = error { ui.flash("Disk full: photo not taken", now: now) }
-            else { ui.flash("Photo folder unavailable: photo not taken", now: now) }
+            if case .diskNearlyFull = error { present.ui.flash("Disk full: photo not taken", now: now) }
+            else { present.ui.flash("Photo folder unavailable: photo not taken", now: now) }
             log.error("shot refused", metadata: ["reason": "\(error)"])
             return
         }
         guard cameraStatus.isAvailable else {
-            ui.flash("Camera unavailable", now: now)
+            present.ui.flash("Camera unavailable", now: now)
             return
         }
-        stillQueue.expect(live: state, hideBackground: ui.hideBackground)
-        stillRequested.store(true, ordering: .releasing)
-        ui.capturing(now: now)
+        still.expect(live: state, hideBackground: present.ui.hideBackground)
+        capture.requestStill()
+        present.ui.capturing(now: now)
     }
 
-    private func report(shown: UInt64, fps: Double) {
+    private func report() {
         // Per stage: mean wall ms × runs, then the thread's CPU ms (median / max) where measured.
         let t = timings.drain().filter { $0.count > 0 }.map { s in
             let cpu = s.meanCPUMilliseconds > 0
@@ -346,120 +317,48 @@ public final class KioskRuntime: @unchecked Sendable {
             return "\(s.stage.name)=\(String(format: "%.1f", s.meanMilliseconds))ms\(cpu)×\(s.count)"
         }.joined(separator: " ")
         log.info("stats", metadata: [
-            "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(shown)",
-            "fps": "\(String(format: "%.1f", fps))",
+            "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(present.shown)",
+            "fps": "\(String(format: "%.1f", present.ui.fps))",
             "timings": "\(t)", "process": "\(ProcessStats.now())",
         ])
     }
 
-    // MARK: Threads
-
-    private func spawn(_ name: String, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    /// Steps `stage` on a thread of its own until `stop`, letting it wait up to `every` ms for work.
+    private func spawn(_ stage: any KioskStage, every timeoutMilliseconds: Int32, _ stop: StopSignal, _ group: DispatchGroup) {
+        guard let index = stages.firstIndex(where: { $0 === stage }) else { preconditionFailure("\(stage.name) is not a wired stage") }
         group.enter()
-        let t = Thread {
-            body()
+        let t = Thread { [self] in
+            let stage = stages[index]
+            while !stop.isSet { stage.step(timeoutMilliseconds: timeoutMilliseconds) }
             group.leave()
         }
-        t.name = name
+        t.name = "booth-\(stage.name)"
         t.start()
-    }
-
-    /// Capture: pump the camera into the ring; a still goes to the still worker (copied once,
-    /// since the camera's buffer is only valid during the callback).
-    private func captureLoop(_ stop: StopSignal) {
-        do { try camera.start() } catch { log.error("camera start failed", metadata: ["error": "\(error)"]) }
-        while !stop.isSet { captureStep(timeoutMilliseconds: 50) }
-        camera.stop()
-    }
-
-    /// One pump of the camera: a preview frame into the ring, or a still to the still worker.
-    private func captureStep(timeoutMilliseconds: Int32) {
-        let ring = self.ring, queue = stillQueue, timings = self.timings
-        if stillRequested.exchange(false, ordering: .acquiringAndReleasing) {
-            do { try camera.requestStill() } catch {
-                log.error("still request failed", metadata: ["error": "\(error)"])
-            }
-        }
-        _ = camera.pump(timeoutMilliseconds: timeoutMilliseconds, deliver: { metadata, fill in
-            let start = ContinuousClock.now
-            let ok = ring.produce(metadata: metadata, fill)
-            timings.record(.capture, nanoseconds: (ContinuousClock.now - start).nanoseconds)
-            return ok
-        }, still: { image in
-            let copy = ImageBuffer(format: image.format, width: image.width, height: image.height)
-            CopyPlane.run(image, copy.image())
-            queue.submit(copy, metadata: image.metadata)
-        })
-    }
-
-    /// Vision: the newest frame only; frames that arrive meanwhile are skipped (the ring counts them).
-    private func visionLoop(_ stop: StopSignal) {
-        var last: UInt64? = nil
-        while !stop.isSet {
-            if !visionStep(after: &last) { usleep(2_000) }
-        }
-    }
-
-    /// The newest frame after `last` through faces, rules and (background hidden) segmentation.
-    private func visionStep(after last: inout UInt64?) -> Bool {
-        guard let lease = ring.newest(after: last) else { return false }
-        var frame = lease.image
-        last = frame.metadata.sequence
-        if let rotation, let upright {
-            Rotate.run(frame, upright.image(), rotation)
-            frame = upright.image(metadata: frame.metadata)
-        }
-        let guide = self.guide, vision = self.vision, timings = self.timings
-        timings.measure(.vision) {
-            let state = vision.analyze(frame, guide: guide, timings: timings)
-            live.withLock { $0 = state }
-            if hideBackground.load(ordering: .relaxed) {
-                let segmenter = self.segmenter
-                let mask = timings.measure(.segment) { segmenter.segment(frame) }
-                masks.publish(mask.plane, sequence: frame.metadata.sequence &+ 1)
-            }
-        }
-        _ = consume lease
-        return true
-    }
-
-    /// Still: encode and save each still as it comes.
-    private func stillLoop(_ stop: StopSignal) {
-        while !stop.isSet {
-            guard let job = stillQueue.next(stop: stop) else { continue }
-            let result = timings.measure(.still) { stills.process(job) }
-            stillQueue.finish(result)
-        }
     }
 
     // MARK: Lockstep (the steady-state benchmark)
 
-    /// The per-frame stages on the caller's thread, in the order the threads run them, with the
-    /// same functions `run` uses: camera → ring → vision (faces, rules, mask when the background
-    /// is hidden) → overlay → display. For `Benchmarks/KioskBenchmarks`, which holds one frame of
-    /// this at zero mallocs. Not for use while `run` is running.
+    /// The per-frame stages on the caller's thread, with the same steps `run` uses: capture →
+    /// ring → vision (upright record: faces, rules, mask when the background is hidden) →
+    /// present. For `Benchmarks/KioskBenchmarks`, which holds one frame of this at zero mallocs.
+    /// Not for use while `run` is running.
     public final class Lockstep {
         let kiosk: KioskRuntime
-        var ui: UIState
-        var lastAnalysed: UInt64? = nil
-        var lastShown: UInt64? = nil
 
         public init(_ kiosk: KioskRuntime) throws(KioskError) {
             self.kiosk = kiosk
-            ui = UIState(config: kiosk.options.config)
-            kiosk.hideBackground.store(ui.hideBackground, ordering: .relaxed)
-            do { try kiosk.camera.start() } catch { throw .camera(error) }
+            kiosk.vision.hideBackground.store(kiosk.present.ui.hideBackground, ordering: .relaxed)
+            try kiosk.capture.start()
         }
 
-        deinit { kiosk.camera.stop() }
+        deinit { kiosk.capture.stop() }
 
         /// One frame; false when the camera had none ready.
         @discardableResult
         public func frame() -> Bool {
-            kiosk.captureStep(timeoutMilliseconds: 100)
-            guard kiosk.visionStep(after: &lastAnalysed) else { return false }
-            let state = kiosk.live.withLock { $0 }
-            return kiosk.drawNewest(after: &lastShown, state: state, ui: ui, now: .now)
+            kiosk.capture.step(timeoutMilliseconds: 100)
+            guard kiosk.vision.step(timeoutMilliseconds: 0) else { return false }
+            return kiosk.present.step(timeoutMilliseconds: 0)
         }
     }
 }

@@ -8,13 +8,16 @@ final class LiveVision {
     let tracker: FaceTracker
     let quality = CaptureQualityEstimator()
     let rules: LiveRules?
-    var hysteresis = Hysteresis(holdMilliseconds: 300, releaseMilliseconds: 200)
+    /// The guide's hysteresis, from the profile's `[live] hold_ms` and `release_ms`.
+    var hysteresis: Hysteresis
     private var measurements: [FaceMeasurement]
     private var state = LiveState()
 
     init(tracker: FaceTracker, rules: LiveRules?) {
         self.tracker = tracker
         self.rules = rules
+        let live = rules?.profile.live
+        hysteresis = Hysteresis(holdMilliseconds: live?.holdMilliseconds ?? 300, releaseMilliseconds: live?.releaseMilliseconds ?? 200)
         measurements = []
         measurements.reserveCapacity(tracker.maxFaces)
     }

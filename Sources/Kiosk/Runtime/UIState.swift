@@ -2,7 +2,8 @@ import Foundation
 import ImageCore
 
 /// What the screen shows besides the live preview: countdown, "taking photo", the review of the
-/// last photo, a short message, and the toggles. Driven by the main loop's clock.
+/// last photo, a short message, and the toggles. Owned by the present stage, driven by the event
+/// loop on its clock.
 struct UIState {
     enum Phase: Equatable {
         case preview
@@ -56,7 +57,7 @@ struct UIState {
         case .countdown(let started) where now - started >= .seconds(countdown):
             phase = .preview
             return true
-        case .capturing(let since) where now - since >= .seconds(15):
+        case .capturing(let since) where now - since >= Self.stillTimeout:
             phase = .preview                                   // the still never came
             flash("Camera unavailable", now: now)
         case .review(let until) where now >= until:
@@ -65,6 +66,26 @@ struct UIState {
         }
         return false
     }
+
+    /// The next instant `tick` has something to do (a countdown ends, a message or the review
+    /// expires, a still is given up on), or nil; the event loop sleeps no longer than this.
+    func nextDeadline() -> ContinuousClock.Instant? {
+        let phaseEnd: ContinuousClock.Instant?
+        switch phase {
+        case .preview: phaseEnd = nil
+        case .countdown(let started): phaseEnd = started + .seconds(countdown)
+        case .capturing(let since): phaseEnd = since + Self.stillTimeout
+        case .review(let until): phaseEnd = until
+        }
+        switch (phaseEnd, messageUntil) {
+        case let (a?, b?): return min(a, b)
+        case let (a?, nil): return a
+        case let (nil, b): return b
+        }
+    }
+
+    /// How long a requested still may take before the screen gives up on it.
+    static let stillTimeout: Duration = .seconds(15)
 
     mutating func showResult(_ r: StillResult, now: ContinuousClock.Instant) {
         if let t = r.thumbnail { lastPhoto = t }

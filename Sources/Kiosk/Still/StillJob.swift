@@ -1,7 +1,7 @@
 import Foundation
 import ImageCore
 
-/// One shutter press's still, copied out of the camera's buffer, with what the booth knew then.
+/// One shutter press's still, made upright out of the camera's buffer, with what the booth knew then.
 struct StillJob: @unchecked Sendable {
     var image: ImageBuffer
     var metadata: FrameMetadata

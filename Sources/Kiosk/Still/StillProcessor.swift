@@ -17,9 +17,9 @@ enum StillFinish {
     case passport(Profile, StillModels)
 }
 
-/// The still path: shutter press → full-resolution still → upright → finished (passport crop or
-/// greeting composite, see `StillFinish`) → JPEG → saved with a JSON sidecar. Runs on the still
-/// worker thread, off the preview path; the models it holds are used by that thread only.
+/// The still path: shutter press → full-resolution still (made upright by the capture stage) →
+/// finished (passport crop or greeting composite, see `StillFinish`) → JPEG → saved with a JSON
+/// sidecar. Runs in the still stage, off the preview path; the models it holds are used there only.
 ///
 /// A still that cannot be finished is never lost: when the passport photo cannot be made (no face
 /// or two faces in the still), the still is saved as shot and the sidecar says why.
@@ -42,14 +42,9 @@ final class StillProcessor {
         self.profile = profile
     }
 
+    /// Finishes, encodes and saves one still (already upright: the capture stage rotated it).
     func process(_ job: StillJob) -> StillResult {
-        var image = job.image
-        if let rotation = Rotation(rawValue: board.camera.rotation) {
-            let size = rotation.rotatedSize(width: image.width, height: image.height)
-            let upright = ImageBuffer(format: image.format, width: size.width, height: size.height)
-            Rotate.run(image.image(), upright.image(), rotation)
-            image = upright
-        }
+        let image = job.image
 
         var finished: ImageBuffer? = nil
         var passport: PassportReport? = nil
@@ -67,10 +62,16 @@ final class StillProcessor {
                 break
             }
             let rgb = Self.rgb(image)
-            let mask = segmenter.segment(rgb.image())
             let compositor = BackgroundCompositor(width: rgb.width, height: rgb.height, format: .rgb888)
-            compositor.setBackground(picture.map { .image($0.image()) } ?? .color(red: 255, green: 255, blue: 255))
-            compositor.composite(frame: rgb.image(), mask: mask.plane, into: rgb.image())
+            if let picture {
+                picture.withImage { compositor.setBackground(.image($0)) }
+            } else {
+                compositor.setBackground(.color(red: 255, green: 255, blue: 255))
+            }
+            rgb.withImage { frame in
+                let mask = segmenter.segment(frame)
+                compositor.composite(frame: frame, mask: mask.plane, into: frame)
+            }
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
@@ -83,8 +84,8 @@ final class StillProcessor {
             }
             let rgb = Self.rgb(image)
             do {
-                let made = try withExtendedLifetime(rgb) { () throws(PassportPhotoMaker.Failure) in
-                    try maker.make(from: rgb.image(), keepBackground: !job.hideBackground)
+                let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in
+                    try maker.make(from: still, keepBackground: !job.hideBackground)
                 }
                 finished = made.image
                 background = job.hideBackground ? "profile" : "kept"
@@ -100,7 +101,7 @@ final class StillProcessor {
         let output = finished ?? image
         let jpeg: [UInt8]
         do {
-            jpeg = try writer.write(output.image(metadata: job.metadata))
+            jpeg = try output.withImage(metadata: job.metadata) { still throws(ImageFileError) in try writer.write(still) }
         } catch {
             return StillResult(saved: nil, thumbnail: nil, message: "Could not encode the photo")
         }
@@ -129,7 +130,7 @@ final class StillProcessor {
     static func rgb(_ image: ImageBuffer) -> ImageBuffer {
         if image.format == .rgb888 { return image }
         let out = ImageBuffer(format: .rgb888, width: image.width, height: image.height)
-        YUVToRGB.run(image.image(), out.image(), matrix: .bt601Full)
+        image.withImage { src in out.withImage { dst in YUVToRGB.run(src, dst, matrix: .bt601Full) } }
         return out
     }
 
@@ -138,22 +139,26 @@ final class StillProcessor {
         let scale = min(1, 320 / Double(image.width))
         let w = max(1, Int(Double(image.width) * scale)), h = max(1, Int(Double(image.height) * scale))
         let small = ImageBuffer(format: image.format, width: w, height: h)
-        ResizeArea.run(image.image(), small.image())
+        image.withImage { src in small.withImage { dst in ResizeArea.run(src, dst) } }
         let out = ImageBuffer(format: .xrgb8888, width: w, height: h)
         switch image.format {
         case .xrgb8888:
             return small
         case .rgb888:
             // Once per photo, 320 pixels wide: a plain loop (ImageCore has no RGB→XRGB kernel).
-            let s = small.image().luma, d = out.image().luma
-            for y in 0..<h {
-                let src = s.row(y), dst = d.row(y)
-                for x in 0..<w {
-                    dst[4 * x] = src[3 * x + 2]; dst[4 * x + 1] = src[3 * x + 1]; dst[4 * x + 2] = src[3 * x]; dst[4 * x + 3] = 0xFF
+            small.withImage { s in
+                out.withImage { d in
+                    for y in 0..<h {
+                        let src = s.luma.row(y), dst = d.luma.row(y)
+                        for x in 0..<w {
+                            dst[4 * x] = src[3 * x + 2]; dst[4 * x + 1] = src[3 * x + 1]; dst[4 * x + 2] = src[3 * x]
+                            dst[4 * x + 3] = 0xFF
+                        }
+                    }
                 }
             }
         default:
-            YUVToRGB.run(small.image(), out.image(), matrix: .bt601Full)
+            small.withImage { src in out.withImage { dst in YUVToRGB.run(src, dst, matrix: .bt601Full) } }
         }
         return out
     }

@@ -53,6 +53,10 @@ public struct Profile: Sendable, Equatable {
         public var minBackgroundLuma: Double
         /// … and this uniform (luma standard deviation).
         public var maxBackgroundDeviation: Double
+        /// The guide turns green once the verdict has passed for this long (`hold_ms`) …
+        public var holdMilliseconds: Int = 300
+        /// … and red again once it has failed for this long (`release_ms`); see `Hysteresis`.
+        public var releaseMilliseconds: Int = 200
     }
 
     public var name: String
@@ -117,7 +121,9 @@ public struct Profile: Sendable, Equatable {
             minEyeOpenness: try l.double("min_eye_openness", default: 0.25, in: 0...1),
             maxMouthOpenness: try l.double("max_mouth_openness", default: 0.35, in: 0...1),
             minBackgroundLuma: try l.double("min_background_luma", default: 165, in: 0...255),
-            maxBackgroundDeviation: try l.double("max_background_deviation", default: 30, in: 0...255))
+            maxBackgroundDeviation: try l.double("max_background_deviation", default: 30, in: 0...255),
+            holdMilliseconds: try l.int("hold_ms", default: 300, in: 0...5000),
+            releaseMilliseconds: try l.int("release_ms", default: 200, in: 0...5000))
 
         let examiner = try ExaminerLimits.parse(try r.table("examiner"))
         var messages: [Instruction: String] = [:]
