@@ -11,8 +11,10 @@ all: build
 setup:
 	scripts/setup
 
+# booth, and libBoothCamera.so beside it: the libcamera shim booth loads only on a libcamera board.
 build: setup
 	$(SWIFT) build $(BUILD_FLAGS) --product booth
+	$(SWIFT) build $(BUILD_FLAGS) --product BoothCamera
 
 demo: build
 	scripts/demo
