@@ -22,3 +22,20 @@ int booth_set_mmap_threshold(int bytes) {
     return 0;
 #endif
 }
+
+int booth_set_arena_max(int count) {
+#ifdef M_ARENA_MAX
+    return mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+    return 0;
+#endif
+}
+
+int booth_malloc_trim(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

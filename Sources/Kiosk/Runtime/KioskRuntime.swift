@@ -84,6 +84,7 @@ public final class KioskRuntime: @unchecked Sendable {
     public init(options: KioskOptions, logger: Logger) throws(KioskError) {
         // Big short-lived buffers from mmap, so they cannot fragment the heap (see ProcessMemory).
         ProcessMemory.largeBuffersFromMmap()
+        ProcessMemory.oneArena()
         self.options = options
         log = logger
         let board = options.board, config = options.config
@@ -160,6 +161,7 @@ public final class KioskRuntime: @unchecked Sendable {
             hideButton = try Devices.extraButton(board, line: board.gpio.hideBackgroundLine, consumer: "booth-hide-background")
             debugButton = try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug")
         } catch { throw .button(error) }
+        ProcessMemory.returnFreePages()   // the still models built to check them, dropped
         logger.info("kiosk ready", metadata: [
             "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
             "display": "\(display.name)", "shutter": "\(shutter.name)", "photos": "\(config.photoDirectory)",
@@ -429,6 +431,7 @@ public final class KioskRuntime: @unchecked Sendable {
         while !stop.isSet {
             guard let job = stillQueue.next(stop: stop) else { continue }
             let result = timings.measure(.still) { stills.process(job) }
+            ProcessMemory.returnFreePages()   // the still's models, dropped
             stillQueue.finish(result)
         }
     }
