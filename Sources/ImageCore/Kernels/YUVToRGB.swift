@@ -60,34 +60,34 @@ public enum YUVToRGB {
                           _ dst: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, _ layout: RGBLayout, _ m: YUVMatrix) {
         var x = start
         while x < end {
-            let c = (x / 2) * step
-            let uu = Int32(u[c]) - 128, vv = Int32(v[c]) - 128
-            let yy = (Int32(yRow[x]) - m.yOffset) * m.yGain + 8192
-            let r = clamp((yy + m.rV * vv) >> 14)
-            let g = clamp((yy - m.gU * uu - m.gV * vv) >> 14)
-            let b = clamp((yy + m.bU * uu) >> 14)
-            layout.store(dst + x * layout.bytesPerPixel, r: r, g: g, b: b)
+            pixel(yRow, u, v, at: x, step: step, dst + x * layout.bytesPerPixel, layout, m)
             x += 1
         }
     }
 
-    /// Destination pixels `start..<end` of a mirrored row: pixel x from source pixel count−1−x.
+    /// Destination pixels `start..<end` of a mirrored row: pixel x from source pixel end−1−x.
     @inline(__always)
     static func rowScalarMirrored(_ yRow: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, step: Int,
                                   _ dst: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, _ layout: RGBLayout,
                                   _ m: YUVMatrix) {
         var x = start
         while x < end {
-            let sx = end - 1 - x
-            let c = (sx / 2) * step
-            let uu = Int32(u[c]) - 128, vv = Int32(v[c]) - 128
-            let yy = (Int32(yRow[sx]) - m.yOffset) * m.yGain + 8192
-            let r = clamp((yy + m.rV * vv) >> 14)
-            let g = clamp((yy - m.gU * uu - m.gV * vv) >> 14)
-            let b = clamp((yy + m.bU * uu) >> 14)
-            layout.store(dst + x * layout.bytesPerPixel, r: r, g: g, b: b)
+            pixel(yRow, u, v, at: end - 1 - x, step: step, dst + x * layout.bytesPerPixel, layout, m)
             x += 1
         }
+    }
+
+    /// Source pixel `x` of a row (chroma sample `x / 2`, `step` bytes apart) converted and stored at `dst`.
+    @inline(__always)
+    static func pixel(_ yRow: UnsafePointer<UInt8>, _ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, at x: Int, step: Int,
+                      _ dst: UnsafeMutablePointer<UInt8>, _ layout: RGBLayout, _ m: YUVMatrix) {
+        let c = (x / 2) * step
+        let uu = Int32(u[c]) - 128, vv = Int32(v[c]) - 128
+        let yy = (Int32(yRow[x]) - m.yOffset) * m.yGain + 8192
+        let r = clamp((yy + m.rV * vv) >> 14)
+        let g = clamp((yy - m.gU * uu - m.gV * vv) >> 14)
+        let b = clamp((yy + m.bU * uu) >> 14)
+        layout.store(dst, r: r, g: g, b: b)
     }
 
     /// `v` clamped to 0...255, branch-free (camera noise makes a branching clamp mispredict).
@@ -104,26 +104,13 @@ public enum YUVToRGB {
                         _ dst: UnsafeMutablePointer<UInt8>, count: Int, _ layout: RGBLayout, _ m: YUVMatrix) -> Int {
         var x = 0
         while x + 16 <= count {
-            let y16 = SIMDLanes.widen(SIMDLanes.load16(yRow + x))
-            var u8: SIMD8<Int32>, v8: SIMD8<Int32>
+            let y16 = SIMDLanes.load16(yRow + x)
             if nv12 {
                 let uv = SIMDLanes.load16(u + x)  // 8 interleaved U,V pairs for these 16 pixels
-                u8 = SIMDLanes.widen(uv.evenHalf)
-                v8 = SIMDLanes.widen(uv.oddHalf)
+                group(y16, uv.evenHalf, uv.oddHalf, dst + x * layout.bytesPerPixel, layout, m)
             } else {
-                u8 = SIMDLanes.widen(SIMDLanes.load8(u + x / 2))
-                v8 = SIMDLanes.widen(SIMDLanes.load8(v + x / 2))
+                group(y16, SIMDLanes.load8(u + x / 2), SIMDLanes.load8(v + x / 2), dst + x * layout.bytesPerPixel, layout, m)
             }
-            u8 &-= 128
-            v8 &-= 128
-            let rc = SIMDLanes.duplicate(v8 &* m.rV)
-            let gc = SIMDLanes.duplicate(u8 &* m.gU &+ v8 &* m.gV)
-            let bc = SIMDLanes.duplicate(u8 &* m.bU)
-            let yy = (y16 &- m.yOffset) &* m.yGain &+ 8192
-            let r = SIMDLanes.clampToByte((yy &+ rc) &>> 14)
-            let g = SIMDLanes.clampToByte((yy &- gc) &>> 14)
-            let b = SIMDLanes.clampToByte((yy &+ bc) &>> 14)
-            SIMDLanes.storeRGB(r, g, b, dst + x * layout.bytesPerPixel, layout)
             x += 16
         }
         return x
@@ -138,28 +125,32 @@ public enum YUVToRGB {
         var x = 0
         while x + 16 <= count {
             let s = count - 16 - x
-            let y16 = SIMDLanes.widen(SIMDLanes.reversed(SIMDLanes.load16(yRow + s)))
-            var u8: SIMD8<Int32>, v8: SIMD8<Int32>
+            let y16 = SIMDLanes.reversed(SIMDLanes.load16(yRow + s))
             if nv12 {
                 let vu = SIMDLanes.reversed(SIMDLanes.load16(u + s))  // V,U pairs, last pair first
-                u8 = SIMDLanes.widen(vu.oddHalf)
-                v8 = SIMDLanes.widen(vu.evenHalf)
+                group(y16, vu.oddHalf, vu.evenHalf, dst + x * layout.bytesPerPixel, layout, m)
             } else {
-                u8 = SIMDLanes.widen(SIMDLanes.reversed(SIMDLanes.load8(u + s / 2)))
-                v8 = SIMDLanes.widen(SIMDLanes.reversed(SIMDLanes.load8(v + s / 2)))
+                group(y16, SIMDLanes.reversed(SIMDLanes.load8(u + s / 2)), SIMDLanes.reversed(SIMDLanes.load8(v + s / 2)),
+                      dst + x * layout.bytesPerPixel, layout, m)
             }
-            u8 &-= 128
-            v8 &-= 128
-            let rc = SIMDLanes.duplicate(v8 &* m.rV)
-            let gc = SIMDLanes.duplicate(u8 &* m.gU &+ v8 &* m.gV)
-            let bc = SIMDLanes.duplicate(u8 &* m.bU)
-            let yy = (y16 &- m.yOffset) &* m.yGain &+ 8192
-            let r = SIMDLanes.clampToByte((yy &+ rc) &>> 14)
-            let g = SIMDLanes.clampToByte((yy &- gc) &>> 14)
-            let b = SIMDLanes.clampToByte((yy &+ bc) &>> 14)
-            SIMDLanes.storeRGB(r, g, b, dst + x * layout.bytesPerPixel, layout)
             x += 16
         }
         return x
+    }
+
+    /// 16 pixels (each chroma pair covering two) converted in `SIMD16<Int32>` lanes and stored at `dst`.
+    @inline(__always)
+    static func group(_ luma: SIMD16<UInt8>, _ cb: SIMD8<UInt8>, _ cr: SIMD8<UInt8>, _ dst: UnsafeMutablePointer<UInt8>,
+                      _ layout: RGBLayout, _ m: YUVMatrix) {
+        let y16 = SIMDLanes.widen(luma)
+        let u8 = SIMDLanes.widen(cb) &- 128, v8 = SIMDLanes.widen(cr) &- 128
+        let rc = SIMDLanes.duplicate(v8 &* m.rV)
+        let gc = SIMDLanes.duplicate(u8 &* m.gU &+ v8 &* m.gV)
+        let bc = SIMDLanes.duplicate(u8 &* m.bU)
+        let yy = (y16 &- m.yOffset) &* m.yGain &+ 8192
+        let r = SIMDLanes.clampToByte((yy &+ rc) &>> 14)
+        let g = SIMDLanes.clampToByte((yy &- gc) &>> 14)
+        let b = SIMDLanes.clampToByte((yy &+ bc) &>> 14)
+        SIMDLanes.storeRGB(r, g, b, dst, layout)
     }
 }
