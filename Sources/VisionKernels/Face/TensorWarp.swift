@@ -216,10 +216,11 @@ public enum TensorWarp {
                 }
                 let rgb = source.rgb8(a0 * inv, a1 * inv, a2 * inv)
                 let r = rgb.0 * scale + offset, g = rgb.1 * scale + offset, b = rgb.2 * scale + offset
-                let o = out + 3 * j
-                for k in 0..<8 {
-                    o[3 * k] = r[k]; o[3 * k + 1] = g[k]; o[3 * k + 2] = b[k]
-                }
+                // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
+                let o = UnsafeMutableRawPointer(out + 3 * j)
+                o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
                 j += 8
             }
             warpRow(source, grid, out, px: &px, py: &py, from: j, to: width, maxX, maxY, range, zero)
