@@ -1,5 +1,4 @@
-/// Lane widening and narrowing for the quality kernels' (and the mask warp's) SIMD variants,
-/// written lane by lane.
+/// Lane widening for the quality kernels' (and the mask warp's) SIMD variants, written lane by lane.
 ///
 /// `SIMD16<UInt32>(truncatingIfNeeded: SIMD16<UInt8>)` is a generic per-lane loop that the
 /// Swift 6.3 optimiser leaves out of line in these bodies (a call per 16 pixels, which
@@ -22,27 +21,5 @@ enum QualityLanes {
     static func widen(_ v: SIMD16<UInt16>) -> SIMD16<UInt32> {
         SIMD16(UInt32(v[0]), UInt32(v[1]), UInt32(v[2]), UInt32(v[3]), UInt32(v[4]), UInt32(v[5]), UInt32(v[6]), UInt32(v[7]),
                UInt32(v[8]), UInt32(v[9]), UInt32(v[10]), UInt32(v[11]), UInt32(v[12]), UInt32(v[13]), UInt32(v[14]), UInt32(v[15]))
-    }
-
-    /// The low 16 bits of every lane.
-    @inline(__always)
-    static func narrow16(_ v: SIMD16<UInt32>) -> SIMD16<UInt16> {
-        SIMD16(UInt16(truncatingIfNeeded: v[0]), UInt16(truncatingIfNeeded: v[1]), UInt16(truncatingIfNeeded: v[2]),
-               UInt16(truncatingIfNeeded: v[3]), UInt16(truncatingIfNeeded: v[4]), UInt16(truncatingIfNeeded: v[5]),
-               UInt16(truncatingIfNeeded: v[6]), UInt16(truncatingIfNeeded: v[7]), UInt16(truncatingIfNeeded: v[8]),
-               UInt16(truncatingIfNeeded: v[9]), UInt16(truncatingIfNeeded: v[10]), UInt16(truncatingIfNeeded: v[11]),
-               UInt16(truncatingIfNeeded: v[12]), UInt16(truncatingIfNeeded: v[13]), UInt16(truncatingIfNeeded: v[14]),
-               UInt16(truncatingIfNeeded: v[15]))
-    }
-
-    /// The low byte of every lane.
-    @inline(__always)
-    static func bytes(_ v: SIMD16<UInt32>) -> SIMD16<UInt8> {
-        SIMD16(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
-               UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
-               UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]), UInt8(truncatingIfNeeded: v[8]),
-               UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
-               UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]),
-               UInt8(truncatingIfNeeded: v[15]))
     }
 }

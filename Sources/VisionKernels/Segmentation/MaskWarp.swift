@@ -181,7 +181,7 @@ package final class MaskWarp {
                     v1[k] = UInt32(a[Int(c1[k])])
                 }
                 let blend = v0 &* (256 &- wc) &+ v1 &* wc
-                UnsafeMutableRawPointer(line + x).storeBytes(of: QualityLanes.narrow16(blend), as: SIMD16<UInt16>.self)
+                for k in 0..<16 { line[x + k] = UInt16(truncatingIfNeeded: blend[k]) }
                 x += 16
             }
             while x < xr.upperBound {
@@ -200,7 +200,7 @@ package final class MaskWarp {
                 let t = QualityLanes.widen(UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt16>.self))
                 let b = QualityLanes.widen(UnsafeRawPointer(bottom + x).loadUnaligned(as: SIMD16<UInt16>.self))
                 let r = (t &* wt &+ b &* wb &+ 32768) &>> 16
-                UnsafeMutableRawPointer(out + x).storeBytes(of: QualityLanes.bytes(r), as: SIMD16<UInt8>.self)
+                for k in 0..<16 { out[x + k] = UInt8(truncatingIfNeeded: r[k]) }
                 x += 16
             }
             while x < xr.upperBound {
