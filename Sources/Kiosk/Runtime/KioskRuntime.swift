@@ -105,6 +105,12 @@ public final class KioskRuntime: @unchecked Sendable {
         guard let dir = ModelFiles.directory() else {
             throw .models("not found in \(ModelFiles.searchPath.joined(separator: ", ")); run scripts/fetch-models")
         }
+        // The still thread's own models (interpreters are not shared between threads): the
+        // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
+        // still and released after it. StillModels builds them once to check them, first, and the
+        // pages they took go back before the live models load (the start-up peak stays low).
+        let stillModels = try StillModels(directory: dir, inference: options.inference, faces: profile != nil)
+        ProcessMemory.returnFreePages()
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
             // without the iris model (no live rule reads it; stills load their own with it).
@@ -122,12 +128,8 @@ public final class KioskRuntime: @unchecked Sendable {
         } catch {
             throw .models("segmentation: \(error)")
         }
-        // The still thread's own models (interpreters are not shared between threads): the
-        // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
-        // still and released after it (StillModels checks them once here).
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)
-        let stillModels = try StillModels(directory: dir, inference: options.inference, faces: profile != nil)
         if let profile {
             finish = .passport(profile, stillModels)
         } else {
@@ -161,7 +163,7 @@ public final class KioskRuntime: @unchecked Sendable {
             hideButton = try Devices.extraButton(board, line: board.gpio.hideBackgroundLine, consumer: "booth-hide-background")
             debugButton = try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug")
         } catch { throw .button(error) }
-        ProcessMemory.returnFreePages()   // the still models built to check them, dropped
+        ProcessMemory.returnFreePages()   // what loading the live models dropped
         logger.info("kiosk ready", metadata: [
             "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
             "display": "\(display.name)", "shutter": "\(shutter.name)", "photos": "\(config.photoDirectory)",
