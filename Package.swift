@@ -41,7 +41,13 @@ let package = Package(
         .library(name: "ImageCore", targets: ["ImageCore"]),
         .library(name: "NeuralCore", targets: ["NeuralCore"]),
         .library(name: "Vision", targets: ["Vision"]),
+        // For Benchmarks/ (the vision step is built from these, as the kiosk's vision thread is).
+        .library(name: "Passport", targets: ["Passport"]),
+        .library(name: "ImageFiles", targets: ["ImageFiles"]),
         .library(name: "Kiosk", targets: ["Kiosk"]),
+        // The libcamera shim as its own library, loaded by CCameraLoader only when a board's
+        // camera is libcamera (built by `make build`; installed beside the binary).
+        .library(name: "BoothCamera", type: .dynamic, targets: ["CCamera"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -64,10 +70,15 @@ let package = Package(
         .systemLibrary(
             name: "CLibcamera", path: "Sources/C/CLibcamera", pkgConfig: "libcamera",
             providers: [.apt(["libcamera-dev"])]),
-        // C++ shim over libcamera with a small C API (opaque handles, negative errno).
+        // C++ shim over libcamera with a small C API (opaque handles, negative errno). Built only
+        // into libBoothCamera.so (the BoothCamera product); -Bsymbolic keeps its own calls inside it.
         .target(
             name: "CCamera", dependencies: ["CLibcamera"], path: "Sources/C/CCamera",
-            cxxSettings: [.unsafeFlags(["-std=c++17"])]),
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]),
+        // The CCamera API for the product: forwards to libBoothCamera.so, dlopen'ed on first use,
+        // so only a libcamera board's process maps libcamera.
+        .target(name: "CCameraLoader", path: "Sources/C/CCameraLoader"),
         // Thin C wrappers for variadic or macro-only Linux calls (ioctl, GPIO uAPI, mmap flags).
         .target(name: "CSyscalls", path: "Sources/C/CSyscalls"),
         // The one syscall layer (injectable in tests): device calls, the save path, sd_notify.
@@ -93,7 +104,7 @@ let package = Package(
         .target(name: "ImageFiles", dependencies: ["ImageCore", "Syscalls", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
-            dependencies: ["ImageCore", "ImageFiles", "Syscalls", "CCamera", "CDRM", "CSyscalls"]),
+            dependencies: ["ImageCore", "ImageFiles", "Syscalls", "CCameraLoader", "CDRM", "CSyscalls"]),
 
         // MARK: The product
         .target(

@@ -1,4 +1,4 @@
-import CCamera
+import CCameraLoader
 import Testing
 
 @Test func cameraShimReportsLibcameraVersion() {

@@ -92,6 +92,30 @@ import Vision
         }
         #expect(stableVariation * 2 < rawVariation)
     }
+
+    /// The multiply-and-shift weight equals the documented formula's integer division, for the
+    /// default limits, odd ones, and limits large enough to take the division path.
+    @Test(arguments: [(160, 24, 128), (255, 1, 1), (7, 3, 5), (200, 255, 255), (1 << 20, 200, 250)])
+    func weightsEqualTheFormula(keep: Int, motionLimit: Int, changeLimit: Int) {
+        let n = 4096
+        let st = TemporalStabilizer(count: n)
+        st.keep = keep; st.motionLimit = motionLimit; st.changeLimit = changeLimit
+        var g = SeededGenerator(seed: UInt64(keep + motionLimit))
+        let q = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }, lq = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+        var mask = q, luma = lq
+        st.apply(mask: &mask, luma: &luma)
+        var p = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }, l = (0..<n).map { i in UInt8(clamping: Int(lq[i]) + Int.random(in: -30...30, using: &g)) }
+        let fresh = p
+        st.apply(mask: &p, luma: &l)
+        var differing = 0
+        for i in 0..<n {
+            let motion = max(0, motionLimit - abs(Int(l[i]) - Int(lq[i]))), change = max(0, changeLimit - abs(Int(fresh[i]) - Int(q[i])))
+            let w = keep * motion * change / (motionLimit * changeLimit)
+            let expected = UInt8(truncatingIfNeeded: (w * Int(q[i]) + (256 - w) * Int(fresh[i]) + 128) >> 8)
+            if p[i] != expected { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
 }
 
 @Suite struct GuidedFilterTests {

@@ -2,10 +2,18 @@
 // faces, passport rules and the hidden-background mask → overlay → screen, on one thread.
 // `KioskRuntime.Lockstep` runs the same stage functions the kiosk's capture, vision and main
 // threads run. Held at zero mallocs per frame (Thresholds/). Needs the models (`make setup`).
+//
+// `Vision.frame-*` is the vision thread's work alone (`VisionStep`) on the same 640×480 frame:
+// cpu time per frame (median = a tracking frame; max = the frame the detector runs on, every
+// 30 frames while a second face is looked for; 300 frames hold 10 of them) and mallocs per frame,
+// also held at zero.
 import Benchmark
 import Foundation
+import ImageCore
+import ImageFiles
 import Kiosk
 import Logging
+import Passport
 
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -57,6 +65,41 @@ let benchmarks: @Sendable () -> Void = {
         let step = lockstep(mode: mode, hideBackground: hide)
         Benchmark("Kiosk.frame-\(name)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(step.frame()) }
+        }
+    }
+
+    // The vision step alone, on the astronaut letterboxed into a 640×480 I420 frame as the folder
+    // camera shows it; each frame 33 ms after the last (the trackers' filters see a 30 fps feed).
+    let frame = ImageBuffer(format: .i420, width: 640, height: 480)
+    let portrait = try! ImageDecoder.decode(path: models + "/astronaut.png", as: .i420)
+    Fill.run(frame.image().planes.0, value: 16)
+    Fill.run(frame.image().planes.1, value: 128)
+    Fill.run(frame.image().planes.2, value: 128)
+    let fitW = portrait.width * 480 / portrait.height & ~1
+    ResizeBilinear.run(portrait.image(), frame.image().cropped(x: (640 - fitW) / 2 & ~1, y: 0, width: fitW, height: 480))
+    let profile = try! ProfileLibrary.load(root + "/profiles/uk.toml")
+    // The vision thread's CPU time per frame (CLOCK_THREAD_CPUTIME_ID, µs): other processes on the
+    // machine do not inflate it, and the benchmark's own CPU metric counts in 10 ms ticks.
+    let visionCPU = BenchmarkMetric.custom("Vision CPU per frame (μs)", polarity: .prefersSmaller, useScalingFactor: false)
+    func threadCPUNanoseconds() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
+    }
+    for (name, passport, hide) in [("passport-background-hidden", true, true), ("booth-background-kept", false, false)] {
+        let step = try! VisionStep(models: models, profile: passport ? profile : nil, hideBackground: hide, width: 640, height: 480)
+        var sequence: UInt64 = 0
+        Benchmark("Vision.frame-\(name)",
+                  configuration: .init(metrics: [visionCPU, .wallClock, .mallocCountTotal], warmupIterations: 40,
+                                       maxDuration: .seconds(20), maxIterations: 300)) { benchmark in
+            sequence += 1
+            let image = frame.image(metadata: FrameMetadata(sequence: sequence, timestampNanoseconds: sequence * 33_333_333))
+            benchmark.startMeasurement()
+            let start = threadCPUNanoseconds()
+            blackHole(step.run(image))
+            let cpu = threadCPUNanoseconds() - start
+            benchmark.stopMeasurement()
+            benchmark.measurement(visionCPU, cpu / 1000)
         }
     }
 }

@@ -30,3 +30,20 @@ int booth_statvfs_available(const char *path, unsigned long long *available) {
     *available = (unsigned long long)s.f_bavail * (unsigned long long)s.f_frsize;
     return 0;
 }
+
+int booth_set_arena_max(int count) {
+#ifdef M_ARENA_MAX
+    return mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+    return 0;
+#endif
+}
+
+int booth_malloc_trim(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

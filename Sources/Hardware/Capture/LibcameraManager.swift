@@ -1,5 +1,8 @@
-import CCamera
+import CCameraLoader
 import Syscalls
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A camera libcamera reports.
 public struct CameraInfo: Sendable, Equatable {
@@ -9,15 +12,21 @@ public struct CameraInfo: Sendable, Equatable {
     public var model: String
 }
 
-/// libcamera's CameraManager (one per process), through the CCamera shim.
+/// libcamera's CameraManager (one per process), through the CCamera shim. The shim (and with it
+/// libcamera) is loaded into the process by the first manager (`CCameraLoader`): a board whose
+/// camera is not libcamera never maps it.
 public final class LibcameraManager {
     let handle: OpaquePointer
 
-    /// Starts libcamera. Throws `.busy` when another manager exists in this process.
+    /// Loads the shim if needed and starts libcamera. Throws `.busy` when another manager exists
+    /// in this process, `.cameraFailed` naming the paths tried when the shim cannot be loaded.
     public init() throws(HardwareError) {
         var h: OpaquePointer?
         let r = ccamera_manager_new(&h)
         guard r == 0, let h else {
+            if r == -Int32(ELIBACC) {
+                throw HardwareError.cameraFailed(detail: "libcamera support (libBoothCamera.so) not loaded: \(String(cString: ccamera_load_error()))")
+            }
             if r == -Int32(Errno.busy.rawValue) {
                 throw HardwareError.busy(device: "libcamera", detail: "a camera manager already runs in this process")
             }
@@ -28,8 +37,11 @@ public final class LibcameraManager {
 
     deinit { ccamera_manager_free(handle) }
 
-    /// The libcamera version the shim was built against.
+    /// The libcamera version the shim was built against ("(not loaded)" when the shim cannot be loaded).
     public static var version: String { String(cString: ccamera_libcamera_version()) }
+
+    /// Whether libcamera is loaded into this process (a manager was made, or `version` read).
+    public static var isLoaded: Bool { ccamera_loaded() != 0 }
 
     /// Cameras present now (may be empty).
     public var cameras: [CameraInfo] {

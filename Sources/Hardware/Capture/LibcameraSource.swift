@@ -1,4 +1,4 @@
-import CCamera
+import CCameraLoader
 import ImageCore
 #if canImport(Glibc)
 import Glibc

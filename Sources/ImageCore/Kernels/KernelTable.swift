@@ -3,7 +3,8 @@
 public enum KernelTable {
     public static let all: [KernelEntry] = yuvToRGB + colour + resize + geometry + compositing
 
-    /// YUV 4:2:0 → RGB for both layouts, both outputs and the three matrices.
+    /// YUV 4:2:0 → RGB for both layouts, both outputs and the three matrices; and mirrored (the
+    /// preview's conversion) for both layouts and outputs.
     static let yuvToRGB: [KernelEntry] = {
         var list: [KernelEntry] = []
         let matrices: [(String, YUVMatrix)] = [("bt601Limited", .bt601Limited), ("bt601Full", .bt601Full),
@@ -16,6 +17,10 @@ public enum KernelTable {
                         scalar: { YUVToRGB.scalar($0.source, $0.destination, matrix: matrix) },
                         simd: { YUVToRGB.simd($0.source, $0.destination, matrix: matrix) }))
                 }
+                list.append(KernelEntry(
+                    name: "yuv.\(source.name)→\(destination.name).bt601Full.mirrored", source: source, destination: destination,
+                    scalar: { YUVToRGB.scalar($0.source, $0.destination, matrix: .bt601Full, mirrored: true) },
+                    simd: { YUVToRGB.simd($0.source, $0.destination, matrix: .bt601Full, mirrored: true) }))
             }
         }
         return list

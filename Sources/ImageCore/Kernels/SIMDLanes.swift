@@ -127,6 +127,12 @@ enum SIMDLanes {
                v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
     }
 
+    /// Lanes in reverse order.
+    @inlinable @inline(__always)
+    static func reversed<T: SIMDScalar>(_ v: SIMD8<T>) -> SIMD8<T> {
+        SIMD8(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0])
+    }
+
     // MARK: RGB pixels
 
     /// Writes 16 R, G, B lanes (each 0...255) as 16 pixels of `layout` at `p`.

@@ -3,7 +3,7 @@ import ImageCore
 import Passport
 import Vision
 
-/// Draws one screen: the camera frame scaled and mirrored, the oval layout guide (green when the
+/// Draws one screen: the camera frame scaled and mirrored (the mirror in the colour conversion), the oval layout guide (green when the
 /// face is acceptable, red otherwise), the face box, one instruction, the debug panel (roll,
 /// pitch, yaw, quality coloured pass/fail, timings), the countdown digits and the last photo's
 /// thumbnail. Draws straight into the display's back buffer (XRGB8888); scratch buffers are
@@ -16,7 +16,6 @@ final class OverlayRenderer {
     /// Text scale: 1 on an 800-pixel-wide screen, 2 on a 1920-pixel one.
     let scale: Int
     private let scaled: ImageBuffer
-    private let mirrored: ImageBuffer
     /// Hidden background: the mask scaled (and mirrored) to the preview rectangle, and what replaces it.
     private let maskScaled: ImageBuffer
     private let maskMirrored: ImageBuffer
@@ -31,7 +30,6 @@ final class OverlayRenderer {
         self.guide = guide
         scale = max(1, layout.screenWidth / 900)
         scaled = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
-        mirrored = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
         maskScaled = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
         maskMirrored = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
         compositor = BackgroundCompositor(width: layout.width, height: layout.height, format: .xrgb8888)
@@ -129,11 +127,9 @@ final class OverlayRenderer {
             ResizeBilinear.run(source, scaled.image())
             shown = scaled.image()
         }
-        if layout.mirrored {
-            Mirror.run(shown, mirrored.image())
-            shown = mirrored.image()
-        }
-        YUVToRGB.run(shown, screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height), matrix: .bt601Full)
+        // The mirror is folded into the colour conversion (no pass of its own).
+        YUVToRGB.run(shown, screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height), matrix: .bt601Full,
+                     mirrored: layout.mirrored)
     }
 
     /// Replaces what the mask calls background in the preview rectangle.

@@ -49,6 +49,7 @@ public final class KioskRuntime: @unchecked Sendable {
     public init(options: KioskOptions, logger: Logger) throws(KioskError) {
         // Big short-lived buffers from mmap, so they cannot fragment the heap (see ProcessMemory).
         ProcessMemory.largeBuffersFromMmap()
+        ProcessMemory.oneArena()
         self.options = options
         log = logger
         clock = options.clock
@@ -72,6 +73,12 @@ public final class KioskRuntime: @unchecked Sendable {
         // 2. Models.
         let models: ModelStore
         do { models = try ModelStore.locate() } catch { throw .models(error.description) }
+        // The still stage's own models (interpreters are not shared between threads): the
+        // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
+        // still and released after it. StillModels builds them once to check them, first, and the
+        // pages they took go back before the live models load (the start-up peak stays low).
+        let stillModels = try StillModels(store: models, inference: options.inference, faces: profile != nil)
+        ProcessMemory.returnFreePages()
         let liveVision: LiveVision
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
@@ -90,12 +97,8 @@ public final class KioskRuntime: @unchecked Sendable {
         } catch {
             throw .models("segmentation: \(error)")
         }
-        // The still stage's own models (interpreters are not shared between threads): the
-        // accurate segmenter, and in passport mode a face analyzer for the photo maker, built per
-        // still and released after it (StillModels checks them once here).
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)
-        let stillModels = try StillModels(store: models, inference: options.inference, faces: profile != nil)
         if let profile {
             finish = .passport(profile, stillModels)
         } else {
@@ -144,6 +147,7 @@ public final class KioskRuntime: @unchecked Sendable {
                                debugButton: try Devices.extraButton(board, line: board.gpio.debugLine, consumer: "booth-debug"),
                                links: links)
         } catch { throw .button(error) }
+        ProcessMemory.returnFreePages()   // what loading the live models dropped
 
         // 6. Stages: each checks what it was handed.
         for stage in stages { try stage.configure() }

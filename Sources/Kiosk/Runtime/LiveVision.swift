@@ -44,7 +44,8 @@ final class LiveVision {
             measurements.append(FaceMeasurement(
                 box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
                 quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness),
-                examiner: ExaminerEstimator.measure(image, face: face, quality: q)))
+                // The examiner's measurements feed only the passport rules (none in booth mode).
+                examiner: rules == nil ? nil : ExaminerEstimator.measure(image, face: face, quality: q)))
         }
     }
 

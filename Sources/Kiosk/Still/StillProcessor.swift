@@ -107,7 +107,7 @@ final class StillProcessor {
         }
         let sidecar = Sidecar(
             software: "booth \(BoothVersion.string)", board: board.name, mode: config.mode.rawValue, profile: profile?.name,
-            taken: ISO8601DateFormatter().string(from: job.date), width: output.width, height: output.height,
+            taken: UTCTimestamp.iso8601(job.date), width: output.width, height: output.height,
             stillWidth: image.width, stillHeight: image.height, background: background,
             frameSequence: job.metadata.sequence,
             verdict: profile.map { LiveRules(profile: $0).verdict(job.live.check) },

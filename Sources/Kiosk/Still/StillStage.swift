@@ -58,6 +58,7 @@ final class StillStage: KioskStage {
         guard let job else { return false }
         let processor = self.processor
         let result = links.timings.measure(.still) { processor.process(job) }
+        ProcessMemory.returnFreePages()   // the still's models, dropped
         slots.withLock { $0.result = result }
         links.wakeup.notify()
         return true

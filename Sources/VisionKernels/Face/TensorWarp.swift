@@ -216,10 +216,11 @@ public enum TensorWarp {
                 }
                 let rgb = source.rgb8(a0 * inv, a1 * inv, a2 * inv)
                 let r = rgb.0 * scale + offset, g = rgb.1 * scale + offset, b = rgb.2 * scale + offset
-                let o = out + 3 * j
-                for k in 0..<8 {
-                    o[3 * k] = r[k]; o[3 * k + 1] = g[k]; o[3 * k + 2] = b[k]
-                }
+                // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
+                let o = UnsafeMutableRawPointer(out + 3 * j)
+                o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
                 j += 8
             }
             warpRow(source, grid, out, px: &px, py: &py, from: j, to: width, maxX, maxY, range, zero)
@@ -272,14 +273,17 @@ public enum TensorWarp {
         if all(inside) {
             ax = x - fx
             ay = y - fy
+            // The bytes gathered lane by lane into byte vectors (one insert per read), then
+            // widened and converted in lanes: the same floats as converting each read.
+            var q = QuadLanes()
             for k in 0..<8 {
                 // Lane by lane: SIMD8<Int32>(fx) is a generic, per-element slow path in Swift 6.3.
-                let q = source.quad(Int(fx[k]), Int(fy[k]))
-                p00.0[k] = q.0.x; p00.1[k] = q.0.y; p00.2[k] = q.0.z
-                p10.0[k] = q.1.x; p10.1[k] = q.1.y; p10.2[k] = q.1.z
-                p01.0[k] = q.2.x; p01.1[k] = q.2.y; p01.2[k] = q.2.z
-                p11.0[k] = q.3.x; p11.1[k] = q.3.y; p11.2[k] = q.3.z
+                source.gather(Int(fx[k]), Int(fy[k]), lane: k, into: &q)
             }
+            p00 = (QuadLanes.floats(q.c00.0), QuadLanes.floats(q.c00.1), QuadLanes.floats(q.c00.2))
+            p10 = (QuadLanes.floats(q.c10.0), QuadLanes.floats(q.c10.1), QuadLanes.floats(q.c10.2))
+            p01 = (QuadLanes.floats(q.c01.0), QuadLanes.floats(q.c01.1), QuadLanes.floats(q.c01.2))
+            p11 = (QuadLanes.floats(q.c11.0), QuadLanes.floats(q.c11.1), QuadLanes.floats(q.c11.2))
         } else {
             for k in 0..<8 {
                 let n = neighbours(source, x[k], y[k], maxX, maxY, zero)
@@ -314,6 +318,8 @@ protocol PixelSource {
     func fetch(_ x: Int, _ y: Int) -> SIMD3<Float>
     /// `fetch` of (x, y), (x+1, y), (x, y+1), (x+1, y+1), all inside the image.
     func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    /// `quad`'s channel bytes into lane `k` of `q`.
+    func gather(_ x: Int, _ y: Int, lane k: Int, into q: inout QuadLanes)
     /// The channels of black (a `.zero` border's pixel).
     var black: SIMD3<Float> { get }
     /// RGB in 0...255 from channels `c`.
@@ -335,6 +341,14 @@ struct PackedSource: PixelSource {
         return (SIMD3(Float(a[r]), Float(a[g]), Float(a[b])), SIMD3(Float(a[n + r]), Float(a[n + g]), Float(a[n + b])),
                 SIMD3(Float(c[r]), Float(c[g]), Float(c[b])), SIMD3(Float(c[n + r]), Float(c[n + g]), Float(c[n + b])))
     }
+    @inline(always) func gather(_ x: Int, _ y: Int, lane k: Int, into q: inout QuadLanes) {
+        let n = plane.bytesPerPixel
+        let a = plane.row(y) + x * n, c = plane.row(y + 1) + x * n
+        q.c00.0[k] = a[r]; q.c00.1[k] = a[g]; q.c00.2[k] = a[b]
+        q.c10.0[k] = a[n + r]; q.c10.1[k] = a[n + g]; q.c10.2[k] = a[n + b]
+        q.c01.0[k] = c[r]; q.c01.1[k] = c[g]; q.c01.2[k] = c[b]
+        q.c11.0[k] = c[n + r]; q.c11.1[k] = c[n + g]; q.c11.2[k] = c[n + b]
+    }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
     @inline(always) func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
@@ -350,6 +364,12 @@ struct GraySource: PixelSource {
     @inline(always) func quad(_ x: Int, _ y: Int) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
         let a = plane.row(y) + x, c = plane.row(y + 1) + x
         return (SIMD3(repeating: Float(a[0])), SIMD3(repeating: Float(a[1])), SIMD3(repeating: Float(c[0])), SIMD3(repeating: Float(c[1])))
+    }
+    @inline(always) func gather(_ x: Int, _ y: Int, lane k: Int, into q: inout QuadLanes) {
+        let a = plane.row(y) + x, c = plane.row(y + 1) + x
+        q.c00.0[k] = a[0]; q.c10.0[k] = a[1]; q.c01.0[k] = c[0]; q.c11.0[k] = c[1]
+        q.c00.1[k] = a[0]; q.c10.1[k] = a[1]; q.c01.1[k] = c[0]; q.c11.1[k] = c[1]
+        q.c00.2[k] = a[0]; q.c10.2[k] = a[1]; q.c01.2[k] = c[0]; q.c11.2[k] = c[1]
     }
     var black: SIMD3<Float> { SIMD3(repeating: 0) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> { c }
@@ -374,6 +394,15 @@ struct YUVSource: PixelSource {
         let v0 = v.row(py >> 1) + vOffset, v1 = v.row((py + 1) >> 1) + vOffset
         return (SIMD3(Float(y0[0]), Float(u0[c0]), Float(v0[c0])), SIMD3(Float(y0[1]), Float(u0[c1]), Float(v0[c1])),
                 SIMD3(Float(y1[0]), Float(u1[c0]), Float(v1[c0])), SIMD3(Float(y1[1]), Float(u1[c1]), Float(v1[c1])))
+    }
+    @inline(always) func gather(_ px: Int, _ py: Int, lane k: Int, into q: inout QuadLanes) {
+        let y0 = y.row(py) + px, y1 = y.row(py + 1) + px
+        let c0 = (px >> 1) * chromaStep, c1 = ((px + 1) >> 1) * chromaStep
+        let u0 = u.row(py >> 1), u1 = u.row((py + 1) >> 1)
+        let v0 = v.row(py >> 1) + vOffset, v1 = v.row((py + 1) >> 1) + vOffset
+        q.c00.0[k] = y0[0]; q.c10.0[k] = y0[1]; q.c01.0[k] = y1[0]; q.c11.0[k] = y1[1]
+        q.c00.1[k] = u0[c0]; q.c10.1[k] = u0[c1]; q.c01.1[k] = u1[c0]; q.c11.1[k] = u1[c1]
+        q.c00.2[k] = v0[c0]; q.c10.2[k] = v0[c1]; q.c01.2[k] = v1[c0]; q.c11.2[k] = v1[c1]
     }
     var black: SIMD3<Float> { SIMD3(matrix.yOffset, 128, 128) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {

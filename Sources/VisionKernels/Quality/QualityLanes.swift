@@ -1,4 +1,4 @@
-/// Lane widening for the quality kernels' SIMD variants, written lane by lane.
+/// Lane widening for the quality kernels' (and the mask warp's) SIMD variants, written lane by lane.
 ///
 /// `SIMD16<UInt32>(truncatingIfNeeded: SIMD16<UInt8>)` is a generic per-lane loop that the
 /// Swift 6.3 optimiser leaves out of line in these bodies (a call per 16 pixels, which

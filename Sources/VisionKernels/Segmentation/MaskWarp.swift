@@ -8,26 +8,35 @@ import ImageCore
 /// starting point of the others.
 ///
 /// Two variants with one result, bit for bit: `scalar`, the reference (four mask reads per
-/// frame pixel), and `simd`, which blends the two mask rows (or columns) a frame row needs once
-/// per frame row, across the model's width, then interpolates 16 frame pixels per step in
-/// `SIMD16<Int32>` lanes from that line (two reads per pixel, gathered lane by lane). The
-/// integer weights make the order irrelevant: both compute Σ mask·wx·wy exactly before the one
-/// rounding shift. `warp` runs the variant `KernelDispatch` selects.
+/// frame pixel), and `simd`. Without rotation `simd` first blends every mask row the frame
+/// needs across the frame's columns (two reads per pixel of a model row, gathered lane by lane,
+/// into 16-bit lanes: a blend is at most 255·256), then each frame row is two of those lines
+/// blended in `SIMD16` lanes with contiguous loads; so a 640×480 frame from a 256×144 mask
+/// gathers for 144 rows instead of 480. With rotation (axes swapped) it blends the two mask
+/// columns a frame row needs down the model's height, then interpolates 16 frame pixels per step
+/// from that line. The integer weights make the order irrelevant: both compute Σ mask·wx·wy
+/// exactly before the one rounding shift. `warp` runs the variant `KernelDispatch` selects.
 package final class MaskWarp {
     private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
     private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
-    /// One frame row's blended mask line (model side ≤ `maxModelSide`), for `simd`.
+    /// One frame row's blended mask line (model side ≤ `maxModelSide`), for `simd` with rotation.
     private let line: ScratchBuffer<Int32>
+    /// Mask rows blended across the frame's columns (row r's frame column x at r·maxSide + x),
+    /// for `simd` without rotation.
+    private let across: ScratchBuffer<UInt16>
+    package let maxSide: Int
     package let maxModelSide: Int
 
     package init(maxSide: Int, maxModelSide: Int = 256) {
         colIndex0 = ScratchBuffer(count: maxSide); colIndex1 = ScratchBuffer(count: maxSide); colWeight = ScratchBuffer(count: maxSide)
         rowIndex0 = ScratchBuffer(count: maxSide); rowIndex1 = ScratchBuffer(count: maxSide); rowWeight = ScratchBuffer(count: maxSide)
+        self.maxSide = maxSide
         self.maxModelSide = maxModelSide
         line = ScratchBuffer(count: maxModelSide)
+        across = ScratchBuffer(count: maxModelSide * maxSide)
     }
 
-    package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount }
+    package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount + across.byteCount }
 
     /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
     /// for frame pixels x in `xr`, y in `yr`, with the variant `KernelDispatch` selects.
@@ -104,22 +113,20 @@ package final class MaskWarp {
         let swap = m.rotation.swapsAxes
         let n = swap ? m.modelHeight : m.modelWidth
         precondition(n <= maxModelSide, "warp: model larger than planned")
+        if !swap {
+            simdAcross(mask, maskStride: maskStride, modelRows: m.modelHeight, into: destination, xRange: xr, yRange: yr)
+            return
+        }
         let blended = line.pointer
         let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
         let wts = UnsafeRawPointer(colWeight.pointer)
         for y in yr {
             let out = destination.row(y)
             let r0 = Int(rowIndex0[y]), r1 = Int(rowIndex1[y]), wr = rowWeight[y]
-            // The line this frame row reads: mask rows r0/r1 blended across the model's width, or
-            // (axes swapped) mask columns r0/r1 blended down the model's height.
-            if !swap {
-                let a = mask + r0 * maskStride, b = mask + r1 * maskStride
-                for i in 0..<n { blended[i] = Int32(a[i]) * (256 - wr) + Int32(b[i]) * wr }
-            } else {
-                for j in 0..<n {
-                    let row = mask + j * maskStride
-                    blended[j] = Int32(row[r0]) * (256 - wr) + Int32(row[r1]) * wr
-                }
+            // The line this frame row reads: mask columns r0/r1 blended down the model's height.
+            for j in 0..<n {
+                let row = mask + j * maskStride
+                blended[j] = Int32(row[r0]) * (256 - wr) + Int32(row[r1]) * wr
             }
             var x = xr.lowerBound
             while x + 16 <= xr.upperBound {
@@ -138,6 +145,66 @@ package final class MaskWarp {
             while x < xr.upperBound {
                 let wc = colWeight[x]
                 let v = blended[Int(colIndex0[x])] * (256 - wc) + blended[Int(colIndex1[x])] * wc
+                out[x] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                x += 1
+            }
+        }
+    }
+
+    /// `simd` without rotation: the mask rows frame rows `yr` read, blended across frame columns
+    /// `xr` into `across` (16 columns per step, the two reads gathered lane by lane), then each
+    /// frame row from its two lines, 16 pixels per step with contiguous loads.
+    @inline(__always)
+    private func simdAcross(_ mask: UnsafePointer<UInt8>, maskStride: Int, modelRows: Int, into destination: Plane,
+                            xRange xr: Range<Int>, yRange yr: Range<Int>) {
+        guard !xr.isEmpty, !yr.isEmpty else { return }
+        precondition(modelRows <= maxModelSide && destination.width <= maxSide, "warp: larger than planned")
+        // The mask rows used: the tables' rows grow with y, so the first and last frame rows bound them.
+        var first = Int(rowIndex0[yr.lowerBound]), last = Int(rowIndex1[yr.lowerBound])
+        for y in yr {
+            first = min(first, Int(rowIndex0[y]))
+            last = max(last, Int(rowIndex1[y]))
+        }
+        let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
+        let wts = UnsafeRawPointer(colWeight.pointer)
+        let lines = across.pointer, w = maxSide
+        for r in first...last {
+            let a = mask + r * maskStride, line = lines + r * w
+            var x = xr.lowerBound
+            while x + 16 <= xr.upperBound {
+                let c0 = i0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let c1 = i1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let wc = wts.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt32>.self)  // weights 0...255
+                var v0 = SIMD16<UInt32>(), v1 = SIMD16<UInt32>()
+                for k in 0..<16 {
+                    v0[k] = UInt32(a[Int(c0[k])])
+                    v1[k] = UInt32(a[Int(c1[k])])
+                }
+                let blend = v0 &* (256 &- wc) &+ v1 &* wc
+                for k in 0..<16 { line[x + k] = UInt16(truncatingIfNeeded: blend[k]) }
+                x += 16
+            }
+            while x < xr.upperBound {
+                let wc = Int32(colWeight[x])
+                line[x] = UInt16(truncatingIfNeeded: Int32(a[Int(colIndex0[x])]) * (256 - wc) + Int32(a[Int(colIndex1[x])]) * wc)
+                x += 1
+            }
+        }
+        for y in yr {
+            let out = destination.row(y)
+            let top = lines + Int(rowIndex0[y]) * w, bottom = lines + Int(rowIndex1[y]) * w
+            let wr = rowWeight[y]
+            let wt = SIMD16<UInt32>(repeating: UInt32(256 - wr)), wb = SIMD16<UInt32>(repeating: UInt32(wr))
+            var x = xr.lowerBound
+            while x + 16 <= xr.upperBound {
+                let t = QualityLanes.widen(UnsafeRawPointer(top + x).loadUnaligned(as: SIMD16<UInt16>.self))
+                let b = QualityLanes.widen(UnsafeRawPointer(bottom + x).loadUnaligned(as: SIMD16<UInt16>.self))
+                let r = (t &* wt &+ b &* wb &+ 32768) &>> 16
+                for k in 0..<16 { out[x + k] = UInt8(truncatingIfNeeded: r[k]) }
+                x += 16
+            }
+            while x < xr.upperBound {
+                let v = Int32(top[x]) * (256 - wr) + Int32(bottom[x]) * wr
                 out[x] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
                 x += 1
             }

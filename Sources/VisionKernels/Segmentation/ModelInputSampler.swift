@@ -131,6 +131,85 @@ public enum ModelInputSampler {
             let top = a + (b - a) * fx, bottom = c + (d - c) * fx
             return top + (bottom - top) * fy
         }
+        // Eight lanes of gathered bytes as floats (one vector widening and conversion, where lane
+        // inserts of scalar conversions were three instructions a lane).
+        @inline(always) func floats(_ p: UnsafeMutablePointer<UInt8>) -> SIMD8<Float> {
+            QuadLanes.floats(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+        }
+        // The live path (one tap, axes not swapped): per model row, the plane reads of every model
+        // column into byte lines first (two instructions a read), then eight pixels per step in
+        // lanes from those lines, every operation of `pixel` in the same order (so the same bits).
+        if !swap && t == 1 {
+            let g = tables.gathered.pointer, n = tables.maxSide
+            let gla = g, glb = g + n, glc = g + 2 * n, gld = g + 3 * n
+            let gua = g + 4 * n, gub = g + 5 * n, guc = g + 6 * n, gud = g + 7 * n
+            let gva = g + 8 * n, gvb = g + 9 * n, gvc = g + 10 * n, gvd = g + 11 * n
+            for my in 0..<mh {
+                let rowIn = rowInside[my] != 0
+                guard rowIn else {
+                    for mx in 0..<mw { pixel(mx, my, inside: false) }
+                    continue
+                }
+                let y0 = p0.row(Int(yl0[my])), y1 = p0.row(Int(yl1[my]))
+                let u0 = p1.row(Int(yc0[my])), u1 = p1.row(Int(yc1[my]))
+                let v0 = vPlane.row(Int(yc0[my])) + vOffset, v1 = vPlane.row(Int(yc1[my])) + vOffset
+                // One plane per loop, so the pointers stay in registers.
+                for mx in 0..<mw {
+                    let a0 = Int(xl0[mx]), a1 = Int(xl1[mx])
+                    gla[mx] = y0[a0]; glb[mx] = y0[a1]; glc[mx] = y1[a0]; gld[mx] = y1[a1]
+                }
+                for mx in 0..<mw {
+                    let c0 = Int(xc0[mx]) * cStep, c1 = Int(xc1[mx]) * cStep
+                    gua[mx] = u0[c0]; gub[mx] = u0[c1]; guc[mx] = u1[c0]; gud[mx] = u1[c1]
+                }
+                for mx in 0..<mw {
+                    let c0 = Int(xc0[mx]) * cStep, c1 = Int(xc1[mx]) * cStep
+                    gva[mx] = v0[c0]; gvb[mx] = v0[c1]; gvc[mx] = v1[c0]; gvd[mx] = v1[c1]
+                }
+                let lfy = SIMD8<Float>(repeating: ylf[my]), cfy = SIMD8<Float>(repeating: ycf[my])
+                var mx = 0
+                while mx + 8 <= mw {
+                    var allInside = true
+                    for j in 0..<8 where colIn[mx + j] == 0 { allInside = false }
+                    guard allInside else {
+                        for j in 0..<8 { pixel(mx + j, my, inside: colIn[mx + j] != 0) }
+                        mx += 8
+                        continue
+                    }
+                    let lfx = UnsafeRawPointer(xlf + mx).loadUnaligned(as: SIMD8<Float>.self)
+                    let cfx = UnsafeRawPointer(xcf + mx).loadUnaligned(as: SIMD8<Float>.self)
+                    let yv = lerp8(floats(gla + mx), floats(glb + mx), floats(glc + mx), floats(gld + mx), lfx, lfy)
+                    let u = lerp8(floats(gua + mx), floats(gub + mx), floats(guc + mx), floats(gud + mx), cfx, cfy) - 128
+                    let v = lerp8(floats(gva + mx), floats(gvb + mx), floats(gvc + mx), floats(gvd + mx), cfx, cfy) - 128
+                    let yy = yuvFullRange ? yv : (yv - 16) * lq
+                    var r8 = SIMD8<Float>(), g8 = SIMD8<Float>(), b8 = SIMD8<Float>()
+                    r8 += clamp8(yy + rv * v)
+                    g8 += clamp8(yy - gu * u - gv * v)
+                    b8 += clamp8(yy + bu * u)
+                    r8 *= k; g8 *= k; b8 *= k
+                    // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
+                    let o = UnsafeMutableRawPointer(out + (my * mw + mx) * 3)
+                    o.storeBytes(of: SIMD8(r8[0], g8[0], b8[0], r8[1], g8[1], b8[1], r8[2], g8[2]), as: SIMD8<Float>.self)
+                    o.storeBytes(of: SIMD8(b8[2], r8[3], g8[3], b8[3], r8[4], g8[4], b8[4], r8[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+                    o.storeBytes(of: SIMD8(g8[5], b8[5], r8[6], g8[6], b8[6], r8[7], g8[7], b8[7]), toByteOffset: 64, as: SIMD8<Float>.self)
+                    if let luma {
+                        // UInt8(min(max(l, 0), 255)) in lanes: clamp, truncate, low bytes.
+                        let l = clamp8((0.299 * r8 + 0.587 * g8 + 0.114 * b8) * 255 + 0.5)
+                        let b = SIMD8<UInt8>(UInt8(truncatingIfNeeded: Int32(l[0])), UInt8(truncatingIfNeeded: Int32(l[1])),
+                                             UInt8(truncatingIfNeeded: Int32(l[2])), UInt8(truncatingIfNeeded: Int32(l[3])),
+                                             UInt8(truncatingIfNeeded: Int32(l[4])), UInt8(truncatingIfNeeded: Int32(l[5])),
+                                             UInt8(truncatingIfNeeded: Int32(l[6])), UInt8(truncatingIfNeeded: Int32(l[7])))
+                        UnsafeMutableRawPointer(luma + my * mw + mx).storeBytes(of: b, as: SIMD8<UInt8>.self)
+                    }
+                    mx += 8
+                }
+                while mx < mw {
+                    pixel(mx, my, inside: colIn[mx] != 0)
+                    mx += 1
+                }
+            }
+            return
+        }
         for my in 0..<mh {
             let rowIn = rowInside[my] != 0
             var mx = 0

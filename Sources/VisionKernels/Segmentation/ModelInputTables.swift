@@ -15,6 +15,9 @@ public final class ModelInputTables {
     let rowLuma0: ScratchBuffer<Int32>, rowLuma1: ScratchBuffer<Int32>, rowLumaF: ScratchBuffer<Float>
     let rowChroma0: ScratchBuffer<Int32>, rowChroma1: ScratchBuffer<Int32>, rowChromaF: ScratchBuffer<Float>
     let colInside: ScratchBuffer<UInt8>, rowInside: ScratchBuffer<UInt8>
+    /// One model row's plane reads (one tap per axis, axes not swapped): 12 lines of `maxSide`
+    /// bytes, the Y, Cb and Cr 2×2 neighbourhoods (top-left, top-right, bottom-left, bottom-right).
+    let gathered: ScratchBuffer<UInt8>
 
     public init(maxSide: Int = 256, maxTaps: Int = 4) {
         self.maxSide = maxSide
@@ -25,9 +28,10 @@ public final class ModelInputTables {
         rowLuma0 = ScratchBuffer(count: n); rowLuma1 = ScratchBuffer(count: n); rowLumaF = ScratchBuffer(count: n)
         rowChroma0 = ScratchBuffer(count: n); rowChroma1 = ScratchBuffer(count: n); rowChromaF = ScratchBuffer(count: n)
         colInside = ScratchBuffer(count: maxSide); rowInside = ScratchBuffer(count: maxSide)
+        gathered = ScratchBuffer(count: 12 * maxSide)
     }
 
-    public var byteCount: Int { 12 * colLuma0.byteCount + 2 * colInside.byteCount }
+    public var byteCount: Int { 12 * colLuma0.byteCount + 2 * colInside.byteCount + gathered.byteCount }
 
     /// Whether a mapping with these model sides and taps fits the tables.
     public func fits(_ m: MaskMapping, taps: Int) -> Bool {

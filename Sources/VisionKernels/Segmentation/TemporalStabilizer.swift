@@ -36,12 +36,20 @@ public final class TemporalStabilizer {
     public func apply(mask: UnsafeMutablePointer<UInt8>, luma: UnsafePointer<UInt8>) {
         if hasHistory {
             let k = keep, ml = max(motionLimit, 1), cl = max(changeLimit, 1)
+            // `n / (ml·cl)` for every n = k·motion·change as a multiply and a shift (Granlund and
+            // Montgomery's division by an invariant integer, exact for every n < 2^N), instead of a
+            // division per pixel; limits so large that the product could overflow divide.
+            let divisor = ml * cl
+            let n = Int.bitWidth - (max(k, 0) * divisor).leadingZeroBitCount      // N: bits of the largest n
+            let l = Int.bitWidth - (divisor - 1).leadingZeroBitCount               // ⌈log2 divisor⌉
+            let shift = n + l
+            let multiplier = n <= 30 && k >= 0 ? ((1 << shift) + divisor - 1) / divisor : 0
             for i in 0..<count {
                 let p = Int(mask[i]), q = Int(previousMask[i])
                 let d = abs(Int(luma[i]) - Int(previousLuma[i]))
                 let c = abs(p - q)
                 let motion = max(0, ml - d), change = max(0, cl - c)
-                let w = k * motion * change / (ml * cl)
+                let w = multiplier != 0 ? (k * motion * change * multiplier) >> shift : k * motion * change / divisor
                 mask[i] = UInt8(truncatingIfNeeded: (w * q + (256 - w) * p + 128) >> 8)
             }
         }

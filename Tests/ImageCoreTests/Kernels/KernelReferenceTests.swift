@@ -43,6 +43,31 @@ import TestSupport
         #expect(worst <= 0.75, "\(name): worst error \(worst)")
     }
 
+    /// The mirrored conversion is the plain conversion mirrored, for both layouts, odd and even widths.
+    @Test(arguments: [(PixelFormat.i420, 37), (.i420, 64), (.nv12, 35), (.nv12, 48)])
+    func mirroredYUVToRGBIsTheConversionMirrored(format: PixelFormat, width: Int) {
+        let scratch = ImageScratch()
+        defer { scratch.keepAlive() }
+        var rng = SeededGenerator(seed: UInt64(width))
+        let h = 6
+        let src = scratch.image(format, width, h)
+        for p in 0..<format.planeCount {
+            let plane = src.plane(p)
+            for y in 0..<plane.height { for x in 0..<(plane.width * plane.bytesPerPixel) { plane.row(y)[x] = UInt8.random(in: 0...255, using: &rng) } }
+        }
+        let plain = scratch.image(.xrgb8888, width, h), expected = scratch.image(.xrgb8888, width, h)
+        YUVToRGB.scalar(src, plain, matrix: .bt601Full)
+        Mirror.scalar(plain, expected)
+        for variant in KernelVariant.allCases {
+            let mirrored = scratch.image(.xrgb8888, width, h)
+            variant == .scalar ? YUVToRGB.scalar(src, mirrored, matrix: .bt601Full, mirrored: true)
+                               : YUVToRGB.simd(src, mirrored, matrix: .bt601Full, mirrored: true)
+            var differing = 0
+            for y in 0..<h { for x in 0..<(4 * width) where mirrored.luma.row(y)[x] != expected.luma.row(y)[x] { differing += 1 } }
+            #expect(differing == 0, "\(format.name) width \(width) \(variant): \(differing) bytes differ")
+        }
+    }
+
     @Test func grayOfPrimaries() {
         let scratch = ImageScratch()
         defer { scratch.keepAlive() }

@@ -22,6 +22,10 @@ unsigned long booth_gpio_v2_line_set_values_ioctl(void);
 /// mallopt(M_MMAP_THRESHOLD, bytes): allocations of at least `bytes` come from mmap (and go back
 /// to the system when freed); fixing it also stops glibc's dynamic threshold. 1 on success.
 int booth_set_mmap_threshold(int bytes);
+/// mallopt(M_ARENA_MAX, count): at most `count` malloc arenas (threads share them). 1 on success.
+int booth_set_arena_max(int count);
+/// malloc_trim(0): returns the free pages of every arena to the system. 1 when some were returned.
+int booth_malloc_trim(void);
 
 /// statvfs(3) reduced to what Booth reads: the bytes an unprivileged writer may still use
 /// (f_bavail × f_frsize) in `*available`. Returns 0, or -1 and sets errno.
