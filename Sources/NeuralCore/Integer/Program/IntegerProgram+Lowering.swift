@@ -11,20 +11,11 @@ extension IntegerProgram {
         /// The interpreter's float32 tensors: model inputs and outputs live there.
         let floatPlan: MemoryPlan
         let floatArena: UnsafeMutableRawPointer
-        private(set) var steps: [Step] = []
+        var steps: [Step] = []
         /// The tensor each step writes (-1: none).
-        private(set) var stepTensors: [Int] = []
+        var stepTensors: [Int] = []
         /// "operator k (NAME)", for errors.
-        private(set) var label = ""
-
-        init(graph: Graph, quantization: QuantizationPlan, memory: IntegerArena, floatPlan: MemoryPlan,
-             floatArena: UnsafeMutableRawPointer) {
-            self.graph = graph
-            self.quantization = quantization
-            self.memory = memory
-            self.floatPlan = floatPlan
-            self.floatArena = floatArena
-        }
+        var label = ""
 
         /// Quantises the inputs, lowers every operation in graph order, dequantises the outputs.
         mutating func lower() throws(ModelError) {
