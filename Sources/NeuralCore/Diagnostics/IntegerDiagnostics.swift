@@ -26,13 +26,7 @@ extension Interpreter {
 
     func diagnostics<E: QuantizedActivation>(_ program: IntegerProgram<E>, input: [Float]) -> [IntegerTensorReport] {
         guard input.count == graph.tensors[graph.inputs[0]].elementCount,
-              var plan = try? MemoryPlan(graph: graph) else { return [] }
-        var offset = 0
-        for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
-            plan.offsets[t] = offset
-            offset += (plan.sizes[t] + MemoryPlan.alignment - 1) / MemoryPlan.alignment * MemoryPlan.alignment
-        }
-        plan.byteCount = max(offset, MemoryPlan.alignment)
+              let plan = try? MemoryPlan.withoutReuse(graph: graph) else { return [] }
         let floats = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
         defer { floats.deallocate() }
         floats.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
@@ -75,24 +69,7 @@ extension Interpreter {
     /// weights alone cost in accuracy).
     package func floatOutputsWithInt8Weights(input: [Float], clipSearch: Bool = false, skipQuantization: Bool = false, onlyOperation: Int = -1) -> [[Float]] {
         var g = graph
-        for (k, op) in g.operations.enumerated() where onlyOperation < 0 || k == onlyOperation {
-            let axis: ChannelWeights.ChannelAxis
-            switch op.kind {
-            case .conv2D, .transposeConvBias: axis = .outermost
-            case .depthwiseConv2D: axis = .innermost
-            default: continue
-            }
-            let t = op.inputs[1]
-            let w = Array(g.constant(t))
-            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
-            let cw = ChannelWeights(quantizing: w, channels: channels, axis: axis, clipSearch: clipSearch)
-            let inner = w.count / channels
-            guard let start = g.tensors[t].constantOffset, !skipQuantization else { continue }
-            for i in 0..<w.count {
-                let c = axis == .outermost ? i / inner : i % channels
-                g.constants[start + i] = clipSearch && cw.scales[0] < 0 ? w[i] : Float(cw.values[i]) * cw.scales[c]
-            }
-        }
+        if !skipQuantization { Self.roundWeightsToInt8(&g, clipSearch: clipSearch, onlyOperation: onlyOperation) }
         guard let p = try? MemoryPlan(graph: g) else { return [] }
         let arena = UnsafeMutableRawPointer.allocate(byteCount: max(p.byteCount, 64), alignment: 64)
         defer { arena.deallocate() }
