@@ -39,21 +39,21 @@ import Testing
         }
     }
 
-    /// Each layer of the landscape model switched alone from int16 to int8 activations: the
+    /// Each layer of a segmentation model switched alone from int16 to int8 activations: the
     /// measurement a per-layer choice starts from (printed, worst first).
-    @Test func landscapeLayersRankedByInt8Cost() throws {
-        let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape"))
+    @Test(arguments: ["selfie_segmentation", "selfie_segmentation_landscape"])
+    func layersRankedByInt8Cost(model: String) throws {
+        let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model))
         let inputs = Self.inputs(interpreter, count: 4)
         let r = try interpreter.precisionSensitivity(inputs: inputs, calibration: .unit, baseBits: 16, trialBits: 8,
                                                      error: Self.maskError)
         let all8 = try interpreter.precisionSensitivity(inputs: inputs, calibration: .unit, baseBits: 8, trialBits: 8,
                                                         error: Self.maskError).base
         let ranked = r.operations.sorted { $0.error > $1.error }
-        print("landscape, mask pixels flipped: all int16 \(r.base), all int8 \(all8); one layer at int8:")
-        for s in ranked {
-            print("  op \(s.operation) \(s.kind) \(s.tensor): \(s.error)")
-        }
+        var lines = ["\(model), mask pixels flipped: all int16 \(r.base), all int8 \(all8); one layer at int8:"]
+        for s in ranked { lines.append("  \(model) op \(s.operation) \(s.kind) \(s.tensor): \(s.error)") }
+        print(lines.joined(separator: "\n"))
         #expect(r.base < all8)
-        #expect(ranked.count > 100 && ranked[0].error > r.base)
+        #expect(ranked.count > 50 && ranked[0].error > r.base)
     }
 }
