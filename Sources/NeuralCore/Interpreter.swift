@@ -25,12 +25,13 @@ public final class Interpreter {
     }
 
     /// `calibration` only matters to the integer path (see `IntegerCalibration`).
-    public convenience init(model bytes: [UInt8], path: ExecutionPath = .float,
+    public convenience init(model bytes: [UInt8], path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
                             calibration: IntegerCalibration = .unit) throws(ModelError) {
-        try self.init(model: try TFLiteModel(bytes: bytes), path: path, calibration: calibration)
+        try self.init(model: try TFLiteModel(bytes: bytes), path: path, kernels: kernels, calibration: calibration)
     }
 
-    public init(model: TFLiteModel, path: ExecutionPath = .float, scalarKernels: Bool = false,
+    /// `kernels` is the variant set both paths run (`.scalar` for the reference loops).
+    public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
                 calibration: IntegerCalibration = .unit) throws(ModelError) {
         let graph = try Graph(model: model)
         let plan = try MemoryPlan(graph: graph)
@@ -41,7 +42,7 @@ public final class Interpreter {
             self.graph = graph
             arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
             arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
-            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: scalarKernels))
+            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD))
         case .integer:
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)
@@ -57,11 +58,11 @@ public final class Interpreter {
                 case .int16:
                     engine = .integer16(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
                                                            calibration: calibration,
-                                                           kernels: scalarKernels ? IntegerKernels.scalar16 : IntegerKernels.active16))
+                                                           kernels: kernels.int16))
                 default:
                     engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
                                                          calibration: calibration,
-                                                         kernels: scalarKernels ? IntegerKernels.scalar : IntegerKernels.active))
+                                                         kernels: kernels.int8))
                 }
             } catch {
                 arena.deallocate()

@@ -29,7 +29,7 @@ struct ModelCommand: ParsableCommand {
             // The integer path with the model's shipped calibration table, as the product runs it.
             var calibration = IntegerCalibration.unit
             if path == .integer, let table = ModelCalibrations.table(forModel: bytes) { calibration.adopt(table) }
-            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, scalarKernels: scalar, calibration: calibration)
+            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, kernels: scalar ? .scalar : .native, calibration: calibration)
         } catch {
             throw CommandFailure("\(file): \(error.description)", status: .badInput)
         }

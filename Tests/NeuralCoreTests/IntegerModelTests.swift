@@ -139,7 +139,7 @@ import Testing
         let bytes = try LiteRTReferenceTests.modelBytes(model)
         let tfl = try TFLiteModel(bytes: bytes)
         let simd = try Interpreter(model: tfl, path: .integer, calibration: Self.calibration(model))
-        let scalar = try Interpreter(model: tfl, path: .integer, scalarKernels: true, calibration: Self.calibration(model))
+        let scalar = try Interpreter(model: tfl, path: .integer, kernels: .scalar, calibration: Self.calibration(model))
         var g = SeededGenerator(seed: 99)
         let count = simd.inputShape(0).reduce(1, *)
         let input = (0..<count).map { _ in Float.random(in: 0...1, using: &g) }
@@ -272,7 +272,7 @@ func integerRunAllocatesNothing(model: String) throws {
     #if canImport(Glibc)
     for scalar in [false, true] {
         let interpreter = try Interpreter(model: try TFLiteModel(bytes: try LiteRTReferenceTests.modelBytes(model)),
-                                          path: .integer, scalarKernels: scalar,
+                                          path: .integer, kernels: scalar ? .scalar : .native,
                                           calibration: IntegerModelTests.calibration(model))
         var g = SeededGenerator(seed: 3)
         interpreter.withInput(0) { for i in 0..<$0.count { $0[i] = Float.random(in: 0...1, using: &g) } }

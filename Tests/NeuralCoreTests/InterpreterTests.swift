@@ -92,7 +92,7 @@ struct InterpreterTests {
         // must be identical, not merely close.
         let parsed = try TFLiteModel(bytes: try Self.bytes(model))
         let simd = try Interpreter(model: parsed)
-        let scalar = try Interpreter(model: parsed, scalarKernels: true)
+        let scalar = try Interpreter(model: parsed, kernels: .scalar)
         Self.fillNoise(simd, seed: 9)
         Self.fillNoise(scalar, seed: 9)
         simd.run()

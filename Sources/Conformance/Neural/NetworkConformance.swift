@@ -14,7 +14,7 @@ public struct ModelBlob: Sendable {
 
 /// The integer networks end to end: each model of DESIGN.md loaded on NeuralCore's integer path
 /// (calibration included), run on one fixed seeded input with every kernel set of
-/// `IntegerKernels.all` (scalar reference, SIMD); the SIMD outputs must equal the reference's bit
+/// `InterpreterKernels.all(for: .current)` (scalar reference, SIMD, NEON…); every variant's outputs must equal the reference's bit
 /// for bit, and the reference's float32 outputs are checksummed into the golden file, so the
 /// aarch64 build must reproduce x86's outputs exactly.
 public enum NetworkConformance {
@@ -47,10 +47,10 @@ public enum NetworkConformance {
         let stem = blob.file.utf8.count > suffix ? String(decoding: Array(blob.file.utf8.dropLast(suffix)), as: UTF8.self) : blob.file
         let name = "net." + stem
         var reference: [[Float]] = []
-        for (index, set) in IntegerKernels.all.enumerated() {
+        for (index, set) in InterpreterKernels.all(for: .current).enumerated() {
             let outputs: [[Float]]
             do throws(ModelError) {
-                outputs = try self.outputs(blob.bytes, scalar: index == 0, lower: lower, upper: upper)
+                outputs = try self.outputs(blob.bytes, kernels: set, lower: lower, upper: upper)
             } catch {
                 run.failures.append("\(name): \(error.description)")
                 return run
@@ -64,7 +64,7 @@ public enum NetworkConformance {
                 }
             } else {
                 for (i, o) in outputs.enumerated() where !bitwiseEqual(o, reference[i]) {
-                    run.failures.append("\(name) output\(i): kernel set \(NeuralCoreKernels.name(set)) differs from the scalar reference")
+                    run.failures.append("\(name) output\(i): kernel set \(NeuralCoreKernels.name(set.name)) differs from the scalar reference")
                 }
             }
         }
@@ -72,10 +72,10 @@ public enum NetworkConformance {
     }
 
     /// Loads `bytes` on the integer path and runs it once on the fixed input.
-    static func outputs(_ bytes: [UInt8], scalar: Bool, lower: Float, upper: Float) throws(ModelError) -> [[Float]] {
+    static func outputs(_ bytes: [UInt8], kernels: InterpreterKernels, lower: Float, upper: Float) throws(ModelError) -> [[Float]] {
         let calibration = IntegerCalibration(inputLower: lower, inputUpper: upper)
         let interpreter = try Interpreter(model: try TFLiteModel(bytes: bytes), path: .integer,
-                                          scalarKernels: scalar, calibration: calibration)
+                                          kernels: kernels, calibration: calibration)
         fillInput(interpreter, lower: lower, upper: upper)
         interpreter.run()
         var outputs: [[Float]] = []

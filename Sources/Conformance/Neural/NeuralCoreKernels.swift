@@ -20,14 +20,16 @@ public enum NeuralCoreKernels {
     /// The table's variants other than the reference, as `(name, set)`.
     static var sets: [IntegerKernelSet] { IntegerKernels.all }
 
-    static func name(_ s: IntegerKernelSet) -> String {
-        String(decoding: UnsafeBufferPointer(start: s.name.utf8Start, count: s.name.utf8CodeUnitCount), as: UTF8.self)
+    static func name(_ s: IntegerKernelSet) -> String { name(s.name) }
+
+    static func name(_ s: StaticString) -> String {
+        String(decoding: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount), as: UTF8.self)
     }
 
     static var variantNames: [String] { sets.map { name($0) } }
 
-    /// The name of the int8 kernel set an interpreter on this CPU uses (`IntegerKernels.active`).
-    public static var activeSetName: String { name(IntegerKernels.active) }
+    /// The name of the kernel set an interpreter on this CPU uses (`InterpreterKernels.native`).
+    public static var activeSetName: String { name(InterpreterKernels.native.name) }
 
     /// Reference and variants from one closure over the kernel set.
     static func variants(

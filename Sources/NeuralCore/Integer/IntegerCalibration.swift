@@ -142,9 +142,10 @@ public struct CalibrationRandom {
     }
 }
 
-enum CalibrationImages {
+/// The generated calibration set (`package`: the tests' precision research uses it too).
+package enum CalibrationImages {
     /// Image `index` of the set, `h × w × c` values in `[lower, upper]`.
-    static func generate(index: Int, height h: Int, width w: Int, channels c: Int,
+    package static func generate(index: Int, height h: Int, width w: Int, channels c: Int,
                          calibration cal: IntegerCalibration) -> [Float] {
         var rng = CalibrationRandom(state: cal.seed &+ UInt64(index) &* 0x1000_0001)
         var rgb = [Float](repeating: 0, count: h * w * 3)
@@ -293,13 +294,7 @@ enum RangeRecorder {
         guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
         guard coverage > 0 && coverage <= 1 else { throw .unsupported("calibration coverage must be in (0, 1]") }
         // A plan without reuse: every tensor keeps its values after `run()`.
-        var plan = try MemoryPlan(graph: graph)
-        var offset = 0
-        for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
-            plan.offsets[t] = offset
-            offset += (plan.sizes[t] + MemoryPlan.alignment - 1) / MemoryPlan.alignment * MemoryPlan.alignment
-        }
-        plan.byteCount = max(offset, MemoryPlan.alignment)
+        let plan = try MemoryPlan.withoutReuse(graph: graph)
         let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
         defer { arena.deallocate() }
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)

@@ -99,13 +99,4 @@ public enum IntegerKernels {
     public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
         features.neon ? neon16 : simd16
     }
-
-    /// Set before building an interpreter to force the scalar path (debugging, bisecting).
-    nonisolated(unsafe) public static var forceScalar = false
-
-    /// The set an interpreter uses.
-    public static var active: IntegerKernelSet { forceScalar ? scalar : best(for: .current) }
-
-    /// The int16 set an interpreter uses.
-    public static var active16: IntegerKernelSetOf<Int16> { forceScalar ? scalar16 : best16(for: .current) }
 }

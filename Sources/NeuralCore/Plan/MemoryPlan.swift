@@ -70,4 +70,17 @@ public struct MemoryPlan: Sendable {
         self.sizes = sizes
         self.byteCount = (total + Self.alignment - 1) / Self.alignment * Self.alignment
     }
+
+    /// `graph`'s float32 activations each in a slot of its own, in tensor order (no reuse): every
+    /// tensor keeps its values after a run, for recording ranges and comparing intermediates.
+    public static func withoutReuse(graph: Graph) throws(ModelError) -> MemoryPlan {
+        var plan = try MemoryPlan(graph: graph)
+        var offset = 0
+        for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
+            plan.offsets[t] = offset
+            offset += (plan.sizes[t] + alignment - 1) / alignment * alignment
+        }
+        plan.byteCount = max(offset, alignment)
+        return plan
+    }
 }

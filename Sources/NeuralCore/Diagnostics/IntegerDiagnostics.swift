@@ -1,20 +1,22 @@
-/// Per-tensor error of the integer path against the float path, for tuning and tests.
-public struct IntegerTensorReport: Sendable {
-    public var tensor: Int
-    public var name: String
-    public var operation: String
+/// Per-tensor error of the integer path against the float path, for tuning and tests. Research
+/// tooling, not product API: `package`, seen by the CLI's `booth model calibrate` and the tests of
+/// this package only.
+package struct IntegerTensorReport: Sendable {
+    package var tensor: Int
+    package var name: String
+    package var operation: String
     /// Largest |integer − float| over the tensor, and the root mean square.
-    public var maxError: Float
-    public var rmsError: Float
+    package var maxError: Float
+    package var rmsError: Float
     /// The float tensor's range on this input, and the int8 scale.
-    public var lower: Float, upper: Float
-    public var scale: Float
+    package var lower: Float, upper: Float
+    package var scale: Float
 }
 
 extension Interpreter {
     /// Runs both paths on `input` and reports, for every int8 tensor of the integer program, how
     /// far its dequantised values are from the float path's. Empty on the float path.
-    public func integerDiagnostics(input: [Float]) -> [IntegerTensorReport] {
+    package func integerDiagnostics(input: [Float]) -> [IntegerTensorReport] {
         switch engine {
         case .float: return []
         case .integer(let program): return diagnostics(program, input: input)
@@ -24,21 +26,15 @@ extension Interpreter {
 
     func diagnostics<E: QuantizedActivation>(_ program: IntegerProgram<E>, input: [Float]) -> [IntegerTensorReport] {
         guard input.count == graph.tensors[graph.inputs[0]].elementCount,
-              var plan = try? MemoryPlan(graph: graph) else { return [] }
-        var offset = 0
-        for t in 0..<plan.offsets.count where plan.offsets[t] != nil {
-            plan.offsets[t] = offset
-            offset += (plan.sizes[t] + MemoryPlan.alignment - 1) / MemoryPlan.alignment * MemoryPlan.alignment
-        }
-        plan.byteCount = max(offset, MemoryPlan.alignment)
+              let plan = try? MemoryPlan.withoutReuse(graph: graph) else { return [] }
         let floats = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
         defer { floats.deallocate() }
         floats.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
         let reference = FloatProgram(graph: graph, plan: plan, arena: floats)
         let inputTensor = graph.inputs[0]
-        input.withUnsafeBufferPointer {
-            (floats + plan.offsets[inputTensor]!).assumingMemoryBound(to: Float.self).update(from: $0.baseAddress!, count: $0.count)
-        }
+        guard let inputOffset = plan.offsets[inputTensor] else { return [] }
+        let inputFloats = (floats + inputOffset).assumingMemoryBound(to: Float.self)
+        for i in 0..<input.count { inputFloats[i] = input[i] }
         reference.run()
         _ = withInput(0) { $0.update(fromContentsOf: input) }
         var reports: [IntegerTensorReport] = []
@@ -49,7 +45,7 @@ extension Interpreter {
             guard t >= 0, i + 1 == steps.count || program.stepTensors[i + 1] != t,
                   !program.isFloat[t], let q = program.parameters[t], let o = plan.offsets[t] else { continue }
             let f = (floats + o).assumingMemoryBound(to: Float.self)
-            let x = (program.arena + program.plan.offsets[t]!).assumingMemoryBound(to: E.self)
+            guard let x = program.memory.slot(t, as: E.self) else { continue }
             var maxError: Float = 0, sum: Float = 0, lo = Float.infinity, hi = -Float.infinity
             let count = graph.tensors[t].elementCount
             for k in 0..<count {
@@ -71,38 +67,24 @@ extension Interpreter {
 extension Interpreter {
     /// The float path's outputs with every filter fake-quantised per channel to int8 (what the
     /// weights alone cost in accuracy).
-    public func floatOutputsWithInt8Weights(input: [Float], clipSearch: Bool = false, skipQuantization: Bool = false, onlyOperation: Int = -1) -> [[Float]] {
+    package func floatOutputsWithInt8Weights(input: [Float], clipSearch: Bool = false, skipQuantization: Bool = false, onlyOperation: Int = -1) -> [[Float]] {
         var g = graph
-        for (k, op) in g.operations.enumerated() where onlyOperation < 0 || k == onlyOperation {
-            let axis: ChannelWeights.ChannelAxis
-            switch op.kind {
-            case .conv2D, .transposeConvBias: axis = .outermost
-            case .depthwiseConv2D: axis = .innermost
-            default: continue
-            }
-            let t = op.inputs[1]
-            let w = Array(g.constant(t))
-            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
-            let cw = ChannelWeights(quantizing: w, channels: channels, axis: axis, clipSearch: clipSearch)
-            let inner = w.count / channels
-            let start = g.tensors[t].constantOffset!
-            if skipQuantization { continue }
-            for i in 0..<w.count {
-                let c = axis == .outermost ? i / inner : i % channels
-                g.constants[start + i] = clipSearch && cw.scales[0] < 0 ? w[i] : Float(cw.values[i]) * cw.scales[c]
-            }
-        }
+        if !skipQuantization { Self.roundWeightsToInt8(&g, clipSearch: clipSearch, onlyOperation: onlyOperation) }
         guard let p = try? MemoryPlan(graph: g) else { return [] }
         let arena = UnsafeMutableRawPointer.allocate(byteCount: max(p.byteCount, 64), alignment: 64)
         defer { arena.deallocate() }
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(p.byteCount, 64))
         let program = FloatProgram(graph: g, plan: p, arena: arena)
-        input.withUnsafeBufferPointer {
-            (arena + p.offsets[g.inputs[0]]!).assumingMemoryBound(to: Float.self).update(from: $0.baseAddress!, count: $0.count)
-        }
+        guard let inputOffset = p.offsets[g.inputs[0]], input.count == g.tensors[g.inputs[0]].elementCount else { return [] }
+        let inputFloats = (arena + inputOffset).assumingMemoryBound(to: Float.self)
+        for i in 0..<input.count { inputFloats[i] = input[i] }
         program.run()
-        return g.outputs.map { o in
-            Array(UnsafeBufferPointer(start: (arena + p.offsets[o]!).assumingMemoryBound(to: Float.self), count: g.tensors[o].elementCount))
+        var outputs: [[Float]] = []
+        for o in g.outputs {
+            guard let offset = p.offsets[o] else { return [] }
+            outputs.append(Array(UnsafeBufferPointer(start: (arena + offset).assumingMemoryBound(to: Float.self),
+                                                     count: g.tensors[o].elementCount)))
         }
+        return outputs
     }
 }

@@ -1,0 +1,112 @@
+/// What the precision of one operation's output costs at the model's outputs: research for
+/// choosing activation precision per layer (issue 16) instead of per model. `package`: seen by
+/// the tests and tools of this package only.
+package struct PrecisionSensitivity: Sendable {
+    /// The operation (index into the integer path's rewritten graph) and its kind.
+    package var operation: Int
+    package var kind: String
+    /// Its output tensor's name.
+    package var tensor: String
+    /// The worst `error` over the inputs with this operation's output at the trial width and every
+    /// other quantised tensor at the base width.
+    package var error: Float
+}
+
+extension Interpreter {
+    /// On a float-path interpreter: the integer path's graph and quantisation plan for
+    /// `calibration` simulated in float — filters rounded to int8 per channel, every quantised
+    /// activation rounded to its `baseBits` parameters after the operation that writes it (fake
+    /// quantisation) — first as is (`base`), then once per operation with a quantised output, with
+    /// that output at its `trialBits` parameters instead. `error(outputs, reference)` scores a run
+    /// against this interpreter's float outputs; each figure is the worst over `inputs`.
+    ///
+    /// Not bit-exact with the integer kernels (float arithmetic between the rounding points), but
+    /// it ranks the layers by what their width costs, which is what a per-layer choice needs.
+    package func precisionSensitivity(inputs: [[Float]], calibration: IntegerCalibration, baseBits: Int, trialBits: Int,
+                                      error: ([[Float]], [[Float]]) -> Float)
+        throws(ModelError) -> (base: Float, operations: [PrecisionSensitivity]) {
+        guard case .float = engine else { throw .pathUnavailable("precision sensitivity needs the float path") }
+        guard [8, 16].contains(baseBits) && [8, 16].contains(trialBits) else {
+            throw .unsupported("activation widths are 8 or 16 bits")
+        }
+        let calibrated = try CalibratedGraph(graph, calibration: calibration)
+        var g = calibrated.graph
+        Self.roundWeightsToInt8(&g)
+        let plan8 = QuantizationPlan(calibrated, calibration: calibration, as: Int8.self)
+        let plan16 = QuantizationPlan(calibrated, calibration: calibration, as: Int16.self)
+        let base = baseBits == 8 ? plan8 : plan16, trial = trialBits == 8 ? plan8 : plan16
+        let plan = try MemoryPlan.withoutReuse(graph: g)
+        let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
+        defer { arena.deallocate() }
+        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
+        let program = FloatProgram(graph: g, plan: plan, arena: arena)
+
+        func values(_ t: Int) -> UnsafeMutableBufferPointer<Float>? {
+            guard let offset = plan.offsets[t] else { return nil }
+            return UnsafeMutableBufferPointer(start: (arena + offset).assumingMemoryBound(to: Float.self),
+                                              count: g.tensors[t].elementCount)
+        }
+        func roundTensor(_ t: Int, _ p: QuantParams?, bits: Int) {
+            guard let p, let v = values(t) else { return }
+            for i in 0..<v.count {
+                v[i] = bits == 8 ? p.dequantize(p.quantize(v[i], as: Int8.self)) : p.dequantize(p.quantize(v[i], as: Int16.self))
+            }
+        }
+        func simulate(_ input: [Float], trialOperation: Int) -> [[Float]] {
+            guard let x = values(g.inputs[0]) else { return [] }
+            for i in 0..<min(x.count, input.count) { x[i] = input[i] }
+            roundTensor(g.inputs[0], base.parameters[g.inputs[0]], bits: baseBits)
+            program.run { k in
+                let t = g.operations[k].output
+                if k == trialOperation { roundTensor(t, trial.parameters[t], bits: trialBits) } else {
+                    roundTensor(t, base.parameters[t], bits: baseBits)
+                }
+            }
+            return g.outputs.map { o in values(o).map { Array($0) } ?? [] }
+        }
+
+        var references: [[[Float]]] = []
+        for input in inputs {
+            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
+                throw .unsupported("an input does not have the model's input size")
+            }
+            _ = withInput(0) { $0.update(fromContentsOf: input) }
+            run()
+            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
+        }
+        func worst(_ trialOperation: Int) -> Float {
+            var e: Float = 0
+            for (i, input) in inputs.enumerated() { e = max(e, error(simulate(input, trialOperation: trialOperation), references[i])) }
+            return e
+        }
+        var operations: [PrecisionSensitivity] = []
+        for (k, op) in g.operations.enumerated() where base.parameters[op.output] != nil {
+            operations.append(PrecisionSensitivity(operation: k, kind: op.kind.name, tensor: g.tensors[op.output].name,
+                                                   error: worst(k)))
+        }
+        return (worst(-1), operations)
+    }
+
+    /// Every CONV_2D, transpose-convolution and depthwise filter of `g` (or only operation
+    /// `onlyOperation`'s) replaced by its int8 per-channel rounding, as the integer path quantises it.
+    static func roundWeightsToInt8(_ g: inout Graph, clipSearch: Bool = false, onlyOperation: Int = -1) {
+        for (k, op) in g.operations.enumerated() where onlyOperation < 0 || k == onlyOperation {
+            let axis: ChannelWeights.ChannelAxis
+            switch op.kind {
+            case .conv2D, .transposeConvBias: axis = .outermost
+            case .depthwiseConv2D: axis = .innermost
+            default: continue
+            }
+            let t = op.inputs[1]
+            guard let start = g.tensors[t].constantOffset else { continue }
+            let w = Array(g.constant(t))
+            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
+            let cw = ChannelWeights(quantizing: w, channels: channels, axis: axis, clipSearch: clipSearch)
+            let inner = w.count / channels
+            for i in 0..<w.count {
+                let c = axis == .outermost ? i / inner : i % channels
+                g.constants[start + i] = clipSearch && cw.scales[0] < 0 ? w[i] : Float(cw.values[i]) * cw.scales[c]
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Pass 4 of the integer lowering (`IntegerProgram`): the program's memory, planned and allocated
+/// once at load, and owned here so that a lowering that fails part-way frees it.
+///
+/// - the arena: every quantised activation placed by the float path's lifetime planner
+///   (`MemoryPlan`) at `elementSize` bytes per element, with 64 bytes of tail padding per tensor
+///   for the SIMD kernels' over-reads;
+/// - scratch: int16 im2col rows (`tileRows` output pixels at a time, depth rounded up to even)
+///   and int32 accumulator rows, as large as the largest CONV_2D or transpose convolution needs;
+/// - float buffers for the intermediate tensors the quantisation plan computes in float, made on
+///   request by the lowering.
+final class IntegerArena {
+    let plan: MemoryPlan
+    let base: UnsafeMutableRawPointer
+    let scratch16: UnsafeMutablePointer<Int16>
+    let scratch32: UnsafeMutablePointer<Int32>
+    /// Elements of `scratch16` and `scratch32`.
+    let scratch16Count: Int, scratch32Count: Int
+    private var floatBuffers: [Int: UnsafeMutablePointer<Float>] = [:]
+    private var floatBytes = 0
+
+    init(graph: Graph, elementSize: Int, tileRows: Int) throws(ModelError) {
+        plan = try MemoryPlan(graph: graph, elementSize: elementSize, tailPadding: 64)
+        (scratch16Count, scratch32Count) = try Self.scratchCounts(graph, tileRows: tileRows)
+        let bytes = max(plan.byteCount, MemoryPlan.alignment)
+        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        scratch16 = .allocate(capacity: scratch16Count)
+        scratch16.initialize(repeating: 0, count: scratch16Count)
+        scratch32 = .allocate(capacity: scratch32Count)
+        scratch32.initialize(repeating: 0, count: scratch32Count)
+    }
+
+    deinit {
+        base.deallocate()
+        scratch16.deallocate()
+        scratch32.deallocate()
+        for p in floatBuffers.values { p.deallocate() }
+    }
+
+    /// Bytes of integer memory: the arena, scratch and float buffers.
+    var byteCount: Int { plan.byteCount + scratch16Count * 2 + scratch32Count * 4 + floatBytes }
+
+    /// Tensor `t`'s slot in the arena, or nil when the plan gave it none (constants, unused tensors).
+    func slot<E>(_ t: Int, as _: E.Type) -> UnsafeMutablePointer<E>? {
+        guard t >= 0 && t < plan.offsets.count, let offset = plan.offsets[t] else { return nil }
+        return (base + offset).assumingMemoryBound(to: E.self)
+    }
+
+    /// The float buffer of intermediate tensor `t` (`count` values, zeroed), made on first request.
+    func floatBuffer(_ t: Int, count: Int) -> UnsafeMutablePointer<Float> {
+        if let p = floatBuffers[t] { return p }
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        p.initialize(repeating: 0, count: count)
+        floatBytes += count * 4
+        floatBuffers[t] = p
+        return p
+    }
+
+    /// Scratch elements (int16 rows, int32 rows) for `graph`'s convolutions at `tileRows` pixels
+    /// per tile; the transpose convolution also needs a row of its output plus one.
+    static func scratchCounts(_ graph: Graph, tileRows: Int) throws(ModelError) -> (Int, Int) {
+        var need16 = 1, need32 = 1
+        for op in graph.operations {
+            switch op.kind {
+            case .conv2D, .transposeConvBias:
+                guard op.inputs.count > 1 && op.inputs[1] >= 0 else {
+                    throw .malformed(op.kind.name + " has no filter tensor")
+                }
+                let ws = graph.tensors[op.inputs[1]].shape
+                guard ws.count == 4 else { throw .malformed(op.kind.name + " filter is not 4-D") }
+                let depth = ws[1] * ws[2] * ws[3]
+                need16 = max(need16, tileRows * ((depth + 1) / 2 * 2))
+                need32 = max(need32, tileRows * ws[0])
+                if case .transposeConvBias = op.kind {
+                    let os = graph.tensors[op.output].shape4
+                    guard os.count == 4 else { throw .unsupported(op.kind.name + " output of rank above 4") }
+                    need16 = max(need16, (os[2] + 1) * ((depth + 1) / 2 * 2))
+                    need32 = max(need32, (os[2] + 1) * ws[0])
+                }
+            default: break
+            }
+        }
+        return (need16, need32)
+    }
+}
