@@ -1,4 +1,5 @@
 import Foundation
+import Hardware
 import ImageCore
 import Synchronization
 
