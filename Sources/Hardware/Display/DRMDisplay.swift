@@ -11,8 +11,8 @@ import Syscalls
 /// the first connected one), its mode (the requested size or the preferred mode), a CRTC the
 /// connector's encoder can drive; remember that CRTC's current state; create the dumb buffers
 /// (one extra row each, so SIMD drawing kernels may over-read), add framebuffers, mmap each once;
-/// set the mode on a black buffer. The renderer draws into `beginFrame()`'s image (the back
-/// buffer); `present()` queues a page flip with `DRM_MODE_PAGE_FLIP_EVENT` and the flip event is
+/// set the mode on a black buffer. The renderer draws into the back buffer `drawFrame`
+/// lends it; `present()` queues a page flip with `DRM_MODE_PAGE_FLIP_EVENT` and the flip event is
 /// taken with `drmHandleEvent` after `poll` on the card's fd. The previous CRTC is restored, the
 /// buffers unmapped and destroyed, on deinit.
 ///
@@ -68,7 +68,7 @@ public final class DRMDisplay: DisplaySink {
     private var pending = -1
     private var modeSet = false
 
-    /// Seconds `present`/`beginFrame` wait for a flip event before calling the display stuck.
+    /// Seconds `present`/`drawFrame` wait for a flip event before calling the display stuck.
     public static let flipTimeoutMilliseconds: Int32 = 1_000
 
     public init(configuration: Configuration, syscalls: SystemCalls = .live) throws(HardwareError) {
@@ -273,16 +273,17 @@ public final class DRMDisplay: DisplaySink {
     public var crtc: UInt32 { crtcID }
     public var previousFramebuffer: UInt32 { saved?.pointee.buffer_id ?? 0 }
 
-    /// What is on screen now (for readback checks): the last buffer whose flip completed.
-    public var frontImage: Image { image(front) }
+    /// Lends what is on screen now (for readback checks) to `body`: the last buffer whose flip
+    /// completed. The view must not escape `body`.
+    public func withFrontImage<Result>(_ body: (Image) -> Result) -> Result { body(image(front)) }
 
     /// Page-flip events received since the display was opened.
     public private(set) var completedFlips = 0
 
-    public func beginFrame() throws(HardwareError) -> Image {
+    public func drawFrame(_ draw: (Image) -> Void) throws(HardwareError) {
         // Double buffering: the back buffer is the one still scanned out until the flip lands.
         if pending >= 0 && back == front { try waitForFlip() }
-        return image(back)
+        draw(image(back))
     }
 
     public func present() throws(HardwareError) {
