@@ -34,7 +34,7 @@ func outcome(_ failures: [String]) -> Int32 {
 }
 
 func differing(_ display: DRMDisplay, _ reference: ImageBuffer) -> Int {
-    reference.withImage { OverlayScenes.differingPixels(display.frontImage, $0) }
+    reference.withImage { ref in display.withFrontImage { OverlayScenes.differingPixels($0, ref) } }
 }
 
 func fill(_ image: Image, _ colour: UInt32) {
@@ -145,7 +145,7 @@ func runDRM(device: String) -> Int32 {
         let before = display.completedFlips
         let flips = 60
         for i in 0..<flips {
-            fill(try display.beginFrame(), i % 2 == 0 ? 0x0000_00FF : 0x0000_FF00)
+            try display.drawFrame { fill($0, i % 2 == 0 ? 0x0000_00FF : 0x0000_FF00) }
             try display.present()
         }
         try display.waitForFlip()
@@ -156,8 +156,7 @@ func runDRM(device: String) -> Int32 {
         //    read back from the scanned-out dumb buffer, then held for the host's screendump.
         for scene in OverlayScenes.Scene.allCases {
             t = now()
-            let image = try display.beginFrame()
-            s.render(scene, into: image)
+            try display.drawFrame { s.render(scene, into: $0) }
             try display.present()
             try display.waitForFlip()
             let bad = differing(display, references[scene.rawValue])
@@ -197,10 +196,10 @@ func runDRM(device: String) -> Int32 {
         do {
             let display = try DRMDisplay(configuration: .init(devicePath: device, bufferCount: 3))
             for i in 0..<30 {
-                fill(try display.beginFrame(), i % 3 == 0 ? 0x00FF_0000 : 0x0000_00FF)
+                try display.drawFrame { fill($0, i % 3 == 0 ? 0x00FF_0000 : 0x0000_00FF) }
                 try display.present()
             }
-            s.render(.countdown, into: try display.beginFrame())
+            try display.drawFrame { s.render(.countdown, into: $0) }
             try display.present()
             try display.waitForFlip()
             check(display.completedFlips == 31, "triple buffering: 31 flips presented, \(display.completedFlips) flip events")

@@ -25,7 +25,7 @@ import Testing
         // background, so the frame's top-left corner is the green backdrop.
         let frame = try ImageDecoder.decode(path: out + "/" + names[3], as: .rgb888)
         #expect(frame.width == 640 && frame.height == 480)
-        let px = withExtendedLifetime(frame) { (0..<3).map { frame.image().luma.row(10)[3 * 10 + $0] } }
+        let px = frame.withImage { image in (0..<3).map { image.luma.row(10)[3 * 10 + $0] } }
         #expect(px[1] > 200 && px[0] < 60 && px[2] < 60, "corner \(px)")
     }
 

@@ -15,19 +15,21 @@ import Testing
         let w = 10_000, h = 7_500
         let face = try ImageDecoder.decode(path: Fixtures.models + "/astronaut.png", as: .gray8)
         let yuv = ImageBuffer(format: .i420, width: w, height: h)
-        let img = yuv.image()
-        for i in 0..<3 {
-            let p = img.plane(i)
-            for y in 0..<p.height { p.row(y).update(repeating: 128, count: p.width) }
+        let jpeg = try yuv.withImage { img in
+            for i in 0..<3 {
+                let p = img.plane(i)
+                for y in 0..<p.height { p.row(y).update(repeating: 128, count: p.width) }
+            }
+            let luma = img.luma, x0 = (w - 8 * face.width) / 2, y0 = (h - 8 * face.height) / 2
+            face.withImage { source in
+                for y in 0..<(8 * face.height) {
+                    let s = source.luma.row(y / 8), d = luma.row(y0 + y)
+                    for x in 0..<(8 * face.width) { d[x0 + x] = s[x / 8] }
+                }
+            }
+            return try JPEGCodec().encode(img, quality: 85)
         }
-        let luma = img.luma, src = face.image().luma
-        let x0 = (w - 8 * face.width) / 2, y0 = (h - 8 * face.height) / 2
-        for y in 0..<(8 * face.height) {
-            let s = src.row(y / 8), d = luma.row(y0 + y)
-            for x in 0..<(8 * face.width) { d[x0 + x] = s[x / 8] }
-        }
-        try FileIO.writeAtomically(try JPEGCodec().encode(img, quality: 85), to: path)
-        withExtendedLifetime((yuv, face)) {}
+        try FileIO.writeAtomically(jpeg, to: path)
     }
 
     /// A launcher between this process and booth. Linux carries a process's resident high-water

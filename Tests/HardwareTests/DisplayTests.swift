@@ -14,12 +14,13 @@ import Glibc
         defer { _ = system("rm -rf '\(dir)'") }
         let display = PNGDisplay(directory: dir, width: 64, height: 32, everyNth: 3)
         for frame in 0..<5 {
-            let image = try display.beginFrame()
-            #expect(image.format == .xrgb8888)
-            let p = image.planes.0
-            for y in 0..<p.height {
-                let row = UnsafeMutableRawPointer(p.row(y)).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<p.width { row[x] = x < 32 ? 0x00FF_0000 : UInt32(frame) * 40 }  // red | blue level
+            try display.drawFrame { image in
+                #expect(image.format == .xrgb8888)
+                let p = image.planes.0
+                for y in 0..<p.height {
+                    let row = UnsafeMutableRawPointer(p.row(y)).assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<p.width { row[x] = x < 32 ? 0x00FF_0000 : UInt32(frame) * 40 }  // red | blue level
+                }
             }
             if frame == 4 { display.requestSnapshot() }
             try display.present()
@@ -40,7 +41,7 @@ import Glibc
     /// A screen the writer thread cannot write is reported by the next flush (and only once).
     @Test func pngDisplayReportsAFailedWrite() throws {
         let display = PNGDisplay(directory: "/nonexistent-booth-dir", width: 16, height: 8, everyNth: 1)
-        _ = try display.beginFrame()
+        try display.drawFrame { _ in }
         try display.present()
         #expect(throws: HardwareError.self) { try display.flush() }
         try display.flush()
@@ -49,7 +50,7 @@ import Glibc
 
     @Test func nullDisplayCountsFrames() throws {
         let display = NullDisplay(width: 32, height: 16)
-        _ = try display.beginFrame()
+        try display.drawFrame { _ in }
         try display.present()
         try display.present()
         #expect(display.presentedCount == 2)

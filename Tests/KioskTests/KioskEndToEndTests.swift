@@ -80,23 +80,25 @@ final class StopAfterStillSource: WrappedSource {
     func wellPlacedFrame() throws -> String {
         let source = try ImageDecoder.decode(path: Fixtures.models + "/astronaut.png", as: .rgb888)
         let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models)
-        let face = try #require(withExtendedLifetime(source) { analyzer.analyze(source.image()).first })
+        let face = try #require(source.withImage { analyzer.analyze($0).first })
         let guide = LayoutGuide.centred(width: 640, height: 480)
         let s = guide.box.width / face.box.width
         let ox = guide.box.center.x - face.box.center.x * s, oy = guide.box.center.y - face.box.center.y * s
         let frame = ImageBuffer(format: .rgb888, width: 640, height: 480)
-        Fill.run(frame.image().luma, value: 0xD0_D0D0)
+        frame.withImage { Fill.run($0.luma, value: 0xD0_D0D0) }
         let x0 = max(0, Int(ox.rounded(.up))), y0 = max(0, Int(oy.rounded(.up)))
         let x1 = min(640, Int((ox + Float(source.width) * s).rounded(.down)))
         let y1 = min(480, Int((oy + Float(source.height) * s).rounded(.down)))
         let sx0 = Int((Float(x0) - ox) / s), sy0 = Int((Float(y0) - oy) / s)
         let sx1 = min(source.width, Int(((Float(x1) - ox) / s).rounded(.up))), sy1 = min(source.height, Int(((Float(y1) - oy) / s).rounded(.up)))
-        withExtendedLifetime((source, frame)) {
-            ResizeBilinear.run(source.image().cropped(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0),
-                               frame.image().cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        source.withImage { from in
+            frame.withImage { to in
+                ResizeBilinear.run(from.cropped(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0),
+                                   to.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+            }
         }
         let dir = makeTemporaryDirectory()
-        try Data(withExtendedLifetime(frame) { try PNGCodec.encode(frame.image()) }).write(to: URL(fileURLWithPath: dir + "/face.png"))
+        try Data(frame.withImage { try PNGCodec.encode($0) }).write(to: URL(fileURLWithPath: dir + "/face.png"))
         return dir
     }
 
@@ -133,7 +135,7 @@ final class StopAfterStillSource: WrappedSource {
         // The background was hidden (the default) and there is no greeting image: the astronaut's
         // dark top-left corner is white in the photo, as it was on the screen.
         #expect(sidecar["background"] as? String == "white")
-        let corner = withExtendedLifetime(jpeg) { (0..<3).map { jpeg.image().luma.row(8)[3 * 8 + $0] } }
+        let corner = jpeg.withImage { image in (0..<3).map { image.luma.row(8)[3 * 8 + $0] } }
         #expect(corner.allSatisfy { $0 > 235 }, "corner \(corner)")
         let visible = try FileManager.default.subpathsOfDirectory(atPath: photos).filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(visible.filter { $0.hasSuffix(".jpg") }.count == 2)   // the photo and latest.jpg
@@ -251,7 +253,7 @@ final class StopAfterStillSource: WrappedSource {
         #expect(passport["width"] as? Int == jpeg.width && passport["height"] as? Int == jpeg.height)
         #expect(abs(Double(jpeg.height) / Double(jpeg.width) - 45.0 / 35.0) < 0.01, "\(jpeg.width)×\(jpeg.height)")
         // The grey backdrop became the UK profile's white.
-        let corner = withExtendedLifetime(jpeg) { (0..<3).map { jpeg.image().luma.row(4)[3 * 4 + $0] } }
+        let corner = jpeg.withImage { image in (0..<3).map { image.luma.row(4)[3 * 4 + $0] } }
         #expect(corner.allSatisfy { $0 > 245 }, "corner \(corner)")
     }
 }

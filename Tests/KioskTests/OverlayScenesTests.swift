@@ -6,7 +6,7 @@ import Testing
 /// are identical, and what the scenes are meant to differ in shows up in their pixels.
 struct OverlayScenesTests {
     static func differing(_ a: ImageBuffer, _ b: ImageBuffer) -> Int {
-        withExtendedLifetime((a, b)) { OverlayScenes.differingPixels(a.image(), b.image()) }
+        a.withImage { first in b.withImage { OverlayScenes.differingPixels(first, $0) } }
     }
 
 
@@ -16,14 +16,16 @@ struct OverlayScenesTests {
         #expect(scenes.live(.ready).green)
         let all = OverlayScenes.Scene.allCases.map { scene in
             let b = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
-            scenes.render(scene, into: b.image())
+            b.withImage { scenes.render(scene, into: $0) }
             return b
         }
         // Drawn again over a different screen: identical (every pixel is drawn each time).
         for scene in OverlayScenes.Scene.allCases {
             let again = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
-            scenes.render(scene == .adjust ? .review : .adjust, into: again.image())
-            scenes.render(scene, into: again.image())
+            again.withImage { screen in
+                scenes.render(scene == .adjust ? .review : .adjust, into: screen)
+                scenes.render(scene, into: screen)
+            }
             #expect(Self.differing(again, all[scene.rawValue]) == 0, "\(scene.name)")
         }
         for i in all.indices {
@@ -33,7 +35,7 @@ struct OverlayScenesTests {
         }
         // The guide's colour alone: only the oval and the face box change.
         let green = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
-        scenes.render(.adjust, into: green.image(), guideGreen: true)
+        green.withImage { scenes.render(.adjust, into: $0, guideGreen: true) }
         let changed = Self.differing(green, all[OverlayScenes.Scene.adjust.rawValue])
         #expect(changed > 500 && changed < 800 * 480 / 20)
     }

@@ -7,9 +7,11 @@ import Testing
 
 func smallJPEG() throws -> [UInt8] {
     let img = ImageBuffer(format: .rgb888, width: 32, height: 24)
-    let p = img.image().luma
-    for y in 0..<24 { for x in 0..<96 { p.row(y)[x] = UInt8((x * 7 + y * 3) & 0xFF) } }
-    return try JPEGCodec().encode(img.image(), quality: 90)
+    return try img.withImage { image in
+        let p = image.luma
+        for y in 0..<24 { for x in 0..<96 { p.row(y)[x] = UInt8((x * 7 + y * 3) & 0xFF) } }
+        return try JPEGCodec().encode(image, quality: 90)
+    }
 }
 
 @Suite struct PhotoStoreTests {

@@ -125,7 +125,7 @@ struct FaceFixtureTests {
     func noFaceOnDogs(path: ExecutionPath) throws {
         let analyzer = path == .float ? self.analyzer : try FaceAnalyzer(modelDirectory: Fixtures.models, path: path)
         let buffer = FaceTestSupport.load(root + "/voc_boxes/dogs.jpg")
-        let faces = withExtendedLifetime(buffer) { analyzer.analyze(buffer.image()) }
+        let faces = buffer.withImage { analyzer.analyze($0) }
         #expect(faces.isEmpty, "\(faces.count) faces on dogs.jpg (\(path))")
     }
 }

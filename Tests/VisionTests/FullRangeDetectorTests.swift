@@ -26,7 +26,7 @@ import Vision
     static func best(_ detector: FaceDetector, _ frame: ImageBuffer, near box: Rect, minScore: Float) -> FaceDetection? {
         detector.minScore = minScore
         var found: [FaceDetection] = []
-        withExtendedLifetime(frame) { detector.detect(frame.image(), into: &found) }
+        frame.withImage { detector.detect($0, into: &found) }
         return found.filter { $0.box.iou(box) >= 0.3 }.max { $0.score < $1.score }
     }
 
@@ -57,7 +57,7 @@ import Vision
         let portrait = FaceTestSupport.astronaut()
         let reference = try Self.detector(.short, .float)
         var faces: [FaceDetection] = []
-        withExtendedLifetime(portrait) { reference.detect(portrait.image(), into: &faces) }
+        portrait.withImage { reference.detect($0, into: &faces) }
         let face = try #require(faces.first, "no face in the astronaut portrait")
         let (frame, map) = Self.standingBack(scale: 0.6)
         let expected = map(face.box)
@@ -110,9 +110,8 @@ import Vision
                                       landmarker: try FaceLandmarker(meshModel: mesh, irisModel: nil, path: .integer), maxFaces: 2)
             var count = 0
             for i in 0..<4 {
-                var image = frame.image()
-                image.metadata = FrameMetadata(sequence: UInt64(i), timestampNanoseconds: UInt64(i + 1) * 33_333_333)
-                count = withExtendedLifetime(frame) { tracker.process(image) }
+                let metadata = FrameMetadata(sequence: UInt64(i), timestampNanoseconds: UInt64(i + 1) * 33_333_333)
+                count = frame.withImage(metadata: metadata) { tracker.process($0) }
                 if count > 0 && i < 2 { found[model] = i + 1 }
             }
             print("einstein frame, \(model): \(count) faces after 4 frames, first after \(found[model].map(String.init) ?? "-") frames")

@@ -79,7 +79,7 @@ struct IntegerEndToEndTests {
         print("dogs.jpg without the second look: \(unverified.map { ($0.box, $0.confidence, $0.presence) })")
         let buffer = FaceTestSupport.load(dogs)
         for face in unverified {
-            let score = withExtendedLifetime(buffer) { verifier.secondLookScore(buffer.image(), faceAt: face.box) }
+            let score = buffer.withImage { verifier.secondLookScore($0, faceAt: face.box) }
             print("dogs.jpg second look: \(score)")
             #expect(score < integer.minVerification)
         }

@@ -24,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
                 image.luma.row(0)[0] = UInt8(truncatingIfNeeded: sequence)
             }
             if let lease = ring.newest(after: sequence - 1) {
-                blackHole(lease.image.luma.row(0)[0])
+                blackHole(lease.withImage { $0.luma.row(0)[0] })
             }
         }
     }

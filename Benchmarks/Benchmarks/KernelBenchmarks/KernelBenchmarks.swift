@@ -44,24 +44,28 @@ let benchmarks: @Sendable () -> Void = {
         let mask = ImageBuffer(format: .gray8, width: width, height: height)
         let size = entry.destinationSize(width, height)
         let destination = ImageBuffer(format: entry.destinationFormat, width: size.width, height: size.height)
-        fillNoise(source.image(), seed: 1)
-        fillNoise(background.image(), seed: 2)
-        fillNoise(mask.image(), seed: 3)
-        let bytes = pixelBytes(source.image())
+        source.withImage { fillNoise($0, seed: 1) }
+        background.withImage { fillNoise($0, seed: 2) }
+        mask.withImage { fillNoise($0, seed: 3) }
+        let bytes = source.withImage { pixelBytes($0) }
         for variant in KernelVariant.allCases {
             let label = variant == .scalar ? "scalar" : "simd"
             Benchmark("\(entry.name) \(label)") { benchmark in
-                let arguments = KernelArguments(source: source.image(), background: background.image(),
-                                                mask: mask.image().luma, destination: destination.image())
-                let clock = ContinuousClock()
-                for _ in benchmark.scaledIterations {
-                    let start = clock.now
-                    entry.run(variant, arguments)
-                    let elapsed = clock.now - start
-                    let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-                    benchmark.measurement(megabytesPerSecond, Int(Double(bytes) / max(nanoseconds, 1) * 1e3))
-                }
-                withExtendedLifetime((source, background, mask, destination)) {}
+                // The four buffers are borrowed for the whole run, so every view below stays valid.
+                source.withImage { sourceImage in background.withImage { backgroundImage in
+                    mask.withImage { maskImage in destination.withImage { destinationImage in
+                        let arguments = KernelArguments(source: sourceImage, background: backgroundImage,
+                                                        mask: maskImage.luma, destination: destinationImage)
+                        let clock = ContinuousClock()
+                        for _ in benchmark.scaledIterations {
+                            let start = clock.now
+                            entry.run(variant, arguments)
+                            let elapsed = clock.now - start
+                            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+                            benchmark.measurement(megabytesPerSecond, Int(Double(bytes) / max(nanoseconds, 1) * 1e3))
+                        }
+                    } }
+                } }
             }
         }
     }

@@ -11,8 +11,8 @@ import Syscalls
 /// the first connected one), its mode (the requested size or the preferred mode), a CRTC the
 /// connector's encoder can drive; remember that CRTC's current state; create the dumb buffers
 /// (one extra row each, so SIMD drawing kernels may over-read), add framebuffers, mmap each once;
-/// set the mode on a black buffer. The renderer draws into `beginFrame()`'s image (the back
-/// buffer); `present()` queues a page flip with `DRM_MODE_PAGE_FLIP_EVENT` and the flip event is
+/// set the mode on a black buffer. The renderer draws into the back buffer `drawFrame`
+/// lends it; `present()` queues a page flip with `DRM_MODE_PAGE_FLIP_EVENT` and the flip event is
 /// taken with `drmHandleEvent` after `poll` on the card's fd. The previous CRTC is restored, the
 /// buffers unmapped and destroyed, on deinit.
 ///
@@ -41,12 +41,13 @@ public final class DRMDisplay: DisplaySink {
         }
     }
 
+    /// A dumb buffer with its framebuffer, mapped: `createBuffer` returns one only once every
+    /// step succeeded (and undoes the steps that did when one fails).
     struct DumbBuffer {
-        var handle: UInt32
-        var framebuffer: UInt32
-        var pitch: Int
-        var size: Int
-        var map: UnsafeMutableRawPointer?
+        let handle: UInt32, framebuffer: UInt32
+        /// Bytes per row, and bytes mapped at `map`.
+        let pitch: Int, size: Int
+        let map: UnsafeMutableRawPointer
     }
 
     public let name: String
@@ -68,7 +69,7 @@ public final class DRMDisplay: DisplaySink {
     private var pending = -1
     private var modeSet = false
 
-    /// Seconds `present`/`beginFrame` wait for a flip event before calling the display stuck.
+    /// Seconds `present`/`drawFrame` wait for a flip event before calling the display stuck.
     public static let flipTimeoutMilliseconds: Int32 = 1_000
 
     public init(configuration: Configuration, syscalls: SystemCalls = .live) throws(HardwareError) {
@@ -101,7 +102,7 @@ public final class DRMDisplay: DisplaySink {
         saved = drmModeGetCrtc(fd, crtc)
 
         for _ in 0..<configuration.bufferCount { buffers.append(try createBuffer()) }
-        for b in buffers { b.map!.initializeMemory(as: UInt8.self, repeating: 0, count: b.size) }
+        for b in buffers { b.map.initializeMemory(as: UInt8.self, repeating: 0, count: b.size) }
         try setMode(buffer: 0)
         front = 0
         back = 1
@@ -201,30 +202,33 @@ public final class DRMDisplay: DisplaySink {
         } catch {
             throw HardwareError.system(device: "display", error: error)
         }
-        var buffer = DumbBuffer(handle: create.handle, framebuffer: 0, pitch: Int(create.pitch), size: Int(create.size), map: nil)
         var fb: UInt32 = 0
         let r = drmModeAddFB(fd, UInt32(mode.hdisplay), UInt32(mode.vdisplay), 24, 32, create.pitch, create.handle, &fb)
         if r != 0 {
-            destroy(buffer)
+            destroy(handle: create.handle, framebuffer: 0)
             throw Self.kmsError(r, doing: "drmModeAddFB", path: path)
         }
-        buffer.framebuffer = fb
         var map = drm_mode_map_dumb(handle: create.handle, pad: 0, offset: 0)
         do {
             try sys.ioctl(fd, booth_drm_ioctl_mode_map_dumb(), &map, name: "DRM_IOCTL_MODE_MAP_DUMB")
-            buffer.map = try sys.mmap(length: buffer.size, protection: PROT_READ | PROT_WRITE, flags: MAP_SHARED,
-                                      fd: fd, offset: Int(map.offset))
+            let base = try sys.mmap(length: Int(create.size), protection: PROT_READ | PROT_WRITE, flags: MAP_SHARED,
+                                    fd: fd, offset: Int(map.offset))
+            return DumbBuffer(handle: create.handle, framebuffer: fb, pitch: Int(create.pitch), size: Int(create.size), map: base)
         } catch {
-            destroy(buffer)
+            destroy(handle: create.handle, framebuffer: fb)
             throw HardwareError.system(device: "display", error: error)
         }
-        return buffer
     }
 
     private func destroy(_ b: DumbBuffer) {
-        if let map = b.map { try? sys.munmap(map, length: b.size) }
-        if b.framebuffer != 0 { _ = drmModeRmFB(fd, b.framebuffer) }
-        var d = drm_mode_destroy_dumb(handle: b.handle)
+        try? sys.munmap(b.map, length: b.size)
+        destroy(handle: b.handle, framebuffer: b.framebuffer)
+    }
+
+    /// Removes the framebuffer (when one was added) and destroys the dumb buffer.
+    private func destroy(handle: UInt32, framebuffer: UInt32) {
+        if framebuffer != 0 { _ = drmModeRmFB(fd, framebuffer) }
+        var d = drm_mode_destroy_dumb(handle: handle)
         _ = try? sys.ioctl(fd, booth_drm_ioctl_mode_destroy_dumb(), &d, name: "DRM_IOCTL_MODE_DESTROY_DUMB")
     }
 
@@ -260,9 +264,9 @@ public final class DRMDisplay: DisplaySink {
 
     private func image(_ index: Int) -> Image {
         let b = buffers[index]
-        let plane = Plane(base: b.map!, width: width, height: height, stride: b.pitch, bytesPerPixel: 4,
+        let plane = Plane(base: b.map, width: width, height: height, stride: b.pitch, bytesPerPixel: 4,
                           padding: b.size - ((height - 1) * b.pitch + width * 4))
-        let empty = Plane(base: b.map!, width: 0, height: 0, stride: 0, bytesPerPixel: 1, padding: 0)
+        let empty = Plane(base: b.map, width: 0, height: 0, stride: 0, bytesPerPixel: 1, padding: 0)
         return Image(format: .xrgb8888, width: width, height: height, planes: (plane, empty, empty))
     }
 
@@ -273,16 +277,17 @@ public final class DRMDisplay: DisplaySink {
     public var crtc: UInt32 { crtcID }
     public var previousFramebuffer: UInt32 { saved?.pointee.buffer_id ?? 0 }
 
-    /// What is on screen now (for readback checks): the last buffer whose flip completed.
-    public var frontImage: Image { image(front) }
+    /// Lends what is on screen now (for readback checks) to `body`: the last buffer whose flip
+    /// completed. The view must not escape `body`.
+    public func withFrontImage<Result>(_ body: (Image) -> Result) -> Result { body(image(front)) }
 
     /// Page-flip events received since the display was opened.
     public private(set) var completedFlips = 0
 
-    public func beginFrame() throws(HardwareError) -> Image {
+    public func drawFrame(_ draw: (Image) -> Void) throws(HardwareError) {
         // Double buffering: the back buffer is the one still scanned out until the flip lands.
         if pending >= 0 && back == front { try waitForFlip() }
-        return image(back)
+        draw(image(back))
     }
 
     public func present() throws(HardwareError) {

@@ -15,7 +15,7 @@ public final class NullDisplay: DisplaySink {
         buffer = ImageBuffer(format: .xrgb8888, width: width, height: height)
     }
 
-    /// The screen buffer, owned by the display for its lifetime.
-    public func beginFrame() throws(HardwareError) -> Image { buffer.unsafeImage() }
+    /// Lends the screen buffer, owned by the display for its lifetime, to `draw`.
+    public func drawFrame(_ draw: (Image) -> Void) throws(HardwareError) { buffer.withImage(draw) }
     public func present() throws(HardwareError) { presentedCount += 1 }
 }

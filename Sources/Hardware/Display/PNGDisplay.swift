@@ -38,8 +38,8 @@ public final class PNGDisplay: DisplaySink {
     /// Writes the next presented frame whatever its number.
     public func requestSnapshot() { snapshotWanted = true }
 
-    /// The screen buffer, owned by the display for its lifetime.
-    public func beginFrame() throws(HardwareError) -> Image { buffer.unsafeImage() }
+    /// Lends the screen buffer, owned by the display for its lifetime, to `draw`.
+    public func drawFrame(_ draw: (Image) -> Void) throws(HardwareError) { buffer.withImage(draw) }
 
     public func present() throws(HardwareError) {
         defer { presentedCount += 1 }

@@ -54,13 +54,6 @@ public final class ImageBuffer: @unchecked Sendable {
         return try body(view(metadata: metadata))
     }
 
-    /// The escaping view of this buffer's pixels, valid only while the caller keeps the buffer alive.
-    /// Kept for call sites not yet converted (Sources/booth, Sources/Kiosk); use `withImage`.
-    @available(*, deprecated, message: "the view can outlive the buffer; use withImage { image in ... }")
-    @inlinable public func image(metadata: FrameMetadata = FrameMetadata()) -> Image {
-        view(metadata: metadata)
-    }
-
     /// The escaping view of this buffer's pixels, for an owner that keeps the buffer in a stored
     /// property for its own lifetime and hands the view out under that lifetime (a display's
     /// screen, valid until `present()`). Everyone else uses `withImage`.

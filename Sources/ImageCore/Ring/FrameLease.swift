@@ -27,10 +27,5 @@ public struct FrameLease: ~Copyable, @unchecked Sendable {
         try body(view)
     }
 
-    /// The escaping view of the leased frame, valid only while the lease lives.
-    /// Kept for call sites not yet converted (Sources/Kiosk); use `withImage`.
-    @available(*, deprecated, message: "the view can outlive the lease; use withImage { image in ... }")
-    public var image: Image { view }
-
     deinit { ring.release(slot: slot) }
 }

@@ -121,31 +121,38 @@ final class OverlayRenderer {
         canvas.fill(x: 0, y: layout.y + layout.height, width: screen.width, height: screen.height, Self.backdrop)
         canvas.fill(x: 0, y: layout.y, width: layout.x, height: layout.height, Self.backdrop)
         canvas.fill(x: layout.x + layout.width, y: layout.y, width: screen.width, height: layout.height, Self.backdrop)
-        // At scale 1 (a 640×480 frame on an 800×480 screen) the frame is shown as it is.
-        var shown = source
-        if !layout.isUnscaled {
-            ResizeBilinear.run(source, scaled.image())
-            shown = scaled.image()
-        }
         // The mirror is folded into the colour conversion (no pass of its own).
-        YUVToRGB.run(shown, screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height), matrix: .bt601Full,
-                     mirrored: layout.mirrored)
+        let region = screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height)
+        // At scale 1 (a 640×480 frame on an 800×480 screen) the frame is shown as it is.
+        if layout.isUnscaled {
+            YUVToRGB.run(source, region, matrix: .bt601Full, mirrored: layout.mirrored)
+            return
+        }
+        scaled.withImage { shown in
+            ResizeBilinear.run(source, shown)
+            YUVToRGB.run(shown, region, matrix: .bt601Full, mirrored: layout.mirrored)
+        }
     }
 
     /// Replaces what the mask calls background in the preview rectangle.
     private func hideBackground(_ mask: Plane, in screen: Image) {
         let whole = Image(format: .gray8, width: mask.width, height: mask.height, planes: (mask, mask, mask))
-        var m = mask
-        if mask.width != layout.width || mask.height != layout.height {
-            ResizeBilinear.run(whole, maskScaled.image())
-            m = maskScaled.image().luma
-        }
-        if layout.mirrored {
-            Mirror.run(Image(format: .gray8, width: m.width, height: m.height, planes: (m, m, m)), maskMirrored.image())
-            m = maskMirrored.image().luma
-        }
         let region = screen.cropped(x: layout.x, y: layout.y, width: layout.width, height: layout.height)
-        compositor.composite(frame: region, mask: m, into: region)
+        // Both scratch masks are borrowed for the whole composite: `m` may be a view of either.
+        maskScaled.withImage { scaledMask in
+            maskMirrored.withImage { mirroredMask in
+                var m = mask
+                if mask.width != layout.width || mask.height != layout.height {
+                    ResizeBilinear.run(whole, scaledMask)
+                    m = scaledMask.luma
+                }
+                if layout.mirrored {
+                    Mirror.run(Image(format: .gray8, width: m.width, height: m.height, planes: (m, m, m)), mirroredMask)
+                    m = mirroredMask.luma
+                }
+                compositor.composite(frame: region, mask: m, into: region)
+            }
+        }
     }
 
     private func drawBanner(_ text: String, canvas: Canvas, screen: Image) {

@@ -88,8 +88,7 @@ final class PresentStage: KioskStage {
     private func present(_ draw: (Image) -> Void) {
         do throws(HardwareError) {
             let t0 = ContinuousClock.now
-            let screen = try display.beginFrame()
-            draw(screen)
+            try display.drawFrame(draw)
             let t1 = ContinuousClock.now
             try display.present()
             links.timings.record(.render, nanoseconds: (t1 - t0).nanoseconds)
