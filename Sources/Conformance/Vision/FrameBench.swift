@@ -37,7 +37,7 @@ public enum FrameBench {
     }
 
     /// The part of the frame to run.
-    public enum Part {
+    public enum Part: Sendable {
         /// The per-frame work (mesh and segmentation).
         case frame
         /// The face detector (amortised by the caller).
