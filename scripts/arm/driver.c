@@ -67,12 +67,23 @@ static uint8_t *read_model(const char *dir, const char *name, size_t *count) {
     return read_file(path, count);
 }
 
+/* `--OPTION ARG FIRST|SECOND ITERATIONS`: 0 for FIRST, 1 for SECOND, -1 when the arguments are
+ * not that (then *iterations is not set). */
+static int choice_and_count(int argc, char **argv, const char *first, const char *second, long *iterations) {
+    if (argc != 5) return -1;
+    int choice = strcmp(argv[3], first) == 0 ? 0 : strcmp(argv[3], second) == 0 ? 1 : -1;
+    char *end = NULL;
+    long n = strtol(argv[4], &end, 10);
+    if (choice < 0 || !end || end == argv[4] || *end != '\0' || n < 0) return -1;
+    *iterations = n;
+    return choice;
+}
+
 /* `--frame DIR frame|detector ITERATIONS`: FrameBench on DIR's models. */
 static int run_frame(int argc, char **argv) {
-    int part = argc == 5 ? (strcmp(argv[3], "frame") == 0 ? 0 : strcmp(argv[3], "detector") == 0 ? 1 : -1) : -1;
-    char *end = NULL;
-    long iterations = argc == 5 ? strtol(argv[4], &end, 10) : -1;
-    if (part < 0 || !end || *end != '\0' || iterations < 0) {
+    long iterations = -1;
+    int part = choice_and_count(argc, argv, "frame", "detector", &iterations);
+    if (part < 0) {
         fprintf(stderr, "usage: %s --frame MODELS_DIR frame|detector ITERATIONS\n", argv[0]);
         return 2;
     }
@@ -127,10 +138,9 @@ int main(int argc, char **argv) {
     }
     if (argc >= 2 && strcmp(argv[1], "--frame") == 0) return run_frame(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--net") == 0) {
-        int path = argc == 5 ? (strcmp(argv[3], "float") == 0 ? 0 : strcmp(argv[3], "int") == 0 ? 1 : -1) : -1;
-        char *end = NULL;
-        long iterations = argc == 5 ? strtol(argv[4], &end, 10) : -1;
-        if (path < 0 || !end || *end != '\0' || iterations < 0) {
+        long iterations = -1;
+        int path = choice_and_count(argc, argv, "float", "int", &iterations);
+        if (path < 0) {
             fprintf(stderr, "usage: %s --net MODEL.tflite float|int ITERATIONS\n", argv[0]);
             return 2;
         }
