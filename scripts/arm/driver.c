@@ -10,6 +10,9 @@
  *   booth-conformance --bench KERNEL VARIANT WIDTH HEIGHT ITERATIONS
  *   booth-conformance --net MODEL.tflite float|int ITERATIONS
  *                                       load one model on one path, run it ITERATIONS times
+ *   booth-conformance --frame MODELS_DIR frame|detector ITERATIONS
+ *                                       one live 640x480 frame's vision work (FrameBench) on the
+ *                                       integer path, ITERATIONS times
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +35,9 @@ int32_t booth_conformance_bench(const uint8_t *name, ptrdiff_t name_count, int32
 int32_t booth_conformance_list(void);
 int32_t booth_conformance_net(const uint8_t *name, ptrdiff_t name_count, const uint8_t *bytes, ptrdiff_t count,
                               int32_t path, ptrdiff_t iterations);
+int32_t booth_conformance_frame(int32_t part, const uint8_t *mesh, ptrdiff_t mesh_count, const uint8_t *landscape,
+                                ptrdiff_t landscape_count, const uint8_t *detector, ptrdiff_t detector_count,
+                                ptrdiff_t iterations);
 
 static uint8_t *read_file(const char *path, size_t *count) {
     FILE *f = fopen(path, "rb");
@@ -53,6 +59,49 @@ static uint8_t *read_file(const char *path, size_t *count) {
 }
 
 #define MAX_MODELS 16
+
+/* Reads DIR/NAME, or returns NULL (and prints why). */
+static uint8_t *read_model(const char *dir, const char *name, size_t *count) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return read_file(path, count);
+}
+
+/* `--OPTION ARG FIRST|SECOND ITERATIONS`: 0 for FIRST, 1 for SECOND, -1 when the arguments are
+ * not that (then *iterations is not set). */
+static int choice_and_count(int argc, char **argv, const char *first, const char *second, long *iterations) {
+    if (argc != 5) return -1;
+    int choice = strcmp(argv[3], first) == 0 ? 0 : strcmp(argv[3], second) == 0 ? 1 : -1;
+    char *end = NULL;
+    long n = strtol(argv[4], &end, 10);
+    if (choice < 0 || !end || end == argv[4] || *end != '\0' || n < 0) return -1;
+    *iterations = n;
+    return choice;
+}
+
+/* `--frame DIR frame|detector ITERATIONS`: FrameBench on DIR's models. */
+static int run_frame(int argc, char **argv) {
+    long iterations = -1;
+    int part = choice_and_count(argc, argv, "frame", "detector", &iterations);
+    if (part < 0) {
+        fprintf(stderr, "usage: %s --frame MODELS_DIR frame|detector ITERATIONS\n", argv[0]);
+        return 2;
+    }
+    size_t counts[3] = {0, 0, 0};
+    uint8_t *bytes[3] = {NULL, NULL, NULL};
+    if (part == 0) {
+        if (!(bytes[0] = read_model(argv[2], "face_landmark.tflite", &counts[0]))) return 2;
+        if (!(bytes[1] = read_model(argv[2], "selfie_segmentation_landscape.tflite", &counts[1]))) { free(bytes[0]); return 2; }
+    } else if (!(bytes[2] = read_model(argv[2], "face_detection_short_range.tflite", &counts[2]))) {
+        return 2;
+    }
+    int32_t r = booth_conformance_frame(part, bytes[0], (ptrdiff_t)counts[0], bytes[1], (ptrdiff_t)counts[1],
+                                        bytes[2], (ptrdiff_t)counts[2], (ptrdiff_t)iterations);
+    for (int i = 0; i < 3; i++) free(bytes[i]);
+    if (r < 0) return 2;
+    printf("frame %s %ld %d\n", argv[3], iterations, r);
+    return 0;
+}
 
 /* Reads every *.tflite file in `dir`; returns the count, or -1 when `dir` cannot be read. */
 static ptrdiff_t read_models(const char *dir, char **names, uint8_t **bytes, ptrdiff_t *sizes) {
@@ -87,11 +136,11 @@ int main(int argc, char **argv) {
         printf("bench %s %s %d\n", argv[2], argv[3], r);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--frame") == 0) return run_frame(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--net") == 0) {
-        int path = argc == 5 ? (strcmp(argv[3], "float") == 0 ? 0 : strcmp(argv[3], "int") == 0 ? 1 : -1) : -1;
-        char *end = NULL;
-        long iterations = argc == 5 ? strtol(argv[4], &end, 10) : -1;
-        if (path < 0 || !end || *end != '\0' || iterations < 0) {
+        long iterations = -1;
+        int path = choice_and_count(argc, argv, "float", "int", &iterations);
+        if (path < 0) {
             fprintf(stderr, "usage: %s --net MODEL.tflite float|int ITERATIONS\n", argv[0]);
             return 2;
         }
