@@ -1,7 +1,7 @@
 // The kiosk's per-frame vision work, built from the libraries the kiosk's vision thread calls:
 // face tracking (the integer-path mesh without iris, the detector every 30 frames while a second
-// face is looked for), pose and capture quality, in passport mode the examiner measurements and
-// the live rules, and with the background hidden the fast person mask (landscape model, temporal
+// face is looked for: short range in passport mode, full range in booth mode, as the kiosk's
+// `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules, and with the background hidden the fast person mask (landscape model, temporal
 // stability). No overlay, no capture: `Kiosk.frame-*` covers the whole loop.
 import Foundation
 import ImageCore
@@ -20,12 +20,13 @@ final class VisionStep {
     private(set) var instruction = Instruction.noFace
 
     init(models: String, profile: Profile?, hideBackground: Bool, width: Int, height: Int) throws {
-        let faces = try FaceAnalyzer(modelDirectory: models, path: .integer, iris: false)
+        // The kiosk's `detector = "auto"`: short range in passport mode, full range in booth mode.
+        let faces = try FaceAnalyzer(modelDirectory: models, path: .integer, iris: false,
+                                     detector: profile == nil ? .full : .short, verify: false)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
         rules = profile.map { LiveRules(profile: $0) }
         if hideBackground {
-            let model = [UInt8](try Data(contentsOf: URL(fileURLWithPath: models + "/selfie_segmentation_landscape.tflite")))
-            let s = try PersonSegmenter(level: .fast, generalModel: nil, landscapeModel: model)
+            let s = try ModelStore(directory: models).segmenter(.fast)
             s.temporalStability = true
             segmenter = s
         } else {
@@ -40,12 +41,7 @@ final class VisionStep {
         let n = tracker.process(frame)
         measurements.removeAll(keepingCapacity: true)
         for i in 0..<n {
-            let face = tracker.face(i)
-            let q = quality.evaluate(frame, face: face)
-            measurements.append(FaceMeasurement(
-                box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
-                quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness),
-                examiner: rules == nil ? nil : ExaminerEstimator.measure(frame, face: face, quality: q)))
+            measurements.append(.live(frame, face: tracker.face(i), estimator: quality, examiner: rules != nil))
         }
         if let rules {
             instruction = measurements.withUnsafeBufferPointer { rules.check(faces: $0, guide: guide) }.instruction

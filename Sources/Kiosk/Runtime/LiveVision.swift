@@ -39,13 +39,8 @@ final class LiveVision {
     private func measure(_ image: Image, faces n: Int) {
         measurements.removeAll(keepingCapacity: true)
         for i in 0..<n {
-            let face = tracker.face(i)
-            let q = quality.evaluate(image, face: face)
-            measurements.append(FaceMeasurement(
-                box: face.boundingBox, roll: Double(face.pose.roll), pitch: Double(face.pose.pitch), yaw: Double(face.pose.yaw),
-                quality: Double(q.score), eyeOpenness: Double(q.eyeOpenness), mouthOpenness: Double(q.mouthOpenness),
-                // The examiner's measurements feed only the passport rules (none in booth mode).
-                examiner: rules == nil ? nil : ExaminerEstimator.measure(image, face: face, quality: q)))
+            // The examiner's measurements feed only the passport rules (none in booth mode).
+            measurements.append(.live(image, face: tracker.face(i), estimator: quality, examiner: rules != nil))
         }
     }
 
