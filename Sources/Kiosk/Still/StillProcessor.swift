@@ -61,17 +61,18 @@ final class StillProcessor {
                 message = "Saved as shot: \(error)"
                 break
             }
+            // The one greeting composite (`Greeter`, as `booth greet`): the config's picture, else white.
+            let greeter: Greeter
+            do {
+                greeter = try Greeter(segmenter: segmenter,
+                                      background: picture == nil ? .color(red: 255, green: 255, blue: 255) : .file("greeting"),
+                                      picture: picture)
+            } catch {
+                message = "Saved as shot: \(error)"
+                break
+            }
             let rgb = Self.rgb(image)
-            let compositor = BackgroundCompositor(width: rgb.width, height: rgb.height, format: .rgb888)
-            if let picture {
-                picture.withImage { compositor.setBackground(.image($0)) }
-            } else {
-                compositor.setBackground(.color(red: 255, green: 255, blue: 255))
-            }
-            rgb.withImage { frame in
-                let mask = segmenter.segment(frame)
-                compositor.composite(frame: frame, mask: mask.plane, into: frame)
-            }
+            rgb.withImage { greeter.greet($0) }
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
