@@ -109,16 +109,7 @@ import Testing
         // The goals are asserted on the real-face case only: without it this test would pass untested.
         try #require(cases.contains { $0.name != "noise" }, "no real-image reference case for \(model) in \(LiteRTReferenceTests.referenceDirectory)")
         let bytes = try LiteRTReferenceTests.modelBytes(model)
-        var cal = Self.calibration(model)
-        if ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"] != nil, let face = cases.first(where: { $0.name == "face" }) {
-            cal.images = [try LiteRTReferenceTests.readFloats(face.file("input"))]
-            cal.generatedCount = Int(ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"]!) ?? 0
-        }
-        if ProcessInfo.processInfo.environment["BOOTH_NO_CLE"] != nil { cal.equalize = false }
-        if ProcessInfo.processInfo.environment["BOOTH_NO_FUSE"] != nil { cal.fuseActivations = false }
-        if ProcessInfo.processInfo.environment["BOOTH_INT8"] != nil { cal.activations = .int8 }
-        if ProcessInfo.processInfo.environment["BOOTH_INT16"] != nil { cal.activations = .int16 }
-        if ProcessInfo.processInfo.environment["BOOTH_WEIGHT_CLE"] != nil { cal.activationAwareEqualization = false }
+        let cal = Self.calibration(model)
         let interpreter = try Interpreter(model: bytes, path: .integer, calibration: cal)
         if cal.activations == .automatic {
             // int16 activations where the per-pixel masks need them (see IntegerCalibration.activationWidth).
@@ -151,70 +142,6 @@ import Testing
             let a = simd.withOutput(k) { Array($0) }, b = scalar.withOutput(k) { Array($0) }
             #expect(a == b, "\(model) output \(k)")
         }
-    }
-}
-
-/// Prints the per-tensor error report of one model (set BOOTH_DIAGNOSE=model).
-@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_DIAGNOSE"] != nil))
-func integerDiagnosticsReport() throws {
-    let model = ProcessInfo.processInfo.environment["BOOTH_DIAGNOSE"]!
-    let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model && $0.name == "face" }
-    let c = try #require(cases.first)
-    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
-    var cal = IntegerModelTests.calibration(model)
-    if ProcessInfo.processInfo.environment["BOOTH_CAL_FACE"] != nil { cal.images = [input]; cal.generatedCount = 0 }
-    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model), path: .integer, calibration: cal)
-    for r in interpreter.integerDiagnostics(input: input) {
-        print("diag \(r.tensor) \(r.operation) max \(r.maxError) rms \(r.rmsError) range [\(r.lower), \(r.upper)] scale \(r.scale) err/scale \(r.maxError / r.scale) \(r.name)")
-    }
-}
-
-/// What int8 weights alone cost (set BOOTH_WEIGHTS_ONLY).
-@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_WEIGHTS_ONLY"] != nil), arguments: IntegerModelTests.goalModels)
-func int8WeightsOnlyReport(model: String) throws {
-    let cases = try LiteRTReferenceTests.reference.get().filter { $0.model == model && $0.name == "face" }
-    let c = try #require(cases.first)
-    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
-    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model))
-    let outs = interpreter.floatOutputsWithInt8Weights(input: input, clipSearch: ProcessInfo.processInfo.environment["BOOTH_CLIP"] != nil, skipQuantization: ProcessInfo.processInfo.environment["BOOTH_SKIPQ"] != nil)
-    var refs: [[Float]] = []
-    for k in 0..<c.outputCount { refs.append(try LiteRTReferenceTests.readFloats(c.file("out\(k)"))) }
-    for (name, value, limit) in IntegerModelTests.figures(model, IntegerModelTests.Run(outputs: outs, reference: refs)) {
-        print("int8 weights only: \(model): \(name) = \(value) (goal ≤ \(limit))")
-    }
-}
-
-@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_PER_OP"] != nil))
-func int8WeightsPerOperation() throws {
-    let model = ProcessInfo.processInfo.environment["BOOTH_PER_OP"]!
-    let c = try #require(try LiteRTReferenceTests.reference.get().first { $0.model == model && $0.name == "face" })
-    let input = try LiteRTReferenceTests.readFloats(c.file("input"))
-    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(model))
-    var refs: [[Float]] = []
-    for k in 0..<c.outputCount { refs.append(try LiteRTReferenceTests.readFloats(c.file("out\(k)"))) }
-    for k in 0..<interpreter.graph.operations.count {
-        let outs = interpreter.floatOutputsWithInt8Weights(input: input, onlyOperation: k)
-        let f = IntegerModelTests.figures(model, IntegerModelTests.Run(outputs: outs, reference: refs))
-        if f[0].1 > 0.002 || f[1].1 > 0.05 { print("per-op \(k) \(interpreter.graph.operations[k].kind.name): \(f[0].0) \(f[0].1) \(f[1].0) \(f[1].1)") }
-    }
-}
-
-@Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_OP_STATS"] != nil))
-func weightStats() throws {
-    let parts = ProcessInfo.processInfo.environment["BOOTH_OP_STATS"]!.split(separator: ":")
-    let interpreter = try Interpreter(model: try LiteRTReferenceTests.modelBytes(String(parts[0])))
-    let op = interpreter.graph.operations[Int(parts[1])!]
-    let t = op.inputs[1]
-    let w = Array(interpreter.graph.constant(t))
-    let shape = interpreter.graph.tensors[t].shape
-    print("op stats \(op.kind.name) weights \(shape) output \(interpreter.graph.tensors[op.output].shape) \(interpreter.graph.tensors[op.output].name)")
-    let oc = shape[0], inner = w.count / oc
-    for c in 0..<oc {
-        let row = w[(c * inner)..<((c + 1) * inner)]
-        let mx = row.map { abs($0) }.max()!
-        let rms = (row.map { $0 * $0 }.reduce(0, +) / Float(inner)).squareRoot()
-        let b = op.inputs[2] >= 0 ? interpreter.graph.constant(op.inputs[2])[interpreter.graph.constant(op.inputs[2]).startIndex + c] : 0
-        print("op stats ch \(c) max \(mx) rms \(rms) ratio \(mx / rms) bias \(b)")
     }
 }
 
