@@ -47,9 +47,7 @@ import Vision
                     let fromGray = estimator.evaluate(grayImage, face: face)
                     #expect(abs(fromRGB.components.sharpness - fromGray.components.sharpness) < 0.03)
                     // Scalar references and SIMD variants: the same measurements to the bit.
-                    KernelDispatch.forceScalar = true
-                    let scalar = estimator.evaluate(rgbImage, face: face)
-                    KernelDispatch.forceScalar = false
+                    let scalar = CaptureQualityEstimator(variant: .scalar).evaluate(rgbImage, face: face)
                     let vector = estimator.evaluate(rgbImage, face: face)
                     #expect(scalar == vector)
                 }

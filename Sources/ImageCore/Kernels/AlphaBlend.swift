@@ -11,8 +11,8 @@
 /// may be the background or foreground (in place). Reads and writes only pixels. Allocates nothing.
 public enum AlphaBlend {
     @inlinable
-    public static func run(foreground: Image, background: Image, mask: Plane, destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(foreground: Image, background: Image, mask: Plane, destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(foreground: foreground, background: background, mask: mask, destination: destination)
         case .simd: simd(foreground: foreground, background: background, mask: mask, destination: destination)
         }

@@ -5,8 +5,8 @@
 /// (no over-read). Allocates nothing.
 public enum CopyPlane {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination)
         case .simd: simd(source, destination)
         }

@@ -7,8 +7,8 @@
 /// Contract: writes only the rows' `width * bpp` bytes; reads nothing. Allocates nothing.
 public enum Fill {
     @inlinable
-    public static func run(_ plane: Plane, value: UInt32) {
-        switch KernelDispatch.variant {
+    public static func run(_ plane: Plane, value: UInt32, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(plane, value: value)
         case .simd: simd(plane, value: value)
         }

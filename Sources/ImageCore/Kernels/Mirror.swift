@@ -7,8 +7,8 @@
 /// row slack or padding).
 public enum Mirror {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination)
         case .simd: simd(source, destination)
         }

@@ -7,8 +7,8 @@
 /// `Plane.requiredPadding`). No allocation.
 public enum RGBToGray {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination)
         case .simd: simd(source, destination)
         }

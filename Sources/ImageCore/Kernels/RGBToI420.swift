@@ -12,8 +12,8 @@
 /// No allocation.
 public enum RGBToI420 {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination)
         case .simd: simd(source, destination)
         }

@@ -9,8 +9,8 @@
 /// destination rows. Allocates nothing.
 public enum ResizeArea {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination)
         case .simd: simd(source, destination)
         }

@@ -12,8 +12,8 @@
 /// Otherwise only pixels are read.
 public enum Rotate {
     @inlinable
-    public static func run(_ source: Image, _ destination: Image, _ rotation: Rotation) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, _ rotation: Rotation, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination, rotation)
         case .simd: simd(source, destination, rotation)
         }

@@ -7,10 +7,10 @@
 /// same size. Reads only pixels inside the planes (no over-read); writes only the destination's
 /// rows (`width * bpp` bytes each). XRGB8888's X byte is written as 255. Allocates nothing.
 public enum YUVToRGB {
-    /// Converts with the variant `KernelDispatch` selects.
+    /// Converts with `variant` (the SIMD twin unless the scalar reference is asked for).
     @inlinable
-    public static func run(_ source: Image, _ destination: Image, matrix: YUVMatrix, mirrored: Bool = false) {
-        switch KernelDispatch.variant {
+    public static func run(_ source: Image, _ destination: Image, matrix: YUVMatrix, mirrored: Bool = false, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(source, destination, matrix: matrix, mirrored: mirrored)
         case .simd: simd(source, destination, matrix: matrix, mirrored: mirrored)
         }

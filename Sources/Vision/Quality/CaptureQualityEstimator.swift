@@ -42,8 +42,12 @@ public final class CaptureQualityEstimator {
     let blocks: UnsafeMutableBufferPointer<UInt32>
     let selected: UnsafeMutableBufferPointer<UInt32>
     let chromaBlocks: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)
+    /// The kernel variant every measurement runs, fixed at construction: the SIMD twins, or the
+    /// scalar references (the same measurements to the bit; for tests).
+    public let variant: KernelVariant
 
-    public init() {
+    public init(variant: KernelVariant = .simd) {
+        self.variant = variant
         let p = CaptureQualityEstimator.patchSize
         patch = ImageBuffer(format: .i420, width: p, height: p)
         rgbPatch = ImageBuffer(format: .rgb888, width: p, height: p)
@@ -201,7 +205,7 @@ public final class CaptureQualityEstimator {
         let crop = image.cropped(x: x0, y: y0, width: w, height: h)
         let out = patch.unsafeImage()
         func resize(_ s: Plane, _ d: Plane) {
-            switch (area, KernelDispatch.variant) {
+            switch (area, variant) {
             case (true, .scalar): ResizeArea.scalar(s, d)
             case (true, .simd): ResizeArea.simd(s, d)
             case (false, .scalar): ResizeBilinear.scalar(s, d)
@@ -212,7 +216,7 @@ public final class CaptureQualityEstimator {
         case .rgb888, .xrgb8888:
             let staging = (image.format == .rgb888 ? rgbPatch : xrgbPatch).unsafeImage()
             resize(crop.planes.0, staging.planes.0)
-            RGBToI420.run(staging, out)
+            RGBToI420.run(staging, out, variant: variant)
         case .i420:
             resize(crop.planes.0, out.planes.0)
             resize(crop.planes.1, out.planes.1)
@@ -228,8 +232,8 @@ public final class CaptureQualityEstimator {
             }
         case .gray8:
             resize(crop.planes.0, out.planes.0)
-            Fill.run(out.planes.1, value: 128)
-            Fill.run(out.planes.2, value: 128)
+            Fill.run(out.planes.1, value: 128, variant: variant)
+            Fill.run(out.planes.2, value: 128, variant: variant)
         }
         return PatchMap(originX: Float(x0), originY: Float(y0),
                         scaleX: Float(size) / Float(w), scaleY: Float(size) / Float(h))
@@ -279,27 +283,27 @@ public final class CaptureQualityEstimator {
         let cheekR = box(cheekRc, 0.14 * d, 0.14 * d), cheekL = box(cheekLc, 0.14 * d, 0.14 * d)
 
         let low: UInt8 = 8, high: UInt8 = 247
-        let sF = RegionStatistics.run(yPlane, forehead, low: low, high: high)
-        let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high)
-        let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high)
+        let sF = RegionStatistics.run(yPlane, forehead, low: low, high: high, variant: variant)
+        let sR = RegionStatistics.run(yPlane, cheekR, low: low, high: high, variant: variant)
+        let sL = RegionStatistics.run(yPlane, cheekL, low: low, high: high, variant: variant)
         let interior = bounds(Self.interiorVertices, margin: 0)
         // Contrast away from the eyes (the interior box without the boxes around the eyes, plus
         // the forehead): the eyes are the face's most variable part (glasses, glare, make-up, a
         // patch), and an edge there says nothing about the lighting.
         let eyeBoxR = box(eyeR, 0.3 * d, 0.2 * d), eyeBoxL = box(eyeL, 0.3 * d, 0.2 * d)
         let aroundR = box(eyeR, 0.5 * d, 0.36 * d), aroundL = box(eyeL, 0.5 * d, 0.36 * d)
-        var face = RegionStatistics.run(yPlane, interior, low: low, high: high)
+        var face = RegionStatistics.run(yPlane, interior, low: low, high: high, variant: variant)
         func remove(_ e: PixelRect) {
             let i = PixelRect(x0: max(e.x0, interior.x0), y0: max(e.y0, interior.y0), x1: min(e.x1, interior.x1), y1: min(e.y1, interior.y1))
             guard !i.isEmpty else { return }
-            let s = RegionStatistics.run(yPlane, i, low: low, high: high)
+            let s = RegionStatistics.run(yPlane, i, low: low, high: high, variant: variant)
             face.count -= s.count; face.sum -= s.sum; face.sumOfSquares -= s.sumOfSquares
         }
         remove(aroundR)
         remove(aroundL)
         // The forehead too (above the interior box): the lighting's range shows there even when
         // a mask covers most of the lower face.
-        face = face + RegionStatistics.run(yPlane, forehead, low: low, high: high)
+        face = face + RegionStatistics.run(yPlane, forehead, low: low, high: high, variant: variant)
         m.faceContrast = face.deviation
 
         // Occlusion: colour of nose and mouth-and-chin against the skin of the forehead and the
@@ -309,9 +313,9 @@ public final class CaptureQualityEstimator {
         let bridge = box(at(168), 0.12 * d, 0.12 * d)
         func colour(_ r: PixelRect) -> (y: Float, u: Float, v: Float) {
             let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
-            return (RegionStatistics.run(yPlane, r, low: 0, high: 255).mean,
-                    RegionStatistics.run(uPlane, ch, low: 0, high: 255).mean,
-                    RegionStatistics.run(vPlane, ch, low: 0, high: 255).mean)
+            return (RegionStatistics.run(yPlane, r, low: 0, high: 255, variant: variant).mean,
+                    RegionStatistics.run(uPlane, ch, low: 0, high: 255, variant: variant).mean,
+                    RegionStatistics.run(vPlane, ch, low: 0, high: 255, variant: variant).mean)
         }
         let f = colour(forehead), br = colour(bridge)
         let wf = Float(forehead.area), wb = Float(bridge.area), wt = max(1, wf + wb)
@@ -326,8 +330,8 @@ public final class CaptureQualityEstimator {
         func deviation(_ r: PixelRect) -> Float {
             let ch = r.halved.clamped(width: uPlane.width, height: uPlane.height)
             guard !r.isEmpty, !ch.isEmpty else { return 0 }
-            let luma = Float(AbsoluteDeviationSum.run(yPlane, yPlane, r, reference: (ry, ry))) / Float(2 * r.area)
-            let chroma = Float(AbsoluteDeviationSum.run(uPlane, vPlane, ch, reference: rc)) / Float(ch.area)
+            let luma = Float(AbsoluteDeviationSum.run(yPlane, yPlane, r, reference: (ry, ry), variant: variant)) / Float(2 * r.area)
+            let chroma = Float(AbsoluteDeviationSum.run(uPlane, vPlane, ch, reference: rc, variant: variant)) / Float(ch.area)
             return (luma + 2 * chroma) * scale
         }
         // Exposure on forehead and cheeks; a cheek unlike the forehead's skin (covered by a mask
@@ -351,7 +355,7 @@ public final class CaptureQualityEstimator {
         m.mouthDistance = deviation(mouth)
 
         // Sharpness and noise: Laplacian energy of the blocks inside the face ellipse.
-        LaplacianBlocks.run(yPlane, blocks)
+        LaplacianBlocks.run(yPlane, blocks, variant: variant)
         let mouthC = mid(at(13), at(14))
         let centre = Point2((eyeR.x + eyeL.x + 2 * mouthC.x) / 4, (eyeR.y + eyeL.y + 2 * mouthC.y) / 4 - 0.2 * d)
         let a = 0.95 * d, b = 1.3 * d
@@ -373,8 +377,8 @@ public final class CaptureQualityEstimator {
         // Noise: sensor noise shows in chroma as much as in luma, while a face's fine texture
         // (pores, stubble, hair) is nearly all luma — so the flattest chroma blocks measure noise
         // without mistaking texture for it. U and V energies added per 8×8 chroma block.
-        LaplacianBlocks.run(uPlane, chromaBlocks.0)
-        LaplacianBlocks.run(vPlane, chromaBlocks.1)
+        LaplacianBlocks.run(uPlane, chromaBlocks.0, variant: variant)
+        LaplacianBlocks.run(vPlane, chromaBlocks.1, variant: variant)
         let chromaColumns = columns / 2
         n = 0
         for by in 0..<chromaColumns {
@@ -402,13 +406,13 @@ public final class CaptureQualityEstimator {
         // luma σ is taken as twice the chroma planes' σ, as for noise independent per RGB channel).
         func inset(_ r: PixelRect) -> PixelRect { FlatPixelCount.inset(r, width: size, height: size) }
         let interiorInset = inset(interior)
-        let g = FlatPixelCount.run(yPlane, interiorInset, threshold: 0, low: 0, high: 255)
+        let g = FlatPixelCount.run(yPlane, interiorInset, threshold: 0, low: 0, high: 255, variant: variant)
         m.faceGradient = Float(g.gradientSum) / Float(max(1, interiorInset.area))
         let threshold = UInt8(max(2, min(96, max(0.25 * m.faceGradient, 6 * m.noiseSigma).rounded())))
         func flatShare(_ r: PixelRect) -> Float {
             let i = inset(r)
             guard !i.isEmpty else { return 0 }
-            return Float(FlatPixelCount.run(yPlane, i, threshold: threshold, low: low, high: high).flat) / Float(i.area)
+            return Float(FlatPixelCount.run(yPlane, i, threshold: threshold, low: low, high: high, variant: variant).flat) / Float(i.area)
         }
         // Each eye: the mean of the eye's own box and of a wider one reaching the brow and the
         // upper cheek, so a cover keeps counting as it grows past the eye.

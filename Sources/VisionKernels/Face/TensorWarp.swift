@@ -64,15 +64,16 @@ public struct TensorGrid: Sendable, Equatable {
 /// positions so), and the arithmetic is IEEE operations in one order without library calls or
 /// contraction, so the result is the same on x86-64 and aarch64. Foundation-free; allocates nothing.
 public enum TensorWarp {
-    /// Samples with the variant `KernelDispatch` selects.
+    /// Samples with `variant` (the SIMD twin unless the scalar reference is asked for).
     /// - Parameters:
     ///   - tensor: `width × height × 3` floats, row-major, RGB.
     @inlinable
     public static func sample(
         _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<Float>,
-        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full
+        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full,
+        variant: KernelVariant = .simd
     ) {
-        switch KernelDispatch.variant {
+        switch variant {
         case .scalar: scalar(image, grid: grid, into: tensor, width: width, height: height, range: range, border: border, matrix: matrix)
         case .simd: simd(image, grid: grid, into: tensor, width: width, height: height, range: range, border: border, matrix: matrix)
         }

@@ -11,8 +11,8 @@ import ImageCore
 /// reference.
 public enum AbsoluteDeviationSum {
     @inlinable
-    public static func run(_ a: Plane, _ b: Plane, _ rect: PixelRect, reference: (UInt8, UInt8)) -> UInt32 {
-        switch KernelDispatch.variant {
+    public static func run(_ a: Plane, _ b: Plane, _ rect: PixelRect, reference: (UInt8, UInt8), variant: KernelVariant = .simd) -> UInt32 {
+        switch variant {
         case .scalar: return scalar(a, b, rect, reference: reference)
         case .simd: return simd(a, b, rect, reference: reference)
         }

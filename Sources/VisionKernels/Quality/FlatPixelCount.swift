@@ -21,8 +21,8 @@ public enum FlatPixelCount {
     }
 
     @inlinable
-    public static func run(_ plane: Plane, _ rect: PixelRect, threshold: UInt8, low: UInt8, high: UInt8) -> Result {
-        switch KernelDispatch.variant {
+    public static func run(_ plane: Plane, _ rect: PixelRect, threshold: UInt8, low: UInt8, high: UInt8, variant: KernelVariant = .simd) -> Result {
+        switch variant {
         case .scalar: return scalar(plane, rect, threshold: threshold, low: low, high: high)
         case .simd: return simd(plane, rect, threshold: threshold, low: low, high: high)
         }

@@ -14,8 +14,8 @@ public enum LaplacianBlocks {
     public static let blockSize = 8
 
     @inlinable
-    public static func run(_ plane: Plane, _ blocks: UnsafeMutableBufferPointer<UInt32>) {
-        switch KernelDispatch.variant {
+    public static func run(_ plane: Plane, _ blocks: UnsafeMutableBufferPointer<UInt32>, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(plane, blocks)
         case .simd: simd(plane, blocks)
         }

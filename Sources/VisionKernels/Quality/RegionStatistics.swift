@@ -51,8 +51,8 @@ public struct PixelRect: Sendable, Equatable {
 /// UInt32 lanes for the whole region). Reads only pixels inside `rect`. Allocates nothing.
 public enum RegionStatistics {
     @inlinable
-    public static func run(_ plane: Plane, _ rect: PixelRect, low: UInt8, high: UInt8) -> RegionSums {
-        switch KernelDispatch.variant {
+    public static func run(_ plane: Plane, _ rect: PixelRect, low: UInt8, high: UInt8, variant: KernelVariant = .simd) -> RegionSums {
+        switch variant {
         case .scalar: return scalar(plane, rect, low: low, high: high)
         case .simd: return simd(plane, rect, low: low, high: high)
         }

@@ -15,7 +15,7 @@ import ImageCore
 /// gathers for 144 rows instead of 480. With rotation (axes swapped) it blends the two mask
 /// columns a frame row needs down the model's height, then interpolates 16 frame pixels per step
 /// from that line. The integer weights make the order irrelevant: both compute Σ mask·wx·wy
-/// exactly before the one rounding shift. `warp` runs the variant `KernelDispatch` selects.
+/// exactly before the one rounding shift. `warp` runs the variant it is given (the SIMD twin by default).
 package final class MaskWarp {
     private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
     private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
@@ -39,11 +39,11 @@ package final class MaskWarp {
     package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount + across.byteCount }
 
     /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
-    /// for frame pixels x in `xr`, y in `yr`, with the variant `KernelDispatch` selects.
+    /// for frame pixels x in `xr`, y in `yr`, with `variant` (the SIMD twin unless the scalar reference is asked for).
     @inline(__always)
     package func warp(_ mask: UnsafePointer<UInt8>, maskStride: Int, mapping m: MaskMapping, into destination: Plane,
-                      xRange xr: Range<Int>, yRange yr: Range<Int>) {
-        switch KernelDispatch.variant {
+                      xRange xr: Range<Int>, yRange yr: Range<Int>, variant: KernelVariant = .simd) {
+        switch variant {
         case .scalar: scalar(mask, maskStride: maskStride, mapping: m, into: destination, xRange: xr, yRange: yr)
         case .simd: simd(mask, maskStride: maskStride, mapping: m, into: destination, xRange: xr, yRange: yr)
         }

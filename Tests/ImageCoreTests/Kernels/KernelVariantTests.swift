@@ -51,12 +51,4 @@ import TestSupport
         #expect(Set(names).count == names.count)
         #expect(names.count > 40)
     }
-
-    @Test func forceScalarSwitchesTheDispatch() {
-        #expect(KernelDispatch.variant == .simd)
-        KernelDispatch.forceScalar = true
-        #expect(KernelDispatch.variant == .scalar)
-        KernelDispatch.forceScalar = false
-        #expect(KernelDispatch.variant == .simd)
-    }
 }
