@@ -16,7 +16,6 @@ import Vision
 /// - at least 80 % of open mouths are caught by `mouth_closed`, `mouth_closed_teeth` or
 ///   `expression_neutral` themselves;
 /// - every rule of the report raises at most 10 % false alarms on the faces that comply with it.
-/// `BOOTH_EXAMINER_DUMP=FILE` writes every sample's measurements (TSV) for tuning.
 @Suite(.serialized) struct ExaminerSetTests {
     /// The integer path (the product's: `booth passport` and the kiosk run it), or the float one
     /// with `BOOTH_EXAMINER_PATH=float`.
@@ -104,9 +103,6 @@ import Vision
             kinds += ExaminerSetVariants.Kind.allCases
             for kind in kinds {
                 let image = kind.map { ExaminerSetVariants.make($0, photo, face: face, hand: hand) } ?? photo
-                if let dir = ProcessInfo.processInfo.environment["BOOTH_EXAMINER_VARIANTS"], let kind {
-                    try image.withImage { try PNGWriter.write($0, to: dir + "/" + l.file + "+" + kind.rawValue + ".png") }
-                }
                 guard let (_, q, m) = measure(image, profile: profile) else { continue }   // a variant may hide the face
                 let check = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
                 out.append(Sample(name: l.file + (kind.map { "+" + $0.rawValue } ?? ""), label: label(l, kind), measurements: m,
@@ -162,36 +158,11 @@ import Vision
         return s
     }
 
-    static func dump(_ samples: [Sample], to path: String) {
-        var s = "name\tmouth\tsmile\teyes_hidden\tglasses\tcovered\thead\tblur\tuneven\tlipGap\tteeth\tsmileScore\teyeLuma\tiris\tframe\tglare\tcover\tforeheadTop\tforeheadLow\tsharp\tlight\tskin\tlipSlit\tsideEdges\tsideWhite\tocclusion\tnoseDist\tmouthDist\tmouthFlat\tlowerFlat\tcornerLift\tmouthOpenness\teyesOpen\tlipSides\tlipRed\tquality\n"
-        func b(_ v: Bool) -> String { v ? "y" : "n" }
-        for x in samples {
-            let l = x.label, m = x.measurements
-            s += "\(x.name)\t\(b(l.mouthOpen))\t\(b(l.smile))\t\(b(l.eyesHidden))\t\(l.glasses)\t\(b(l.covered))\t\(b(l.headCovered))\t\(b(l.blurred))\t\(b(l.uneven))"
-            for v in [m.lipGap, m.teeth, m.smile, m.eyeLuma, m.irisContrast, m.frameLine, m.glare, m.cover, m.foreheadTop,
-                      m.foreheadLow, m.sharpness, m.lightingBalance, m.skinLuma, m.lipSlit, m.sideEdges, m.sideWhite, x.capture.components.occlusion,
-                      x.capture.measurements.noseDistance, x.capture.measurements.mouthDistance, x.capture.measurements.mouthFlat,
-                      x.capture.measurements.lowerFaceFlat, x.capture.measurements.cornerLift, x.capture.mouthOpenness] { s += "\t" + String(format: "%.4f", v) }
-            s += "\t\(b(x.eyesOpen))\t" + String(format: "%.4f", m.lipSides) + "\t" + String(format: "%.4f", m.lipRedness) + "\t" + String(format: "%.3f", x.quality) + "\n"
-        }
-        _ = FileManager.default.createFile(atPath: path, contents: Data(s.utf8))
-    }
-
     @Test func labelsAreWellFormed() throws {
         let l = try Self.labels()
         #expect(l.count >= 40)
         for x in l { #expect(FileManager.default.fileExists(atPath: Self.folder + "/" + x.file), "\(x.file) is listed but absent") }
         #expect(l.contains { $0.split == "held" } && l.contains { $0.split == "tune" })
-    }
-
-    /// Writes the measurements of both splits when `BOOTH_EXAMINER_DUMP` is set (tuning aid).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["BOOTH_EXAMINER_DUMP"] != nil, "set BOOTH_EXAMINER_DUMP=FILE to dump"))
-    func dumpMeasurements() throws {
-        let profile = try ProfileLibrary.load("uk")
-        let all = try Self.samples(split: "tune", profile: profile) + Self.samples(split: "held", profile: profile)
-        Self.dump(all, to: ProcessInfo.processInfo.environment["BOOTH_EXAMINER_DUMP"] ?? "/dev/null")
-        print(Self.report("tune", all.filter { $0.label.split == "tune" }))
-        print(Self.report("held", all.filter { $0.label.split == "held" }))
     }
 
     /// The done criteria on the held-out photos and their variants (UK profile).
