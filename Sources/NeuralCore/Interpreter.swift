@@ -26,13 +26,16 @@ public final class Interpreter {
 
     /// `calibration` only matters to the integer path (see `IntegerCalibration`).
     public convenience init(model bytes: [UInt8], path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
-                            calibration: IntegerCalibration = .unit) throws(ModelError) {
-        try self.init(model: try TFLiteModel(bytes: bytes), path: path, kernels: kernels, calibration: calibration)
+                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil) throws(ModelError) {
+        try self.init(model: try TFLiteModel(bytes: bytes), path: path, kernels: kernels, calibration: calibration, sharing: shared)
     }
 
-    /// `kernels` is the variant set both paths run (`.scalar` for the reference loops).
+    /// `kernels` is the variant set both paths run (`.scalar` for the reference loops). On the
+    /// integer path, `shared` gives the program's working memory to a block it shares with other
+    /// interpreters that never run at the same time as this one (`SharedArena`); the float path
+    /// ignores it.
     public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
-                calibration: IntegerCalibration = .unit) throws(ModelError) {
+                calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil) throws(ModelError) {
         let graph = try Graph(model: model)
         let plan = try MemoryPlan(graph: graph)
         self.plan = plan
@@ -58,11 +61,11 @@ public final class Interpreter {
                 case .int16:
                     engine = .integer16(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
                                                            calibration: calibration,
-                                                           kernels: kernels.int16))
+                                                           kernels: kernels.int16, shared: shared))
                 default:
                     engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
                                                          calibration: calibration,
-                                                         kernels: kernels.int8))
+                                                         kernels: kernels.int8, shared: shared))
                 }
             } catch {
                 arena.deallocate()

@@ -2,7 +2,8 @@
 // face tracking (the integer-path mesh without iris, the detector every 30 frames while a second
 // face is looked for: short range in passport mode, full range in booth mode, as the kiosk's
 // `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules, and with the background hidden the fast person mask (landscape model, temporal
-// stability). No overlay, no capture: `Kiosk.frame-*` covers the whole loop.
+// stability). The models share one integer working memory, as on the kiosk's vision thread
+// (`SharedArena`). No overlay, no capture: `Kiosk.frame-*` covers the whole loop.
 import Foundation
 import ImageCore
 import NeuralCore
@@ -21,12 +22,13 @@ final class VisionStep {
 
     init(models: String, profile: Profile?, hideBackground: Bool, width: Int, height: Int) throws {
         // The kiosk's `detector = "auto"`: short range in passport mode, full range in booth mode.
-        let faces = try FaceAnalyzer(modelDirectory: models, path: .integer, iris: false,
-                                     detector: profile == nil ? .full : .short, verify: false)
+        let store = try ModelStore(directory: models), shared = SharedArena(capacity: 16 << 20)
+        let faces = try store.faceAnalyzer(path: .integer, iris: false, detector: profile == nil ? .full : .short, verify: false,
+                                           sharing: shared)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
         rules = profile.map { LiveRules(profile: $0) }
         if hideBackground {
-            let s = try ModelStore(directory: models).segmenter(.fast)
+            let s = try store.segmenter(.fast, sharing: shared)
             s.temporalStability = true
             segmenter = s
         } else {

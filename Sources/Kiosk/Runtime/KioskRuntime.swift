@@ -79,12 +79,17 @@ public final class KioskRuntime: @unchecked Sendable {
         // pages they took go back before the live models load (the start-up peak stays low).
         let stillModels = try StillModels(store: models, inference: options.inference, faces: profile != nil)
         ProcessMemory.returnFreePages()
+        // The live models run one after another on the vision thread, so they share one block of
+        // integer working memory: resident is the largest model's (the full-range detector's), not
+        // the sum of the three (2.2 MiB less; see SharedArena).
+        let liveArena = SharedArena(capacity: 16 << 20)
         let liveVision: LiveVision
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
             // without the iris model (no live rule reads it; stills load their own with it). The
             // detector is the config's (`detector`, by mode: full range in booth mode).
-            let faces = try models.faceAnalyzer(path: options.inference, iris: false, detector: config.liveDetector, verify: false)
+            let faces = try models.faceAnalyzer(path: options.inference, iris: false, detector: config.liveDetector, verify: false,
+                                                sharing: liveArena)
             liveVision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
                                     rules: profile.map { LiveRules(profile: $0) })
         } catch {
@@ -92,7 +97,7 @@ public final class KioskRuntime: @unchecked Sendable {
         }
         let segmenter: PersonSegmenter
         do {
-            segmenter = try models.segmenter(.fast)
+            segmenter = try models.segmenter(.fast, sharing: liveArena)
             segmenter.temporalStability = true
         } catch {
             throw .models("segmentation: \(error)")

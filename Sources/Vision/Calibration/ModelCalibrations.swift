@@ -49,13 +49,14 @@ public enum ModelCalibrations {
     public static func hasTable(sha256: String) -> Bool { tablesBySHA256[sha256] != nil }
 
     /// Loads `bytes` for `path`; on the integer path with the model's shipped table when there is
-    /// one that fits, else calibrated at load from `base` with a warning naming `name`.
+    /// one that fits, else calibrated at load from `base` with a warning naming `name`; `shared`:
+    /// the integer program's working memory (see `SharedArena`).
     public static func interpreter(model bytes: [UInt8], name: String, path: ExecutionPath,
-                                   base: IntegerCalibration) throws(ModelError) -> Interpreter {
+                                   base: IntegerCalibration, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
         guard path == .integer else { return try Interpreter(model: bytes, path: path, calibration: base) }
         var calibration = base
         if let table = table(forModel: bytes) { calibration.adopt(table) }
-        let interpreter = try Interpreter(model: bytes, path: path, calibration: calibration)
+        let interpreter = try Interpreter(model: bytes, path: path, calibration: calibration, sharing: shared)
         if !interpreter.calibratedFromTable && useShippedTables {
             warnOnce(name + ": no calibration table fits this model file (sha256 " + String(SHA256.hex(bytes).prefix(12))
                      + "…); its integer ranges come from generated images at load — run scripts/calibrate")
@@ -66,8 +67,8 @@ public enum ModelCalibrations {
     /// Loads `bytes` as the pipeline's `model`: its name in warnings and its load-time settings as
     /// the base.
     public static func interpreter(model bytes: [UInt8], for model: CalibrationModel,
-                                   path: ExecutionPath) throws(ModelError) -> Interpreter {
-        try interpreter(model: bytes, name: model.rawValue, path: path, base: model.fallback)
+                                   path: ExecutionPath, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
+        try interpreter(model: bytes, name: model.rawValue, path: path, base: model.fallback, sharing: shared)
     }
 
     nonisolated(unsafe) static var warned: Set<String> = []

@@ -48,9 +48,11 @@ public final class FaceDetector {
     var candidates: [FaceDetection]
 
     /// Loads `bytes` as `model` (short range by default) for `path`; the shapes are checked.
-    public init(model bytes: [UInt8], path: ExecutionPath = .float, range model: FaceDetectorModel = .short) throws(ModelError) {
+    /// `shared`: the integer working memory of models run one after another with this one.
+    public init(model bytes: [UInt8], path: ExecutionPath = .float, range model: FaceDetectorModel = .short,
+                sharing shared: SharedArena? = nil) throws(ModelError) {
         self.model = model
-        interpreter = try ModelCalibrations.interpreter(model: bytes, for: model.calibration, path: path)
+        interpreter = try ModelCalibrations.interpreter(model: bytes, for: model.calibration, path: path, sharing: shared)
         anchors = FaceAnchors.make(for: model)
         minScore = model.minScore
         try interpreter.requireShapes(model.title, inputs: model.inputShapes, outputs: model.outputShapes)

@@ -36,10 +36,12 @@ public final class FaceLandmarker {
     /// The iris model's outputs: 71 contour points × xyz, and 5 iris points × xyz.
     static let irisOutputs = [[1, 213], [1, 15]]
 
-    public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float) throws(ModelError) {
-        mesh = try ModelCalibrations.interpreter(model: meshModel, for: .faceLandmark, path: path)
+    /// `shared`: the integer working memory of models run one after another with these (`SharedArena`).
+    public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float,
+                sharing shared: SharedArena? = nil) throws(ModelError) {
+        mesh = try ModelCalibrations.interpreter(model: meshModel, for: .faceLandmark, path: path, sharing: shared)
         iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
-            try ModelCalibrations.interpreter(model: bytes, for: .irisLandmark, path: path)
+            try ModelCalibrations.interpreter(model: bytes, for: .irisLandmark, path: path, sharing: shared)
         }
         // Shapes checked at load (either output order): a wrong model is a thrown error, not a trap.
         meshOutput = mesh.outputCount == 2 && mesh.outputShape(0).last == 1404 ? 0 : 1

@@ -6,23 +6,27 @@ extension ModelStore {
     /// `iris`) the iris model. Without the iris model pupils fall back to the eye-corner midpoints
     /// (see `FaceMesh.rightPupil`): the kiosk's live tracker runs so, stills keep it for the
     /// pupils. With `verify` and the short-range detector, the full-range model confirms each
-    /// face on a second look (`FaceAnalyzer.verifier`; stills and tools).
+    /// face on a second look (`FaceAnalyzer.verifier`; stills and tools). With `shared` every
+    /// model's integer working memory is that one block (`SharedArena`: run them on one thread).
     public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true, detector range: FaceDetectorModel = .short,
-                             verify: Bool = true) throws(ModelStoreError) -> FaceAnalyzer {
+                             verify: Bool = true, sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceAnalyzer {
         let detection = try read(range.file)
         let mesh = try read(.faceLandmark)
         let irisBytes = iris ? try read(.irisLandmark) : nil
         let second = verify && range == .short ? try read(FaceDetectorModel.full.file) : nil
         let detector: FaceDetector
-        do { detector = try FaceDetector(model: detection, path: execution, range: range) } catch { throw .invalid(path(range.file), error) }
+        do { detector = try FaceDetector(model: detection, path: execution, range: range, sharing: shared) } catch {
+            throw .invalid(path(range.file), error)
+        }
         var verifier: FaceDetector? = nil
         if let second {
-            do { verifier = try FaceDetector(model: second, path: execution, range: .full) } catch {
+            do { verifier = try FaceDetector(model: second, path: execution, range: .full, sharing: shared) } catch {
                 throw .invalid(path(FaceDetectorModel.full.file), error)
             }
         }
         do {
-            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution),
+            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution,
+                                                                                 sharing: shared),
                                 verifier: verifier)
         } catch {
             // Which of the two files: the mesh alone loads when the iris model is the bad one.
@@ -32,12 +36,13 @@ extension ModelStore {
     }
 
     /// The person segmenter at `level`, with the models the level needs (`fast`: the landscape
-    /// model; `balanced` and `accurate`: both).
-    public func segmenter(_ level: SegmentationLevel, path execution: ExecutionPath = .integer) throws(ModelStoreError) -> PersonSegmenter {
+    /// model; `balanced` and `accurate`: both); `shared` as for `faceAnalyzer`.
+    public func segmenter(_ level: SegmentationLevel, path execution: ExecutionPath = .integer,
+                          sharing shared: SharedArena? = nil) throws(ModelStoreError) -> PersonSegmenter {
         let landscape = try read(SegmentationModel.landscape.file)
         let general = level == .fast ? nil : try read(SegmentationModel.general.file)
         do {
-            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: execution)
+            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: execution, sharing: shared)
         } catch {
             switch error {
             case .missingModel(let m): throw .missing(path(m.file))

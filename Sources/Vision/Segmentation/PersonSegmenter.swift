@@ -53,15 +53,16 @@ public final class PersonSegmenter {
     /// Loads the models the level needs (`fast`: the landscape model; `balanced` and `accurate`:
     /// both) on `path`: the integer path by default (int8 weights, int16 activations for the
     /// segmentation models, ranges from the shipped calibration tables — see `ModelCalibrations`),
-    /// `.float` for the reference.
+    /// `.float` for the reference. `shared`: the integer working memory of models run one after
+    /// another with these (`SharedArena`).
     public init(level: SegmentationLevel, generalModel: [UInt8]?, landscapeModel: [UInt8]?,
-                path: ExecutionPath = .integer) throws(SegmentationError) {
+                path: ExecutionPath = .integer, sharing shared: SharedArena? = nil) throws(SegmentationError) {
         self.level = level
         func load(_ bytes: [UInt8]?, _ which: SegmentationModel) throws(SegmentationError) -> Interpreter {
             guard let bytes else { throw .missingModel(which) }
             let calibration: CalibrationModel = which == .general ? .selfieSegmentation : .selfieSegmentationLandscape
             do {
-                let interpreter = try ModelCalibrations.interpreter(model: bytes, for: calibration, path: path)
+                let interpreter = try ModelCalibrations.interpreter(model: bytes, for: calibration, path: path, sharing: shared)
                 try interpreter.requireShapes(which.fileName, inputs: [which.inputShape], outputs: [which.outputShape])
                 return interpreter
             } catch { throw .model(which, error) }

@@ -15,25 +15,32 @@ final class IntegerArena {
     let scratch32: UnsafeMutablePointer<Int32>
     /// Elements of `scratch16` and `scratch32`.
     let scratch16Count: Int, scratch32Count: Int
+    /// The block `base` starts, holding the arena then both scratch buffers: the shared arena's
+    /// (not freed here), or this arena's own.
+    private let shared: SharedArena?
     private var floatBuffers: [Int: UnsafeMutablePointer<Float>] = [:]
     private var floatBytes = 0
 
-    init(graph: Graph, elementSize: Int, tileRows: Int) throws(ModelError) {
+    /// With `shared`, the arena and scratch start at the shared block (see `SharedArena`).
+    ///
+    /// The memory is not zeroed: every step writes its output before a later step reads it, so
+    /// the pages of a model that has not run yet stay out of resident memory (tested by running
+    /// on an arena filled with a pattern).
+    init(graph: Graph, elementSize: Int, tileRows: Int, shared: SharedArena? = nil) throws(ModelError) {
         plan = try MemoryPlan(graph: graph, elementSize: elementSize, tailPadding: 64)
         (scratch16Count, scratch32Count) = try Self.scratchCounts(graph, tileRows: tileRows)
-        let bytes = max(plan.byteCount, MemoryPlan.alignment)
-        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        scratch16 = .allocate(capacity: scratch16Count)
-        scratch16.initialize(repeating: 0, count: scratch16Count)
-        scratch32 = .allocate(capacity: scratch32Count)
-        scratch32.initialize(repeating: 0, count: scratch32Count)
+        let a = MemoryPlan.alignment
+        let scratch16Offset = (max(plan.byteCount, a) + a - 1) / a * a
+        let scratch32Offset = (scratch16Offset + scratch16Count * 2 + a - 1) / a * a
+        let bytes = scratch32Offset + scratch32Count * 4
+        self.shared = shared
+        base = try shared?.claim(bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: a)
+        scratch16 = (base + scratch16Offset).assumingMemoryBound(to: Int16.self)
+        scratch32 = (base + scratch32Offset).assumingMemoryBound(to: Int32.self)
     }
 
     deinit {
-        base.deallocate()
-        scratch16.deallocate()
-        scratch32.deallocate()
+        if shared == nil { base.deallocate() }
         for p in floatBuffers.values { p.deallocate() }
     }
 

@@ -83,15 +83,16 @@ final class IntegerProgram<E: QuantizedActivation> {
     var byteCount: Int { memory.byteCount }
 
     /// Lowers `graph` through the passes above. `floatPlan`/`floatArena` are the interpreter's
-    /// float32 tensors, where the model's inputs are read and its outputs written.
+    /// float32 tensors, where the model's inputs are read and its outputs written. With `shared`
+    /// the arena and scratch are the shared block (see `SharedArena`).
     init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
-         calibration: IntegerCalibration, kernels: IntegerKernelSetOf<E>) throws(ModelError) {
+         calibration: IntegerCalibration, kernels: IntegerKernelSetOf<E>, shared: SharedArena? = nil) throws(ModelError) {
         self.kernels = kernels
         let calibrated = try CalibratedGraph(graph, calibration: calibration)
         usedTable = calibrated.usedTable
         let quantization = QuantizationPlan(calibrated, calibration: calibration, as: E.self)
         let memory = try IntegerArena(graph: calibrated.graph, elementSize: MemoryLayout<E>.stride,
-                                      tileRows: Self.tileRows)
+                                      tileRows: Self.tileRows, shared: shared)
         var lowering = Lowering(graph: calibrated.graph, quantization: quantization, memory: memory,
                                 floatPlan: floatPlan, floatArena: floatArena)
         try lowering.lower()
