@@ -29,6 +29,12 @@ public final class SharedArena {
 
     deinit { base.deallocate() }
 
+    /// Lends the claimed bytes (the part the sharing programs use) to `body`, e.g. to fill them
+    /// with a pattern and check that no run depends on what the memory held before it.
+    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
+        body(UnsafeMutableRawBufferPointer(start: base, count: claimedBytes))
+    }
+
     /// The block's start for a program that needs `bytes`; throws when `bytes` exceeds the capacity.
     func claim(_ bytes: Int) throws(ModelError) -> UnsafeMutableRawPointer {
         guard bytes <= capacity else {

@@ -1,0 +1,65 @@
+import NeuralCore
+import TestSupport
+import Testing
+
+/// `SharedArena`: integer programs that share one block of working memory give the outputs they
+/// give with memory of their own, bit for bit, whatever ran in between and whatever the memory
+/// held before the first run (the block is filled with a pattern first). The programs of the
+/// kiosk's vision thread (detector, mesh, live segmenter) rely on this; so does the integer
+/// arena, which is no longer zeroed at load.
+@Suite(.serialized) struct SharedArenaTests {
+    /// int8 (short-range detector, mesh) and int16 (landscape segmenter) programs.
+    static let models: [(name: String, calibration: IntegerCalibration)] = [
+        ("face_detection_short_range", .signedUnit), ("selfie_segmentation_landscape", .unit), ("face_landmark", .unit),
+    ]
+
+    /// A seeded, image-like input in [-1, 1]: smooth gradients plus noise.
+    static func input(count: Int, seed: UInt64) -> [Float] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        return (0..<count).map { i in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let noise = Float(state % 1000) / 1000 - 0.5
+            return max(-1, min(1, 0.8 * Float((i * 7 + Int(seed)) % 255) / 127.5 - 0.8 + 0.4 * noise))
+        }
+    }
+
+    static func run(_ interpreter: Interpreter, seed: UInt64) -> [[UInt32]] {
+        let values = input(count: interpreter.inputShape(0).reduce(1, *), seed: seed)
+        _ = interpreter.withInput(0) { $0.update(fromContentsOf: values) }
+        interpreter.run()
+        return (0..<interpreter.outputCount).map { k in interpreter.withOutput(k) { $0.map(\.bitPattern) } }
+    }
+
+    @Test("programs sharing one arena, run in turn on a pattern-filled block, match private arenas bit for bit")
+    func interleavedRunsMatchPrivateArenas() throws {
+        let bytes = try Self.models.map { try LiteRTReferenceTests.modelBytes($0.name) }
+        let own = try zip(bytes, Self.models).map { try Interpreter(model: $0, path: .integer, calibration: $1.calibration) }
+        let arena = SharedArena(capacity: 16 << 20)
+        let shared = try zip(bytes, Self.models).map {
+            try Interpreter(model: $0, path: .integer, calibration: $1.calibration, sharing: arena)
+        }
+        #expect(arena.claimedBytes > 0 && arena.claimedBytes <= arena.capacity)
+        arena.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0xA5) }
+        for round in 0..<2 {
+            for (i, model) in Self.models.enumerated() {
+                let seed = UInt64(10 * round + i + 1)
+                let expected = Self.run(own[i], seed: seed), got = Self.run(shared[i], seed: seed)
+                #expect(got == expected, "\(model.name), round \(round): outputs differ from the model's own arena")
+            }
+        }
+    }
+
+    @Test("a program larger than the shared arena is refused at load, naming the sizes")
+    func tooSmallArenaIsRefused() throws {
+        let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")
+        let arena = SharedArena(capacity: 4096)
+        do {
+            _ = try Interpreter(model: bytes, path: .integer, calibration: .unit, sharing: arena)
+            Issue.record("a 4 KiB shared arena was accepted")
+        } catch {
+            guard case .unsupported(let what) = error else { Issue.record("unexpected error \(error)"); return }
+            #expect(what.contains("shared arena holds 4096"))
+        }
+        #expect(arena.claimedBytes == 0)
+    }
+}
