@@ -15,6 +15,8 @@ public final class Interpreter {
     public let path: ExecutionPath
     /// The single activation arena (`plan.byteCount` bytes, 64-byte aligned).
     let arena: UnsafeMutableRawPointer
+    /// Where the integer path's memory lives when shared (the arena is then its boundary block).
+    let shared: SharedArena?
     let engine: Engine
 
     /// The execution engines; the integer path adds its case here.
@@ -31,9 +33,9 @@ public final class Interpreter {
     }
 
     /// `kernels` is the variant set both paths run (`.scalar` for the reference loops). On the
-    /// integer path, `shared` gives the program's working memory to a block it shares with other
-    /// interpreters that never run at the same time as this one (`SharedArena`); the float path
-    /// ignores it.
+    /// integer path, `shared` holds the program's working memory and the float inputs and outputs,
+    /// shared with other interpreters that never run at the same time as this one (`SharedArena`:
+    /// read the outputs before another one runs); the float path ignores it.
     public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
                 calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil) throws(ModelError) {
         let graph = try Graph(model: model)
@@ -43,6 +45,7 @@ public final class Interpreter {
         switch path {
         case .float:
             self.graph = graph
+            self.shared = nil
             arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
             arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
             engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD))
@@ -50,7 +53,9 @@ public final class Interpreter {
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)
             // stays out of resident memory (6.8 MiB of float activations across the kiosk's models).
-            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
+            let bytes = max(plan.byteCount, MemoryPlan.alignment)
+            self.shared = shared
+            arena = try shared?.claimBoundary(bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
             for t in graph.inputs + graph.outputs {
                 if let offset = plan.offsets[t] {
                     (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
@@ -68,7 +73,7 @@ public final class Interpreter {
                                                          kernels: kernels.int8, shared: shared))
                 }
             } catch {
-                arena.deallocate()
+                if shared == nil { arena.deallocate() }
                 throw error
             }
             // The integer path keeps no float weights once they are packed into the program
@@ -80,7 +85,7 @@ public final class Interpreter {
     }
 
     deinit {
-        arena.deallocate()
+        if shared == nil { arena.deallocate() }
     }
 
     public var inputCount: Int { graph.inputs.count }

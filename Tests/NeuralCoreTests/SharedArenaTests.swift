@@ -2,9 +2,9 @@ import NeuralCore
 import TestSupport
 import Testing
 
-/// `SharedArena`: integer programs that share one block of working memory give the outputs they
-/// give with memory of their own, bit for bit, whatever ran in between and whatever the memory
-/// held before the first run (the block is filled with a pattern first). The programs of the
+/// `SharedArena`: integer programs that share their working memory and float tensors give the
+/// outputs they give with memory of their own, bit for bit, whatever ran in between and whatever
+/// the memory held before the first run (both blocks are filled with a pattern first). The programs of the
 /// kiosk's vision thread (detector, mesh, live segmenter) rely on this; so does the integer
 /// arena, which is no longer zeroed at load.
 @Suite(.serialized) struct SharedArenaTests {
@@ -39,7 +39,11 @@ import Testing
             try Interpreter(model: $0, path: .integer, calibration: $1.calibration, sharing: arena)
         }
         #expect(arena.claimedBytes > 0 && arena.claimedBytes <= arena.capacity)
-        arena.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0xA5) }
+        #expect(arena.claimedBoundaryBytes > 0 && arena.claimedBoundaryBytes <= arena.capacity)
+        arena.withUnsafeMutableBytes { integer, boundary in
+            integer.initializeMemory(as: UInt8.self, repeating: 0xA5)
+            boundary.initializeMemory(as: UInt8.self, repeating: 0x5A)
+        }
         for round in 0..<2 {
             for (i, model) in Self.models.enumerated() {
                 let seed = UInt64(10 * round + i + 1)
@@ -60,6 +64,6 @@ import Testing
             guard case .unsupported(let what) = error else { Issue.record("unexpected error \(error)"); return }
             #expect(what.contains("shared arena holds 4096"))
         }
-        #expect(arena.claimedBytes == 0)
+        #expect(arena.claimedBytes == 0 && arena.claimedBoundaryBytes <= arena.capacity)
     }
 }

@@ -6,32 +6,25 @@ import Vision
 /// The still path's models, built on the still thread when a still needs them and released when
 /// it is done: the accurate segmenter (both segmentation models on the float path) and, in
 /// passport mode, a face analyzer with the iris model. Idle between stills they took 9.4 MiB of
-/// the kiosk's resident memory; now only the model files' bytes stay (about 0.5 MiB).
+/// the kiosk's resident memory; now nothing stays (the files are read again per still, as the
+/// face models always were: the segmentation files' bytes were 0.5 MiB kept for nothing).
 ///
 /// `init` reads the files and builds every model once, so a bad model file stops the kiosk at
 /// start-up with a clear error rather than at the first photo.
 final class StillModels {
     let store: ModelStore
     let inference: ExecutionPath
-    let general: [UInt8]
-    let landscape: [UInt8]
 
     init(store: ModelStore, inference: ExecutionPath, faces: Bool) throws(KioskError) {
         self.store = store
         self.inference = inference
-        do {
-            general = try store.read(SegmentationModel.general.file)
-            landscape = try store.read(SegmentationModel.landscape.file)
-        } catch {
-            throw .models("still path: \(error)")
-        }
         _ = try segmenter()
         if faces { _ = try analyzer() }
     }
 
     /// A new accurate segmenter (the caller drops it after the still).
     func segmenter() throws(KioskError) -> PersonSegmenter {
-        do { return try PersonSegmenter(level: .accurate, generalModel: general, landscapeModel: landscape) } catch {
+        do { return try store.segmenter(.accurate) } catch {
             throw .models("still path: segmentation: \(error)")
         }
     }

@@ -1,38 +1,51 @@
-/// One block of integer-path working memory for several interpreters that never run at the same
-/// time (one thread runs them one after another, as the kiosk's vision thread runs the face
-/// detector, the face mesh and the live segmenter). Each integer program's activations and GEMM
-/// scratch then start at the same address, so resident memory is the largest program's need, not
-/// the sum (2.2 MiB in booth mode: the full-range detector's int16 arena alone is 2.2 MiB).
+/// The integer-path memory of several interpreters that never run at the same time (one thread
+/// runs them one after another, as the kiosk's vision thread runs the face detector, the face
+/// mesh and the live segmenter), in two blocks: every integer program's activations and GEMM
+/// scratch start at one, and every interpreter's float tensors (on the integer path only the
+/// model's inputs and outputs are used) at the other. Resident memory is then the largest
+/// model's need, not the sum (3.3 MiB less in booth mode, where the full-range detector's int16
+/// arena alone is 2.2 MiB).
 ///
 /// This is sound because a run leaves nothing in its arena for the next run: every step writes
-/// its output before a later step reads it, the model's inputs and outputs live in each
-/// interpreter's own float tensors, and nothing is placed in the arena at load
+/// its output before a later step reads it and nothing is placed in the arena at load
 /// (`SharedArenaTests` runs one model between two runs of another and compares with private
-/// arenas bit for bit, and runs on an arena filled with a pattern). Interpreters that share one
-/// must not run concurrently; the owner of the interpreters keeps them on one thread.
+/// arenas bit for bit, on blocks filled with a pattern first). The rules for the owner:
+/// - interpreters that share one must not run concurrently (keep them on one thread);
+/// - an interpreter's outputs are valid until any interpreter sharing the arena runs, and its
+///   input must be written after the last run of another one (read the outputs straight after
+///   `run()`, write the input straight before it, as the Vision stages do).
 ///
-/// The block is reserved at `capacity` bytes and never touched here: the pages a program never
+/// Each block is reserved at `capacity` bytes and never touched here: the pages a model never
 /// uses stay out of resident memory (large blocks come from their own mapping).
 public final class SharedArena {
-    /// Bytes reserved; a program that needs more fails to load with `ModelError.unsupported`.
+    /// Bytes reserved per block; a model that needs more fails to load with `ModelError.unsupported`.
     public let capacity: Int
     let base: UnsafeMutableRawPointer
-    /// The largest claim so far: the bytes the sharing interpreters can make resident.
+    let boundaryBase: UnsafeMutableRawPointer
+    /// The largest claim so far (integer block): the bytes the sharing programs can make resident.
     public private(set) var claimedBytes = 0
+    /// The largest float plan so far (boundary block; only its inputs' and outputs' pages are used).
+    public private(set) var claimedBoundaryBytes = 0
 
-    /// Reserves `capacity` bytes (64-byte aligned).
+    /// Reserves two blocks of `capacity` bytes (64-byte aligned).
     public init(capacity: Int) {
         precondition(capacity > 0, "a shared arena needs a positive capacity")
         self.capacity = capacity
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryPlan.alignment)
+        boundaryBase = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryPlan.alignment)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        boundaryBase.deallocate()
+    }
 
-    /// Lends the claimed bytes (the part the sharing programs use) to `body`, e.g. to fill them
-    /// with a pattern and check that no run depends on what the memory held before it.
-    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R {
-        body(UnsafeMutableRawBufferPointer(start: base, count: claimedBytes))
+    /// Lends the claimed bytes of both blocks (integer, float) to `body`, e.g. to fill them with a
+    /// pattern and check that no run depends on what the memory held before it.
+    public func withUnsafeMutableBytes<R>(_ body: (_ integer: UnsafeMutableRawBufferPointer,
+                                                   _ boundary: UnsafeMutableRawBufferPointer) -> R) -> R {
+        body(UnsafeMutableRawBufferPointer(start: base, count: claimedBytes),
+             UnsafeMutableRawBufferPointer(start: boundaryBase, count: claimedBoundaryBytes))
     }
 
     /// The block's start for a program that needs `bytes`; throws when `bytes` exceeds the capacity.
@@ -43,5 +56,16 @@ public final class SharedArena {
         }
         claimedBytes = max(claimedBytes, bytes)
         return base
+    }
+
+    /// The boundary block's start for an interpreter whose float plan takes `bytes`; throws when
+    /// `bytes` exceeds the capacity.
+    func claimBoundary(_ bytes: Int) throws(ModelError) -> UnsafeMutableRawPointer {
+        guard bytes <= capacity else {
+            throw .unsupported("the model's float tensors take " + String(bytes) + " bytes; the shared arena holds "
+                               + String(capacity))
+        }
+        claimedBoundaryBytes = max(claimedBoundaryBytes, bytes)
+        return boundaryBase
     }
 }
