@@ -18,6 +18,26 @@ public final class ImageBuffer: @unchecked Sendable {
         self.format = format
         self.width = width
         self.height = height
+        (offsets, strides, byteCount) = Self.layout(format, width, height)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: ImageBuffer.rowAlignment)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+    }
+
+    /// Allocates storage for a `width`×`height` image of `format` and leaves it as allocated (not
+    /// zeroed), so a large buffer (malloc gives it its own mapping) costs no resident memory until
+    /// it is written: for buffers whose every pixel is written before it is read, or that may never
+    /// be used (a resize target at scale 1).
+    public init(unzeroedFormat format: PixelFormat, width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "image size must be positive")
+        self.format = format
+        self.width = width
+        self.height = height
+        (offsets, strides, byteCount) = Self.layout(format, width, height)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: ImageBuffer.rowAlignment)
+    }
+
+    /// Plane offsets, strides and total bytes: rows aligned, each plane padded and aligned.
+    static func layout(_ format: PixelFormat, _ width: Int, _ height: Int) -> ((Int, Int, Int), (Int, Int, Int), Int) {
         var offs = (0, 0, 0)
         var strs = (0, 0, 0)
         var total = 0
@@ -32,11 +52,7 @@ public final class ImageBuffer: @unchecked Sendable {
             }
             total += ImageBuffer.align(bytes)
         }
-        offsets = offs
-        strides = strs
-        byteCount = total
-        storage = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: ImageBuffer.rowAlignment)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: total)
+        return (offs, strs, total)
     }
 
     deinit { storage.deallocate() }

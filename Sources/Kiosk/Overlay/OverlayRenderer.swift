@@ -29,9 +29,11 @@ final class OverlayRenderer {
         self.font = font
         self.guide = guide
         scale = max(1, layout.screenWidth / 900)
-        scaled = ImageBuffer(format: .i420, width: layout.width, height: layout.height)
-        maskScaled = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
-        maskMirrored = ImageBuffer(format: .gray8, width: layout.width, height: layout.height)
+        // Written whole before each read, and at scale 1 (the dev board) `scaled` and `maskScaled`
+        // are never used: not zeroed, so they take no resident memory until then.
+        scaled = ImageBuffer(unzeroedFormat: .i420, width: layout.width, height: layout.height)
+        maskScaled = ImageBuffer(unzeroedFormat: .gray8, width: layout.width, height: layout.height)
+        maskMirrored = ImageBuffer(unzeroedFormat: .gray8, width: layout.width, height: layout.height)
         compositor = BackgroundCompositor(width: layout.width, height: layout.height, format: .xrgb8888)
         if let background {
             background.withImage { compositor.setBackground(.image($0)) }

@@ -18,12 +18,15 @@ public final class BackgroundCompositor {
     private let scratch: ScratchBuffer<UInt8>
     private var blurStrength: Int? = nil
     /// Whether the background is one colour, drawn in the buffer's first row only.
-    private var colourRow = false
+    private var colourRow = true
 
     public init(width: Int, height: Int, format: PixelFormat) {
         precondition(format == .rgb888 || format == .xrgb8888, "compositing needs RGB888 or XRGB8888 frames")
         self.width = width; self.height = height; self.format = format
-        backgroundBuffer = ImageBuffer(format: format, width: width, height: height)
+        // Not zeroed: a colour uses its first row only, an image or blur writes all of it. Until
+        // `setBackground` it is black, as one row (what a zeroed buffer gave).
+        backgroundBuffer = ImageBuffer(unzeroedFormat: format, width: width, height: height)
+        backgroundBuffer.withImage { $0.planes.0.row(0).update(repeating: 0, count: width * format.bytesPerPixel(plane: 0)) }
         small = ImageBuffer(format: format, width: max(1, (width + 3) / 4), height: max(1, (height + 3) / 4))
         scratch = ScratchBuffer(count: max(width, height) * 4)
     }
