@@ -29,11 +29,9 @@ public final class ImageBuffer: @unchecked Sendable {
     /// be used (a resize target at scale 1).
     public init(unzeroedFormat format: PixelFormat, width: Int, height: Int) {
         precondition(width > 0 && height > 0, "image size must be positive")
-        self.format = format
-        self.width = width
-        self.height = height
+        (self.format, self.width, self.height) = (format, width, height)
         (offsets, strides, byteCount) = Self.layout(format, width, height)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: ImageBuffer.rowAlignment)
+        storage = .allocate(byteCount: byteCount, alignment: Self.rowAlignment)
     }
 
     /// Plane offsets, strides and total bytes: rows aligned, each plane padded and aligned.

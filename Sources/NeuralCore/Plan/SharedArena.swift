@@ -48,12 +48,10 @@ public final class SharedArena {
              UnsafeMutableRawBufferPointer(start: boundaryBase, count: claimedBoundaryBytes))
     }
 
-    /// The block's start for a program that needs `bytes`; throws when `bytes` exceeds the capacity.
+    /// The integer block's start for a program that needs `bytes`; throws when `bytes` exceeds
+    /// the capacity.
     func claim(_ bytes: Int) throws(ModelError) -> UnsafeMutableRawPointer {
-        guard bytes <= capacity else {
-            throw .unsupported("the model needs " + String(bytes) + " bytes of integer working memory; the shared arena holds "
-                               + String(capacity))
-        }
+        try check(bytes, "bytes of integer working memory")
         claimedBytes = max(claimedBytes, bytes)
         return base
     }
@@ -61,11 +59,14 @@ public final class SharedArena {
     /// The boundary block's start for an interpreter whose float plan takes `bytes`; throws when
     /// `bytes` exceeds the capacity.
     func claimBoundary(_ bytes: Int) throws(ModelError) -> UnsafeMutableRawPointer {
-        guard bytes <= capacity else {
-            throw .unsupported("the model's float tensors take " + String(bytes) + " bytes; the shared arena holds "
-                               + String(capacity))
-        }
+        try check(bytes, "bytes of float tensors")
         claimedBoundaryBytes = max(claimedBoundaryBytes, bytes)
         return boundaryBase
+    }
+
+    private func check(_ bytes: Int, _ what: String) throws(ModelError) {
+        guard bytes <= capacity else {
+            throw .unsupported("the model needs " + String(bytes) + " " + what + "; the shared arena holds " + String(capacity))
+        }
     }
 }
