@@ -22,7 +22,7 @@ final class VisionStep {
 
     init(models: String, profile: Profile?, hideBackground: Bool, width: Int, height: Int) throws {
         // The kiosk's `detector = "auto"`: short range in passport mode, full range in booth mode.
-        let store = try ModelStore(directory: models), shared = SharedArena(capacity: 16 << 20)
+        let store = ModelStore(directory: models), shared = SharedArena(capacity: 16 << 20)
         let faces = try store.faceAnalyzer(path: .integer, iris: false, detector: profile == nil ? .full : .short, verify: false,
                                            sharing: shared)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
