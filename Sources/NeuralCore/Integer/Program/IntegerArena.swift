@@ -2,7 +2,7 @@
 /// once at load, and owned here so that a lowering that fails part-way frees it.
 ///
 /// - the arena: every quantised activation placed by the float path's lifetime planner
-///   (`MemoryPlan`) at `elementSize` bytes per element, with 64 bytes of tail padding per tensor
+///   (`MemoryPlan`) at its width's bytes per element (`WidthPlan.elementSizes`), with 64 bytes of tail padding per tensor
 ///   for the SIMD kernels' over-reads;
 /// - scratch: int16 im2col rows (`tileRows` output pixels at a time, depth rounded up to even)
 ///   and int32 accumulator rows, as large as the largest CONV_2D or transpose convolution needs;
@@ -18,8 +18,8 @@ final class IntegerArena {
     private var floatBuffers: [Int: UnsafeMutablePointer<Float>] = [:]
     private var floatBytes = 0
 
-    init(graph: Graph, elementSize: Int, tileRows: Int) throws(ModelError) {
-        plan = try MemoryPlan(graph: graph, elementSize: elementSize, tailPadding: 64)
+    init(graph: Graph, elementSizes: [Int], tileRows: Int) throws(ModelError) {
+        plan = try MemoryPlan(graph: graph, elementSizes: elementSizes, tailPadding: 64)
         (scratch16Count, scratch32Count) = try Self.scratchCounts(graph, tileRows: tileRows)
         let bytes = max(plan.byteCount, MemoryPlan.alignment)
         base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
