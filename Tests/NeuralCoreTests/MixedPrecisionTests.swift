@@ -102,6 +102,21 @@ import Testing
         #expect(sum / Float(f.count) < 0.05, "mean |integer − float| \(sum / Float(f.count))")
     }
 
+    /// Forced to int16, the iris model has a convolution whose int32 accumulator could overflow
+    /// (`checkAccumulator`): it runs at int8 through conversions instead of refusing the model,
+    /// with the same bits on the scalar and native kernels.
+    @Test func anOverflowingConvolutionRunsAtInt8() throws {
+        var calibration = IntegerCalibration.eyes
+        calibration.activations = .int16
+        calibration.generatedCount = 1
+        let bytes = try LiteRTReferenceTests.modelBytes("iris_landmark")
+        let native = try Interpreter(model: bytes, path: .integer, calibration: calibration)
+        let scalar = try Interpreter(model: bytes, path: .integer, kernels: .scalar, calibration: calibration)
+        let widths = try #require(native.operationWidths)
+        #expect(widths.int8 >= 1 && widths.int16 > widths.int8, "widths \(widths)")
+        #expect(Self.run(native, seed: 4).map(\.bitPattern) == Self.run(scalar, seed: 4).map(\.bitPattern))
+    }
+
     /// A width record for a tensor past the graph is refused at load with the tensor named.
     @Test func aWidthForAMissingTensorIsRefused() throws {
         let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")

@@ -7,7 +7,13 @@ import NeuralCore
 /// 1. **Rank** the operations by what int8 costs each alone (`Interpreter.precisionSensitivity`:
 ///    the integer path simulated in float, one output at a time at int8, scored by the mean
 ///    |Δ| of output 0 against the float path over the calibration inputs).
-/// 2. **Accept greedily**, least sensitive first: an operation's output goes to int8 if the real
+/// 2. **One block** (`contiguous`, the default): the operations from the first to the last
+///    candidate at int8, then the block shrunk from its more sensitive end (by the ranking) until
+///    the real integer program keeps the figures within `budget` (below). A block needs width
+///    conversions only at its edges and on the skip connections that cross them; scattered int8
+///    operations each pay a conversion on both sides, which measured slower than all-int16 on
+///    aarch64 (scripts/arm/bench).
+///    **Or greedily** (`contiguous: false`), least sensitive first: an operation's output goes to int8 if the real
 ///    integer program (with the widths accepted so far plus this one, conversions included) keeps
 ///    every accuracy figure (`IntegerAccuracy`) on the calibration inputs within `budget` of the
 ///    all-int16 program: the worst within `budget · bound`, the mean within a quarter of it.
@@ -38,7 +44,7 @@ public struct PrecisionChoice {
     /// Chooses for `bytes` (a model whose `calibration`, with `table` adopted, resolves to int16).
     /// `inputs` are the calibration inputs; `sample` of them (evenly spaced) rank the operations.
     public init(model: CalibrationModel, bytes: [UInt8], table: CalibrationTable, calibration: IntegerCalibration,
-                inputs: CalibrationInputs, budget: Float, sample: Int = 8,
+                inputs: CalibrationInputs, budget: Float, contiguous: Bool = true, sample: Int = 8,
                 log: (String) -> Void = { _ in }) throws(ModelError) {
         guard budget >= 0 else { throw .unsupported("a precision budget below zero") }
         var settings = calibration
@@ -88,16 +94,42 @@ public struct PrecisionChoice {
         var trials: [Trial] = []
         var current = before
         let copies: Set<String> = ["MAX_POOL_2D", "AVERAGE_POOL_2D", "PAD", "RESHAPE", "RESIZE_BILINEAR"]
-        for s in ops.sorted(by: { $0.error < $1.error }) where !copies.contains(s.kind) {
-            var trial = chosen
-            trial[s.output] = 8
-            let a = try accuracy(trial)
-            let ok = within(a, of: before)
-            if ok { chosen = trial; current = a }
-            trials.append(Trial(operation: s.operation, kind: s.kind, tensor: s.output, sensitivity: s.error, accepted: ok,
-                                worst: a.figures.first?.worst ?? 0))
-            log("op \(s.operation) \(s.kind) sensitivity \(s.error): " + (ok ? "int8" : "int16") + ", "
-                + (a.figures.first?.summary ?? ""))
+        let candidates = ops.filter { !copies.contains($0.kind) }
+        if contiguous {
+            let byOrder = candidates.sorted { $0.operation < $1.operation }
+            var lo = 0, hi = byOrder.count - 1
+            while lo <= hi {
+                var trial: [Int: Int] = [:]
+                for s in byOrder[lo...hi] { trial[s.output] = 8 }
+                let a = try accuracy(trial)
+                let ok = within(a, of: before)
+                log("ops \(byOrder[lo].operation)…\(byOrder[hi].operation) at int8: " + (ok ? "kept" : "too costly") + ", "
+                    + (a.figures.first?.summary ?? ""))
+                if ok {
+                    chosen = trial
+                    current = a
+                    for s in byOrder[lo...hi] {
+                        trials.append(Trial(operation: s.operation, kind: s.kind, tensor: s.output, sensitivity: s.error,
+                                            accepted: true, worst: a.figures.first?.worst ?? 0))
+                    }
+                    break
+                }
+                // Drop the end the ranking calls more sensitive; big steps while the block is long.
+                let step = max(1, (hi - lo + 1) / 16)
+                if byOrder[lo].error >= byOrder[hi].error { lo += step } else { hi -= step }
+            }
+        } else {
+            for s in candidates.sorted(by: { $0.error < $1.error }) {
+                var trial = chosen
+                trial[s.output] = 8
+                let a = try accuracy(trial)
+                let ok = within(a, of: before)
+                if ok { chosen = trial; current = a }
+                trials.append(Trial(operation: s.operation, kind: s.kind, tensor: s.output, sensitivity: s.error, accepted: ok,
+                                    worst: a.figures.first?.worst ?? 0))
+                log("op \(s.operation) \(s.kind) sensitivity \(s.error): " + (ok ? "int8" : "int16") + ", "
+                    + (a.figures.first?.summary ?? ""))
+            }
         }
         widths = chosen
         self.trials = trials

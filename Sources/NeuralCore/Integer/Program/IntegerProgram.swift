@@ -78,7 +78,8 @@ final class IntegerProgram {
         simdConversions = kernels.floatSIMD
         let calibrated = try CalibratedGraph(graph, calibration: calibration)
         usedTable = calibrated.usedTable
-        let widths = try WidthPlan(calibrated, base: bits, requested: calibration.usableTable(calibrated.graph)?.widths ?? [:])
+        let widths = try WidthPlan(calibrated, base: bits, requested: calibration.usableTable(calibrated.graph)?.widths ?? [:],
+                                   inputRange: (calibration.inputLower, calibration.inputUpper))
         let quantization = QuantizationPlan(widths, calibration: calibration)
         let memory = try IntegerArena(graph: widths.graph, elementSizes: widths.elementSizes, tileRows: Self.tileRows)
         var narrow = Lowering<Int8>(graph: widths.graph, quantization: quantization, memory: memory,

@@ -25,7 +25,9 @@ struct QuantizationPlan {
 
     /// Every quantised tensor at `E`'s width (no conversions).
     init<E: QuantizedActivation>(_ calibrated: CalibratedGraph, calibration: IntegerCalibration, as _: E.Type) throws(ModelError) {
-        self.init(try WidthPlan.uniform(calibrated, bits: E.bitWidth), calibration: calibration)
+        self.init(try WidthPlan.uniform(calibrated, bits: E.bitWidth,
+                                        inputRange: (calibration.inputLower, calibration.inputUpper)),
+                  calibration: calibration)
     }
 
     init(_ widths: WidthPlan, calibration: IntegerCalibration) {
