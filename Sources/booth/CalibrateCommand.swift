@@ -35,8 +35,8 @@ struct CalibrateCommand: ParsableCommand {
     var output: String?
     @Option(help: "Choose per-layer widths for an int16 model: int8 where the calibration images' figures stay within this share of their bound (see PrecisionChoice; e.g. 0.003).")
     var narrowBudget: Float?
-    @Flag(help: "With --narrow-budget: try operations one by one (least sensitive first) instead of one contiguous int8 block.")
-    var narrowEach = false
+    @Flag(help: "With --narrow-budget: one contiguous int8 block, shrunk from its more sensitive end, instead of operations one by one.")
+    var narrowBlock = false
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -99,7 +99,7 @@ struct CalibrateCommand: ParsableCommand {
                     let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
                                                   landmarker: faces.landmarker, variants: 1)
                     return try PrecisionChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
-                                               inputs: quick, budget: narrowBudget, contiguous: !narrowEach) { print("  " + $0) }
+                                               inputs: quick, budget: narrowBudget, contiguous: narrowBlock) { print("  " + $0) }
                 }
                 table?.widths = choice.widths
                 let ops = choice.trials.filter(\.accepted).map { String($0.operation) }.joined(separator: " ")

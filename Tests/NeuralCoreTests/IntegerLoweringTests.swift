@@ -40,33 +40,4 @@ import Testing
         #expect(a.count == 144 * 256)
         #expect(a.map(\.bitPattern) == b.map(\.bitPattern))
     }
-
-    /// PRELU has no int16-activation kernel: forcing int16 on the mesh model (PRELU after most
-    /// convolutions) runs every PRELU at int8 through width conversions (`WidthPlan`), with the
-    /// same bits on the scalar and native kernels and landmarks close to the float path's.
-    @Test func int16MeshRunsItsPReLUsAtInt8() throws {
-        var calibration = IntegerCalibration.unit
-        calibration.activations = .int16
-        calibration.generatedCount = 1
-        let bytes = try LiteRTReferenceTests.modelBytes("face_landmark")
-        let native = try Interpreter(model: bytes, path: .integer, calibration: calibration)
-        let scalar = try Interpreter(model: bytes, path: .integer, kernels: .scalar, calibration: calibration)
-        let float = try Interpreter(model: bytes, path: .float)
-        calibration.activations = .int8
-        let int8 = try Interpreter(model: bytes, path: .integer, calibration: calibration)
-        let prelus = float.graph.operations.filter { if case .prelu = $0.kind { return true } else { return false } }.count
-        let widths = try #require(native.operationWidths)
-        // The PRELUs, and the pads and pools that copy their outputs, run at int8.
-        #expect(prelus > 0 && widths.int8 >= prelus && widths.int16 > 0, "\(prelus) PRELUs, widths \(widths)")
-        func landmarks(_ i: Interpreter) -> [Float] {
-            var g = SeededGenerator(seed: 2)
-            i.withInput(0) { for k in 0..<$0.count { $0[k] = Float.random(in: 0...1, using: &g) } }
-            i.run()
-            return i.withOutput(0) { Array($0) }
-        }
-        let n = landmarks(native), s = landmarks(scalar), f = landmarks(float), e = landmarks(int8)
-        #expect(n.map(\.bitPattern) == s.map(\.bitPattern))
-        let mixed = zip(n, f).map { abs($0 - $1) }.max() ?? .infinity, narrow = zip(e, f).map { abs($0 - $1) }.max() ?? 0
-        #expect(mixed <= narrow + 0.5, "worst landmark Δ: int16 with int8 PRELUs \(mixed) px, int8 \(narrow) px")
-    }
 }

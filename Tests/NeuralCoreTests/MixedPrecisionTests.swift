@@ -102,16 +102,44 @@ import Testing
         #expect(sum / Float(f.count) < 0.05, "mean |integer − float| \(sum / Float(f.count))")
     }
 
+    /// `model` forced to int16 activations (one generated calibration image), on the native and
+    /// the scalar kernels.
+    static func forcedInt16(_ model: String, _ base: IntegerCalibration)
+        throws -> (bytes: [UInt8], native: Interpreter, scalar: Interpreter) {
+        var calibration = base
+        calibration.activations = .int16
+        calibration.generatedCount = 1
+        let bytes = try LiteRTReferenceTests.modelBytes(model)
+        return (bytes, try Interpreter(model: bytes, path: .integer, calibration: calibration),
+                try Interpreter(model: bytes, path: .integer, kernels: .scalar, calibration: calibration))
+    }
+
+    /// PRELU has no int16-activation kernel: forcing int16 on the mesh model (PRELU after most
+    /// convolutions) runs every PRELU at int8 through width conversions (`WidthPlan`), with the
+    /// same bits on the scalar and native kernels and landmarks as close to the float path's as
+    /// the int8 program's.
+    @Test func int16MeshRunsItsPReLUsAtInt8() throws {
+        let (bytes, native, scalar) = try Self.forcedInt16("face_landmark", .unit)
+        let float = try Interpreter(model: bytes, path: .float)
+        var calibration = IntegerCalibration.unit
+        calibration.generatedCount = 1
+        let int8 = try Interpreter(model: bytes, path: .integer, calibration: calibration)
+        let prelus = float.graph.operations.filter { if case .prelu = $0.kind { return true } else { return false } }.count
+        let widths = try #require(native.operationWidths)
+        // The PRELUs, and the pads and pools that copy their outputs, run at int8.
+        #expect(prelus > 0 && widths.int8 >= prelus && widths.int16 > 0, "\(prelus) PRELUs, widths \(widths)")
+        let n = Self.run(native, seed: 2), s = Self.run(scalar, seed: 2), f = Self.run(float, seed: 2)
+        let e = Self.run(int8, seed: 2)
+        #expect(n.map(\.bitPattern) == s.map(\.bitPattern))
+        let mixed = zip(n, f).map { abs($0 - $1) }.max() ?? .infinity, narrow = zip(e, f).map { abs($0 - $1) }.max() ?? 0
+        #expect(mixed <= narrow + 0.5, "worst landmark Δ: int16 with int8 PRELUs \(mixed) px, int8 \(narrow) px")
+    }
+
     /// Forced to int16, the iris model has a convolution whose int32 accumulator could overflow
     /// (`checkAccumulator`): it runs at int8 through conversions instead of refusing the model,
     /// with the same bits on the scalar and native kernels.
     @Test func anOverflowingConvolutionRunsAtInt8() throws {
-        var calibration = IntegerCalibration.eyes
-        calibration.activations = .int16
-        calibration.generatedCount = 1
-        let bytes = try LiteRTReferenceTests.modelBytes("iris_landmark")
-        let native = try Interpreter(model: bytes, path: .integer, calibration: calibration)
-        let scalar = try Interpreter(model: bytes, path: .integer, kernels: .scalar, calibration: calibration)
+        let (_, native, scalar) = try Self.forcedInt16("iris_landmark", .eyes)
         let widths = try #require(native.operationWidths)
         #expect(widths.int8 >= 1 && widths.int16 > widths.int8, "widths \(widths)")
         #expect(Self.run(native, seed: 4).map(\.bitPattern) == Self.run(scalar, seed: 4).map(\.bitPattern))
