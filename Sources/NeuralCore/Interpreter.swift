@@ -22,8 +22,7 @@ public final class Interpreter {
     /// The execution engines; the integer path adds its case here.
     enum Engine {
         case float(FloatProgram)
-        case integer(IntegerProgram<Int8>)
-        case integer16(IntegerProgram<Int16>)
+        case integer(IntegerProgram)
     }
 
     /// `calibration` only matters to the integer path (see `IntegerCalibration`).
@@ -62,16 +61,10 @@ public final class Interpreter {
                 }
             }
             do {
-                switch calibration.activationWidth(for: graph) {
-                case .int16:
-                    engine = .integer16(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
-                                                           calibration: calibration,
-                                                           kernels: kernels.int16, shared: shared))
-                default:
-                    engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
-                                                         calibration: calibration,
-                                                         kernels: kernels.int8, shared: shared))
-                }
+                let bits = calibration.activationWidth(for: graph) == .int16 ? 16 : 8
+                engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                                                     calibration: calibration, bits: bits, kernels: kernels,
+                                                     shared: shared))
             } catch {
                 if shared == nil { arena.deallocate() }
                 throw error
@@ -95,12 +88,21 @@ public final class Interpreter {
     public func inputShape(_ i: Int) -> [Int] { graph.tensors[graph.inputs[i]].shape }
     public func outputShape(_ i: Int) -> [Int] { graph.tensors[graph.outputs[i]].shape }
 
-    /// Bits per activation of the integer path (8 or 16; 32 on the float path).
+    /// Bits per activation of the integer path (8 or 16: the model's width, which most tensors
+    /// have; 32 on the float path).
     public var activationBits: Int {
         switch engine {
         case .float: return 32
-        case .integer: return 8
-        case .integer16: return 16
+        case .integer(let program): return program.quantization.bits
+        }
+    }
+
+    /// How many operations of the integer program run at int8 and at int16 activations (width
+    /// conversions not counted); nil on the float path.
+    public var operationWidths: (int8: Int, int16: Int)? {
+        switch engine {
+        case .float: return nil
+        case .integer(let program): return program.widths.operationCounts
         }
     }
 
@@ -110,7 +112,6 @@ public final class Interpreter {
         switch engine {
         case .float: return false
         case .integer(let program): return program.usedTable
-        case .integer16(let program): return program.usedTable
         }
     }
 
@@ -132,7 +133,6 @@ public final class Interpreter {
         switch engine {
         case .float(let program): program.run()
         case .integer(let program): program.run()
-        case .integer16(let program): program.run()
         }
     }
 

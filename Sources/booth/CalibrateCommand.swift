@@ -33,6 +33,10 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "Print the per-tensor integer error on this held-out input (an index).") var diagnose: Int?
     @Option(help: "Write the table as a Swift source file here (Sources/Vision/Calibration/Tables/…).")
     var output: String?
+    @Option(help: "Choose per-layer widths for an int16 model: int8 where the calibration images' figures stay within this share of their bound (see PrecisionChoice; e.g. 0.003).")
+    var narrowBudget: Float?
+    @Flag(help: "With --narrow-budget: one contiguous int8 block, shrunk from its more sensitive end, instead of operations one by one.")
+    var narrowBlock = false
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -58,6 +62,10 @@ struct CalibrateCommand: ParsableCommand {
         guard coverage > 0 && coverage <= 1 else { throw ValidationError("--coverage must be in (0, 1]") }
         guard !imageFolders.isEmpty || !heldOutFolders.isEmpty else { throw ValidationError("give --images, --held-out or both") }
         if output != nil && imageFolders.isEmpty { throw ValidationError("--output needs --images") }
+        if let narrowBudget {
+            guard narrowBudget >= 0 && narrowBudget < 1 else { throw ValidationError("--narrow-budget must be in [0, 1)") }
+            guard !imageFolders.isEmpty else { throw ValidationError("--narrow-budget needs --images") }
+        }
     }
 
     func run() throws {
@@ -86,6 +94,19 @@ struct CalibrateCommand: ParsableCommand {
                                                 count: inputs.count, coverage: coverage) { i, tensor in inputs.fill(i, tensor) }
                 }
             } catch { throw CommandFailure("\(path): \(error.description)") }
+            if let narrowBudget, let recorded = table {
+                let choice = try images.withImages { views throws(ModelError) -> PrecisionChoice in
+                    let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
+                                                  landmarker: faces.landmarker, variants: 1)
+                    return try PrecisionChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
+                                               inputs: quick, budget: narrowBudget, contiguous: narrowBlock) { print("  " + $0) }
+                }
+                table?.widths = choice.widths
+                let ops = choice.trials.filter(\.accepted).map { String($0.operation) }.joined(separator: " ")
+                print("\(which.rawValue): \(choice.widths.count) of \(choice.trials.count) operations at int8 (ops \(ops)); "
+                    + "calibration figures " + choice.before.figures.map(\.summary).joined(separator: "; ") + " → "
+                    + choice.after.figures.map(\.summary).joined(separator: "; "))
+            }
             if let output, let table {
                 let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"
                     + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "

@@ -11,7 +11,7 @@ import Testing
     static func small() -> CalibrationTable {
         CalibrationTable(modelSHA256: sha, settings: IntegerCalibration.unit.graphSettings,
                          lower: [-1, .infinity, 0, -0.125], upper: [1, -.infinity, 6.5, 3.0e-7],
-                         channels: [2: [0.5, 1.25, 3]])
+                         channels: [2: [0.5, 1.25, 3]], widths: [0: 16, 3: 8])
     }
 
     @Test func textRoundTripsExactly() throws {
@@ -19,6 +19,7 @@ import Testing
         let text = table.text()
         #expect(text.hasPrefix("booth-calibration 1\nmodel " + Self.sha + "\n"))
         #expect(!text.contains("r 1 "), "a tensor without a range is not written")
+        #expect(text.contains("\nw 0 16\nw 3 8\n"))
         let back = try CalibrationTable(parsing: "# a comment\n" + text)
         #expect(back == table)
     }
@@ -36,6 +37,9 @@ import Testing
         ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nc 0 3 00000000\n", "channel values"),
         ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nq 1\n", "unknown record"),
         ("booth-calibration 1\ntensors 2\n", "lacks its 'model'"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 1 12\n", "not 8 or 16"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 2 8\n", "past the tensor count"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nw 0 8\n", "width before 'tensors'"),
     ])
     func malformedTablesAreRefusedWithTheReason(text: String, reason: String) {
         #expect {

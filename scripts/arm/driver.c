@@ -8,8 +8,9 @@
  *   booth-conformance --print [--models DIR] [GOLDEN]   also print every checksum line
  *   booth-conformance --list            list kernels and variant indices
  *   booth-conformance --bench KERNEL VARIANT WIDTH HEIGHT ITERATIONS
- *   booth-conformance --net MODEL.tflite float|int ITERATIONS
+ *   booth-conformance --net MODEL.tflite float|int ITERATIONS [TABLE]
  *                                       load one model on one path, run it ITERATIONS times
+ *                                       (with TABLE: its CalibrationTable text, e.g. per-layer widths)
  *   booth-conformance --frame MODELS_DIR frame|detector ITERATIONS
  *                                       one live 640x480 frame's vision work (FrameBench) on the
  *                                       integer path, ITERATIONS times
@@ -35,6 +36,8 @@ int32_t booth_conformance_bench(const uint8_t *name, ptrdiff_t name_count, int32
 int32_t booth_conformance_list(void);
 int32_t booth_conformance_net(const uint8_t *name, ptrdiff_t name_count, const uint8_t *bytes, ptrdiff_t count,
                               int32_t path, ptrdiff_t iterations);
+int32_t booth_conformance_net_table(const uint8_t *name, ptrdiff_t name_count, const uint8_t *bytes, ptrdiff_t count,
+                                    int32_t path, ptrdiff_t iterations, const uint8_t *table, ptrdiff_t table_count);
 int32_t booth_conformance_frame(int32_t part, const uint8_t *mesh, ptrdiff_t mesh_count, const uint8_t *landscape,
                                 ptrdiff_t landscape_count, const uint8_t *detector, ptrdiff_t detector_count,
                                 ptrdiff_t iterations);
@@ -139,18 +142,23 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "--frame") == 0) return run_frame(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "--net") == 0) {
         long iterations = -1;
-        int path = choice_and_count(argc, argv, "float", "int", &iterations);
+        int path = choice_and_count(argc == 6 ? 5 : argc, argv, "float", "int", &iterations);
         if (path < 0) {
-            fprintf(stderr, "usage: %s --net MODEL.tflite float|int ITERATIONS\n", argv[0]);
+            fprintf(stderr, "usage: %s --net MODEL.tflite float|int ITERATIONS [TABLE]\n", argv[0]);
             return 2;
         }
-        size_t count = 0;
-        uint8_t *data = read_file(argv[2], &count);
+        size_t count = 0, table_count = 0;
+        uint8_t *data = read_file(argv[2], &count), *table = NULL;
         if (!data) return 2;
+        if (argc == 6 && !(table = read_file(argv[5], &table_count))) { free(data); return 2; }
         const char *base = strrchr(argv[2], '/');
         base = base ? base + 1 : argv[2];
-        int32_t r = booth_conformance_net((const uint8_t *)base, (ptrdiff_t)strlen(base), data, (ptrdiff_t)count,
-                                          path, (ptrdiff_t)iterations);
+        int32_t r = table ? booth_conformance_net_table((const uint8_t *)base, (ptrdiff_t)strlen(base), data,
+                                                        (ptrdiff_t)count, path, (ptrdiff_t)iterations, table,
+                                                        (ptrdiff_t)table_count)
+                          : booth_conformance_net((const uint8_t *)base, (ptrdiff_t)strlen(base), data,
+                                                  (ptrdiff_t)count, path, (ptrdiff_t)iterations);
+        free(table);
         free(data);
         if (r < 0) return 2;
         printf("net %s %s %ld %d\n", base, argv[3], iterations, r);

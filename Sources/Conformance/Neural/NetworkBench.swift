@@ -24,14 +24,17 @@ public enum NetworkBench {
     }
 
     /// Runs `file` (`bytes`) `iterations` times on the integer path (or the float one); returns a
-    /// checksum of the outputs' bits, so the work cannot be optimised away.
-    public static func run(file: String, bytes: [UInt8], integer: Bool, iterations: Int) throws(Failure) -> UInt64 {
+    /// checksum of the outputs' bits, so the work cannot be optimised away. `table`, when not
+    /// empty, is a `CalibrationTable`'s text the integer path adopts (its ranges and widths).
+    public static func run(file: String, bytes: [UInt8], integer: Bool, iterations: Int,
+                           table: [UInt8] = []) throws(Failure) -> UInt64 {
         guard let model = NetworkConformance.models.first(where: { file.utf8.elementsEqual($0.file.utf8) }) else {
             throw .unknownModel(file)
         }
         let interpreter: Interpreter
         do throws(ModelError) {
-            let calibration = IntegerCalibration(inputLower: model.lower, inputUpper: model.upper)
+            var calibration = IntegerCalibration(inputLower: model.lower, inputUpper: model.upper)
+            if !table.isEmpty { calibration.adopt(try CalibrationTable(parsing: String(decoding: table, as: UTF8.self))) }
             interpreter = try Interpreter(model: try TFLiteModel(bytes: bytes), path: integer ? .integer : .float,
                                           calibration: calibration)
         } catch {

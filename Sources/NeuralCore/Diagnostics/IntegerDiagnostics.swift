@@ -20,11 +20,10 @@ extension Interpreter {
         switch engine {
         case .float: return []
         case .integer(let program): return diagnostics(program, input: input)
-        case .integer16(let program): return diagnostics(program, input: input)
         }
     }
 
-    func diagnostics<E: QuantizedActivation>(_ program: IntegerProgram<E>, input: [Float]) -> [IntegerTensorReport] {
+    func diagnostics(_ program: IntegerProgram, input: [Float]) -> [IntegerTensorReport] {
         guard input.count == graph.tensors[graph.inputs[0]].elementCount,
               let plan = try? MemoryPlan.withoutReuse(graph: graph) else { return [] }
         let floats = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
@@ -42,14 +41,16 @@ extension Interpreter {
         for (i, step) in steps.enumerated() {
             program.run(step)
             let t = program.stepTensors[i]
-            guard t >= 0, i + 1 == steps.count || program.stepTensors[i + 1] != t,
+            // Width-conversion copies (tensors past the model's) have no float counterpart.
+            guard t >= 0, t < graph.tensors.count, i + 1 == steps.count || program.stepTensors[i + 1] != t,
                   !program.isFloat[t], let q = program.parameters[t], let o = plan.offsets[t] else { continue }
             let f = (floats + o).assumingMemoryBound(to: Float.self)
-            guard let x = program.memory.slot(t, as: E.self) else { continue }
+            let wide = program.quantization.tensorBits[t] == 16
+            guard let x8 = program.memory.slot(t, as: Int8.self), let x16 = program.memory.slot(t, as: Int16.self) else { continue }
             var maxError: Float = 0, sum: Float = 0, lo = Float.infinity, hi = -Float.infinity
             let count = graph.tensors[t].elementCount
             for k in 0..<count {
-                let d = abs(q.dequantize(x[k]) - f[k])
+                let d = abs((wide ? q.dequantize(x16[k]) : q.dequantize(x8[k])) - f[k])
                 maxError = max(maxError, d)
                 sum += d * d
                 lo = min(lo, f[k]); hi = max(hi, f[k])

@@ -5,8 +5,9 @@ package struct PrecisionSensitivity: Sendable {
     /// The operation (index into the integer path's rewritten graph) and its kind.
     package var operation: Int
     package var kind: String
-    /// Its output tensor's name.
+    /// Its output tensor's name, and index.
     package var tensor: String
+    package var output: Int
     /// The worst `error` over the inputs with this operation's output at the trial width and every
     /// other quantised tensor at the base width.
     package var error: Float
@@ -32,8 +33,8 @@ extension Interpreter {
         let calibrated = try CalibratedGraph(graph, calibration: calibration)
         var g = calibrated.graph
         Self.roundWeightsToInt8(&g)
-        let plan8 = QuantizationPlan(calibrated, calibration: calibration, as: Int8.self)
-        let plan16 = QuantizationPlan(calibrated, calibration: calibration, as: Int16.self)
+        let plan8 = try QuantizationPlan(calibrated, calibration: calibration, as: Int8.self)
+        let plan16 = try QuantizationPlan(calibrated, calibration: calibration, as: Int16.self)
         let base = baseBits == 8 ? plan8 : plan16, trial = trialBits == 8 ? plan8 : plan16
         let plan = try MemoryPlan.withoutReuse(graph: g)
         let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
@@ -82,7 +83,7 @@ extension Interpreter {
         var operations: [PrecisionSensitivity] = []
         for (k, op) in g.operations.enumerated() where base.parameters[op.output] != nil {
             operations.append(PrecisionSensitivity(operation: k, kind: op.kind.name, tensor: g.tensors[op.output].name,
-                                                   error: worst(k)))
+                                                   output: op.output, error: worst(k)))
         }
         return (worst(-1), operations)
     }

@@ -18,7 +18,11 @@
 /// tensors <count>
 /// r <tensor> <lower bits> <upper bits>        (one per tensor with a range)
 /// c <tensor> <channels> <bits> <bits> …       (one per equalisation candidate)
+/// w <tensor> <8|16>                           (optional: a tensor's activation width)
 /// ```
+/// `w` records give tensors a width other than the model's (`IntegerProgram`, `WidthPlan`); they
+/// are chosen offline from measured sensitivity (`scripts/calibrate`, `booth model calibrate
+/// --widths`).
 /// Lines starting with `#` are comments.
 public struct CalibrationTable: Sendable, Equatable {
     public static let formatVersion = 1
@@ -33,8 +37,11 @@ public struct CalibrationTable: Sendable, Equatable {
     public var upper: [Float]
     /// Largest |value| per channel of each equalisation candidate.
     public var channels: [Int: [Float]]
+    /// Activation bits (8 or 16) of the tensors that differ from the model's width.
+    public var widths: [Int: Int]
 
-    public init(modelSHA256: String, settings: String, lower: [Float], upper: [Float], channels: [Int: [Float]]) {
+    public init(modelSHA256: String, settings: String, lower: [Float], upper: [Float], channels: [Int: [Float]],
+                widths: [Int: Int] = [:]) {
         precondition(lower.count == upper.count, "one lower and one upper bound per tensor")
         self.modelSHA256 = modelSHA256
         self.settings = settings
@@ -42,6 +49,7 @@ public struct CalibrationTable: Sendable, Equatable {
         self.lower = lower
         self.upper = upper
         self.channels = channels
+        self.widths = widths
     }
 
     /// Records the table of `model` by running its float path over `count` inputs, each written
@@ -96,6 +104,10 @@ public struct CalibrationTable: Sendable, Equatable {
             for v in values { s += " " + Self.hex(v) }
             s += "\n"
         }
+        for t in widths.keys.sorted() {
+            guard let b = widths[t] else { continue }
+            s += "w " + String(t) + " " + String(b) + "\n"
+        }
         return s
     }
 
@@ -109,6 +121,7 @@ public struct CalibrationTable: Sendable, Equatable {
         var sha = "", settings = "", count = -1
         var lower: [Float] = [], upper: [Float] = []
         var channels: [Int: [Float]] = [:]
+        var widths: [Int: Int] = [:]
         var lineNumber = 0
         var sawHeader = false
         for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -163,12 +176,19 @@ public struct CalibrationTable: Sendable, Equatable {
                 var values: [Float] = []
                 for f in fields[3...] { values.append(try float(f)) }
                 channels[t] = values
+            case "w":
+                guard count >= 0 else { throw bad("a width before 'tensors'") }
+                guard fields.count == 3 else { throw bad("expected 'w <tensor> <8|16>'") }
+                let t = try int(fields[1]), b = try int(fields[2])
+                guard t < count else { throw bad("tensor " + fields[1] + " is past the tensor count") }
+                guard b == 8 || b == 16 else { throw bad("width " + fields[2] + " is not 8 or 16") }
+                widths[t] = b
             default:
                 throw bad("unknown record '" + key + "'")
             }
         }
         guard sawHeader else { throw .malformed("calibration table is empty") }
         guard !sha.isEmpty, count >= 0 else { throw .malformed("calibration table lacks its 'model' or 'tensors' line") }
-        self.init(modelSHA256: sha, settings: settings, lower: lower, upper: upper, channels: channels)
+        self.init(modelSHA256: sha, settings: settings, lower: lower, upper: upper, channels: channels, widths: widths)
     }
 }

@@ -20,7 +20,8 @@ public struct MemoryPlan: Sendable {
 
     /// Plans `graph`'s activations at `elementSize` bytes per element (4 for float32).
     /// `extraTensorBytes` lets a path reserve more per tensor (e.g. SIMD over-read padding).
-    public init(graph: Graph, elementSize: Int = 4, tailPadding: Int = 64) throws(ModelError) {
+    /// `elementSizes`, when given, is the size per tensor instead (a mixed-width integer program).
+    public init(graph: Graph, elementSize: Int = 4, elementSizes: [Int]? = nil, tailPadding: Int = 64) throws(ModelError) {
         let n = graph.tensors.count
         let opCount = graph.operations.count
         var first = [Int](repeating: Int.max, count: n)
@@ -41,7 +42,7 @@ public struct MemoryPlan: Sendable {
         var sizes = [Int](repeating: 0, count: n)
         var order = [Int]()
         for t in 0..<n where first[t] != Int.max && graph.tensors[t].constantOffset == nil {
-            sizes[t] = graph.tensors[t].elementCount * elementSize + tailPadding
+            sizes[t] = graph.tensors[t].elementCount * (elementSizes?[t] ?? elementSize) + tailPadding
             order.append(t)
         }
         order.sort { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }

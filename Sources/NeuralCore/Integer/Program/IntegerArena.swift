@@ -2,7 +2,7 @@
 /// once at load, and owned here so that a lowering that fails part-way frees it.
 ///
 /// - the arena: every quantised activation placed by the float path's lifetime planner
-///   (`MemoryPlan`) at `elementSize` bytes per element, with 64 bytes of tail padding per tensor
+///   (`MemoryPlan`) at its width's bytes per element (`WidthPlan.elementSizes`), with 64 bytes of tail padding per tensor
 ///   for the SIMD kernels' over-reads;
 /// - scratch: int16 im2col rows (`tileRows` output pixels at a time, depth rounded up to even)
 ///   and int32 accumulator rows, as large as the largest CONV_2D or transpose convolution needs;
@@ -26,8 +26,8 @@ final class IntegerArena {
     /// The memory is not zeroed: every step writes its output before a later step reads it, so
     /// the pages of a model that has not run yet stay out of resident memory (tested by running
     /// on an arena filled with a pattern).
-    init(graph: Graph, elementSize: Int, tileRows: Int, shared: SharedArena? = nil) throws(ModelError) {
-        plan = try MemoryPlan(graph: graph, elementSize: elementSize, tailPadding: 64)
+    init(graph: Graph, elementSizes: [Int], tileRows: Int, shared: SharedArena? = nil) throws(ModelError) {
+        plan = try MemoryPlan(graph: graph, elementSizes: elementSizes, tailPadding: 64)
         (scratch16Count, scratch32Count) = try Self.scratchCounts(graph, tileRows: tileRows)
         let a = MemoryPlan.alignment
         let scratch16Offset = (max(plan.byteCount, a) + a - 1) / a * a

@@ -3,37 +3,31 @@ extension IntegerProgram {
     /// in `IntegerProgram+Conv`, `+Depthwise`, `+Elementwise`, `+Pooling`, `+Activation` and
     /// `+Layout`; this file holds the walk and what they share (tensor pointers, parameters,
     /// activation bounds). Every inconsistency a model file can cause is a thrown `ModelError`
-    /// naming the operator.
-    struct Lowering {
+    /// naming the operator. One lowering per width `E`: `IntegerProgram.init` walks the graph and
+    /// hands each operation to the lowering of its width (`WidthPlan`).
+    struct Lowering<E: QuantizedActivation> {
+        typealias Step = IntegerStep<E>
         let graph: Graph
         let quantization: QuantizationPlan
         let memory: IntegerArena
         /// The interpreter's float32 tensors: model inputs and outputs live there.
         let floatPlan: MemoryPlan
         let floatArena: UnsafeMutableRawPointer
+        /// The steps of the operation being lowered (`IntegerProgram.init` takes them after each).
         var steps: [Step] = []
-        /// The tensor each step writes (-1: none).
-        var stepTensors: [Int] = []
         /// "operator k (NAME)", for errors.
         var label = ""
 
-        /// Quantises the inputs, lowers every operation in graph order, dequantises the outputs.
-        mutating func lower() throws(ModelError) {
-            label = "model input"
-            for i in graph.inputs {
-                append(.quantize(UnsafePointer(try float(i)), graph.tensors[i].elementCount, try parameters(i),
-                                 try quantized(i)), writing: i)
-            }
-            for (k, op) in graph.operations.enumerated() {
-                label = "operator " + String(k) + " (" + op.kind.name + ")"
-                try lower(op)
-                while stepTensors.count < steps.count { stepTensors.append(op.output) }
-            }
-            label = "model output"
-            for o in graph.outputs where !quantization.isFloat[o] {
-                append(.dequantize(UnsafePointer(try quantized(o)), graph.tensors[o].elementCount, try parameters(o),
-                                   try float(o)), writing: -1)
-            }
+        /// Model input `i` quantised from the interpreter's float tensor.
+        mutating func lowerInput(_ i: Int) throws(ModelError) {
+            append(.quantize(UnsafePointer(try float(i)), graph.tensors[i].elementCount, try parameters(i),
+                             try quantized(i)))
+        }
+
+        /// Model output `o` dequantised into the interpreter's float tensor.
+        mutating func lowerOutput(_ o: Int) throws(ModelError) {
+            append(.dequantize(UnsafePointer(try quantized(o)), graph.tensors[o].elementCount, try parameters(o),
+                               try float(o)))
         }
 
         /// One operation, by family.
@@ -64,11 +58,6 @@ extension IntegerProgram {
             steps.append(step)
         }
 
-        mutating func append(_ step: Step, writing t: Int) {
-            steps.append(step)
-            stepTensors.append(t)
-        }
-
         // MARK: - What the families share
 
         /// Tensor `t`'s 4-D shape.
@@ -78,8 +67,12 @@ extension IntegerProgram {
             return s
         }
 
-        /// Tensor `t`'s quantised storage in the arena.
+        /// Tensor `t`'s quantised storage in the arena, which must be at width `E`.
         func quantized(_ t: Int) throws(ModelError) -> UnsafeMutablePointer<E> {
+            guard quantization.tensorBits[t] == 0 || quantization.tensorBits[t] == E.bitWidth else {
+                throw .unsupported(label + " reads '" + graph.tensors[t].name + "' as " + String(E.bitWidth)
+                                   + "-bit, but it is " + String(quantization.tensorBits[t]) + "-bit")
+            }
             guard let p = memory.slot(t, as: E.self) else {
                 throw .unsupported(label + " uses '" + graph.tensors[t].name + "' as an activation, but it is a constant")
             }

@@ -11,40 +11,60 @@
 ///   kernels copy values), LOGISTIC's are fixed to TFLite's 1/256, −128 (int8) or 1/32768, 0
 ///   (int16).
 ///
-/// The activation width is one per model today (`IntegerCalibration.activationWidth(for:)`), so
-/// every operation's precision is `bits`.
+/// The width of each tensor is the `WidthPlan`'s (pass 3a): one per model unless the model's
+/// calibration table asks for other widths per tensor.
 struct QuantizationPlan {
     /// Quantisation of every tensor (nil for constants and float tensors).
     var parameters: [QuantParams?]
     /// Tensors computed in float.
     var isFloat: [Bool]
-    /// Bits per quantised activation (8 or 16).
+    /// Bits per quantised activation of most tensors (8 or 16; the model's width).
     var bits: Int
+    /// Bits per activation of every tensor (0: float or constant).
+    var tensorBits: [Int]
 
-    init<E: QuantizedActivation>(_ calibrated: CalibratedGraph, calibration: IntegerCalibration, as _: E.Type) {
-        let graph = calibrated.graph
-        let ranges = calibrated.ranges
-        let isFloat = Self.floatTensors(graph)
+    /// Every quantised tensor at `E`'s width (no conversions).
+    init<E: QuantizedActivation>(_ calibrated: CalibratedGraph, calibration: IntegerCalibration, as _: E.Type) throws(ModelError) {
+        self.init(try WidthPlan.uniform(calibrated, bits: E.bitWidth,
+                                        inputRange: (calibration.inputLower, calibration.inputUpper)),
+                  calibration: calibration)
+    }
+
+    init(_ widths: WidthPlan, calibration: IntegerCalibration) {
+        let graph = widths.graph
+        let ranges = widths.ranges
+        let isFloat = widths.isFloat
         var q = [QuantParams?](repeating: nil, count: graph.tensors.count)
-        for i in graph.inputs {
-            let (lo, hi) = ranges[i]
-            q[i] = .covering(min: min(lo, calibration.inputLower), max: max(hi, calibration.inputUpper), as: E.self)
+        func covering(_ lo: Float, _ hi: Float, _ t: Int) -> QuantParams {
+            widths.bits[t] == 16 ? .covering(min: lo, max: hi, as: Int16.self) : .covering(min: lo, max: hi, as: Int8.self)
         }
-        for op in graph.operations where !isFloat[op.output] {
+        for i in graph.inputs where !isFloat[i] {
+            let (lo, hi) = ranges[i]
+            q[i] = covering(min(lo, calibration.inputLower), max(hi, calibration.inputUpper), i)
+        }
+        for (k, op) in graph.operations.enumerated() where !isFloat[op.output] {
+            if widths.isConversion[k] {
+                // A copy at the other width covers its source's range (the model input's too).
+                var (lo, hi) = ranges[op.output]
+                if graph.inputs.contains(op.inputs[0]) { (lo, hi) = (min(lo, calibration.inputLower), max(hi, calibration.inputUpper)) }
+                q[op.output] = lo <= hi ? covering(lo, hi, op.output) : covering(-1, 1, op.output)
+                continue
+            }
             switch op.kind {
             case .maxPool2D, .averagePool2D, .pad, .reshape, .resizeBilinear:
                 q[op.output] = q[op.inputs[0]]
             case .logistic:
-                q[op.output] = E.bitWidth == 8 ? QuantParams(scale: 1.0 / 256, zeroPoint: -128)
-                                               : QuantParams(scale: 1.0 / 32768, zeroPoint: 0)
+                q[op.output] = widths.bits[op.output] == 8 ? QuantParams(scale: 1.0 / 256, zeroPoint: -128)
+                                                           : QuantParams(scale: 1.0 / 32768, zeroPoint: 0)
             default:
                 let (lo, hi) = ranges[op.output]
-                q[op.output] = lo <= hi ? .covering(min: lo, max: hi, as: E.self) : .covering(min: -1, max: 1, as: E.self)
+                q[op.output] = lo <= hi ? covering(lo, hi, op.output) : covering(-1, 1, op.output)
             }
         }
         parameters = q
         self.isFloat = isFloat
-        bits = E.bitWidth
+        bits = widths.base
+        tensorBits = widths.bits
     }
 
     /// Which tensors of `graph` are computed in float (see the type's description).
