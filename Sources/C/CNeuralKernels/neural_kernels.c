@@ -230,6 +230,53 @@ static inline void store8(int kind, void *out, int32x4_t v0, int32x4_t v1, ptrdi
     }
 }
 
+/* What both int8-activation GEMMs (`smlal`, `sdot`) set up once per call: the output element
+ * size, the depth rounded up to the 16-byte step of their packings, and the clamp constants. */
+typedef struct {
+    size_t esize;
+    ptrdiff_t k16;
+    int32x4_t zp, lo, hi;
+} gemm8_call;
+
+static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_output_stage *stage, ptrdiff_t depth,
+                                                                    int kind) {
+    gemm8_call c;
+    c.esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    c.k16 = (depth + 15) / 16 * 16;
+    clamp_constants(stage, kind, &c.zp, &c.lo, &c.hi);
+    return c;
+}
+
+/* One block of 4·G channels from n0 (a packing of blocks of that width): how many are real, the
+ * block's packed filters, its first output column, and its accumulator starts and stage constants. */
+typedef struct {
+    ptrdiff_t valid;
+    const int8_t *w;
+    char *out;
+} gemm8_block;
+
+static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
+    const gemm8_call *call, const booth_output_stage *stage, const int8_t *w, ptrdiff_t channels,
+    const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind, void *out, int32x4_t *start, stage4 *s) {
+    gemm8_block b;
+    b.valid = channels - n0 < 4 * G ? channels - n0 : 4 * G;
+    b.w = w + n0 * call->k16;
+    b.out = (char *)out + (size_t)n0 * call->esize;
+    stage_constants(stage, row_sums, zero_point, n0, G, kind, start, s);
+    return b;
+}
+
+/* The public entry points' switch over the output kind: `impl(args..., kind)` inlined once per
+ * kind, so `kind` is a constant inside. */
+#define BOOTH_BY_OUT_KIND(out_kind, impl, ...)                                                  \
+    do {                                                                                        \
+        switch (out_kind) {                                                                     \
+        case BOOTH_OUT_INT8: impl(__VA_ARGS__, BOOTH_OUT_INT8); break;                          \
+        case BOOTH_OUT_INT16: impl(__VA_ARGS__, BOOTH_OUT_INT16); break;                        \
+        default: impl(__VA_ARGS__, BOOTH_OUT_INT32); break;                                     \
+        }                                                                                       \
+    } while (0)
+
 /* 1 or 2 rows × 8 channels of one block, k by 16. */
 static inline __attribute__((always_inline)) void mlal_tile(
     const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
@@ -265,30 +312,23 @@ static inline __attribute__((always_inline)) void mlal_tile(
 static inline __attribute__((always_inline)) void gemm_s8_mlal(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
-    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
-    ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp, lo, hi;
-    clamp_constants(stage, kind, &zp, &lo, &hi);
+    gemm8_call call = gemm8_begin(stage, depth, kind);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 8) {
-        ptrdiff_t valid = channels - n0 < 8 ? channels - n0 : 8;
-        const int8_t *wb = w + n0 * k16;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, row_sums, zero_point, n0, 2, kind, start, s);
-        char *o = (char *)out + (size_t)n0 * esize;
-        ptrdiff_t r = 0;
+        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 2, kind, out, start, s);
         int32x4_t sum[2][2];
-        for (; r < rows; r += 2) {
+        for (ptrdiff_t r = 0; r < rows; r += 2) {
             int R = rows - r >= 2 ? 2 : 1;
-            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, k16, wb, 2, sum);
-            else mlal_tile(a + r * as, a + r * as, k16, wb, 1, sum);
+            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, call.k16, b.w, 2, sum);
+            else mlal_tile(a + r * as, a + r * as, call.k16, b.w, 1, sum);
             for (int i = 0; i < R; i++) {
                 int32x4_t v0 = vaddq_s32(sum[i][0], start[0]), v1 = vaddq_s32(sum[i][1], start[1]);
                 if (kind != BOOTH_OUT_INT32) {
-                    v0 = requantize4(v0, s[0], zp, lo, hi);
-                    v1 = requantize4(v1, s[1], zp, lo, hi);
+                    v0 = requantize4(v0, s[0], call.zp, call.lo, call.hi);
+                    v1 = requantize4(v1, s[1], call.zp, call.lo, call.hi);
                 }
-                store8(kind, o + (size_t)((r + i) * os) * esize, v0, v1, valid);
+                store8(kind, b.out + (size_t)((r + i) * os) * call.esize, v0, v1, b.valid);
             }
         }
     }
@@ -297,17 +337,8 @@ static inline __attribute__((always_inline)) void gemm_s8_mlal(
 void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
                         ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
                         const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
-    switch (out_kind) {
-    case BOOTH_OUT_INT8:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
-        break;
-    case BOOTH_OUT_INT16:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
-        break;
-    default:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
-        break;
-    }
+    BOOTH_BY_OUT_KIND(out_kind, gemm_s8_mlal, a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out,
+                      out_stride);
 }
 
 #define BOOTH_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
@@ -345,26 +376,21 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_tile(
 static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
-    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
-    ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp, lo, hi;
-    clamp_constants(stage, kind, &zp, &lo, &hi);
+    gemm8_call call = gemm8_begin(stage, depth, kind);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
-        ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
-        const int8_t *wb = w + n0 * k16;
         int32x4_t start[4];
         stage4 s[4];
-        stage_constants(stage, row_sums, zero_point, n0, 4, kind, start, s);
-        char *o = (char *)out + (size_t)n0 * esize;
+        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
         int32x4_t c[4][4];
         ptrdiff_t r = 0;
         for (; r + 4 <= rows; r += 4) {
-            dot_tile(a + r * as, as, k16, wb, 4, start, c);
-            for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * os) * esize, valid);
+            dot_tile(a + r * as, as, call.k16, b.w, 4, start, c);
+            for (int i = 0; i < 4; i++)
+                finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
         }
         for (; r < rows; r++) {
-            dot_tile(a + r * as, as, k16, wb, 1, start, c);
-            finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * os) * esize, valid);
+            dot_tile(a + r * as, as, call.k16, b.w, 1, start, c);
+            finish_row16(kind, c[0], s, call.zp, call.lo, call.hi, b.out + (size_t)(r * os) * call.esize, b.valid);
         }
     }
 }
@@ -372,17 +398,8 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
 BOOTH_DOTPROD void booth_gemm_s8_dot(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
                                      const int8_t *w, ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
                                      const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
-    switch (out_kind) {
-    case BOOTH_OUT_INT8:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
-        break;
-    case BOOTH_OUT_INT16:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
-        break;
-    default:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
-        break;
-    }
+    BOOTH_BY_OUT_KIND(out_kind, gemm_s8_dot, a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out,
+                      out_stride);
 }
 
 /* Sixteen channels of `x` as two int16x8 (int8 sign-extended). */
