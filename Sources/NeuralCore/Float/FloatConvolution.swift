@@ -1,6 +1,10 @@
-/// Float convolution kernels (NHWC activations). Multiply-adds are written as `a += x * w`, not
-/// `addProduct`: without FMA in the target's baseline (x86-64), `addProduct` becomes a libm `fmaf`
-/// call per lane.
+/// Float convolution kernels (NHWC activations). Every multiply-add is fused and rounded once
+/// (`addingProduct`): `fmla` on aarch64 (by element for the broadcast input), `vfmadd` on x86-64
+/// with FMA (the `-target-cpu` Package.swift and CMakeLists.txt give: native or haswell), so the
+/// two architectures compute the same bits; a baseline x86-64 build (BOOTH_TARGET_CPU= empty)
+/// gets the same bits through per-lane libm `fmaf` calls, many times slower.
+/// The scalar references fuse the same products in the same order, so they equal the SIMD
+/// variants bit for bit.
 /// Each has a plain scalar reference and a SIMD8
 /// variant over output channels; tests run both on the same data.
 ///
@@ -59,7 +63,7 @@ enum FloatConvolution {
                                 if ix < 0 || ix >= d.inW { continue }
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 let w = weights + (ky * d.kW + kx) * d.inC * ocp + o
-                                for i in 0..<d.inC { acc += src[i] * w[i * ocp] }
+                                for i in 0..<d.inC { acc = acc.addingProduct(src[i], w[i * ocp]) }
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -109,10 +113,10 @@ enum FloatConvolution {
                                     var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                     for i in 0..<d.inC {
                                         let wv = load8(w)
-                                        a0 += SIMD8(repeating: p0[i]) * wv
-                                        a1 += SIMD8(repeating: p1[i]) * wv
-                                        a2 += SIMD8(repeating: p2[i]) * wv
-                                        a3 += SIMD8(repeating: p3[i]) * wv
+                                        a0 = a0.addingProduct(SIMD8(repeating: p0[i]), wv)
+                                        a1 = a1.addingProduct(SIMD8(repeating: p1[i]), wv)
+                                        a2 = a2.addingProduct(SIMD8(repeating: p2[i]), wv)
+                                        a3 = a3.addingProduct(SIMD8(repeating: p3[i]), wv)
                                         w += ocp
                                     }
                                 }
@@ -141,7 +145,7 @@ enum FloatConvolution {
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                 for i in 0..<d.inC {
-                                    acc += SIMD8(repeating: src[i]) * load8(w)
+                                    acc = acc.addingProduct(SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                             }
@@ -172,10 +176,10 @@ enum FloatConvolution {
                 var w = weights + o
                 for i in 0..<inC {
                     let w0 = load8(w)
-                    a0 += SIMD8(repeating: s0[i]) * w0
-                    a1 += SIMD8(repeating: s1[i]) * w0
-                    a2 += SIMD8(repeating: s2[i]) * w0
-                    a3 += SIMD8(repeating: s3[i]) * w0
+                    a0 = a0.addingProduct(SIMD8(repeating: s0[i]), w0)
+                    a1 = a1.addingProduct(SIMD8(repeating: s1[i]), w0)
+                    a2 = a2.addingProduct(SIMD8(repeating: s2[i]), w0)
+                    a3 = a3.addingProduct(SIMD8(repeating: s3[i]), w0)
                     w += ocp
                 }
                 let out = output + p * outC + o
@@ -195,7 +199,7 @@ enum FloatConvolution {
                 var a = load8(bias + o)
                 var w = weights + o
                 for i in 0..<inC {
-                    a += SIMD8(repeating: s[i]) * load8(w)
+                    a = a.addingProduct(SIMD8(repeating: s[i]), load8(w))
                     w += ocp
                 }
                 store(clamp8(a, vlo, vhi), output + p * outC + o, count: outC - o)
@@ -224,7 +228,7 @@ enum FloatConvolution {
                             for kx in 0..<d.kW {
                                 let ix = ox * d.g.strideW - d.g.padLeft + kx * d.g.dilationW
                                 if ix < 0 || ix >= d.inW { continue }
-                                acc += input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m] * weights[(ky * d.kW + kx) * ocp + o]
+                                acc = acc.addingProduct(input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m], weights[(ky * d.kW + kx) * ocp + o])
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -270,10 +274,10 @@ enum FloatConvolution {
                                 for kx in 0..<d.kW {
                                     let wv = load8(wrow + kx * ocp)
                                     let p = row + kx * d.g.dilationW * c
-                                    a0 += load8(p) * wv
-                                    a1 += load8(p + step) * wv
-                                    a2 += load8(p + 2 * step) * wv
-                                    a3 += load8(p + 3 * step) * wv
+                                    a0 = a0.addingProduct(load8(p), wv)
+                                    a1 = a1.addingProduct(load8(p + step), wv)
+                                    a2 = a2.addingProduct(load8(p + 2 * step), wv)
+                                    a3 = a3.addingProduct(load8(p + 3 * step), wv)
                                 }
                             }
                             store8(clamp8(a0, vlo, vhi), out + o)
@@ -304,7 +308,7 @@ enum FloatConvolution {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 let wrow = weights + ky * d.kW * ocp + o
                                 for kx in kxLo..<kxHi {
-                                    acc += load8(row + (x0 + kx * d.g.dilationW) * c) * load8(wrow + kx * ocp)
+                                    acc = acc.addingProduct(load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
                                 }
                             }
                         }
@@ -317,7 +321,7 @@ enum FloatConvolution {
                             for ky in kyLo..<kyHi {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 for kx in kxLo..<kxHi {
-                                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                                    acc = acc.addingProduct(row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                                 }
                             }
                         }
@@ -345,7 +349,7 @@ enum FloatConvolution {
             for ky in kyLo..<kyHi {
                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                 for kx in 0..<d.kW {
-                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                    acc = acc.addingProduct(row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                 }
             }
             out[o] = min(max(acc, lo), hi)
@@ -376,7 +380,7 @@ enum FloatConvolution {
                             let w = weights + (ky * d.kW + kx) * d.inC * ocp
                             for o in 0..<d.outC {
                                 var acc: Float = 0
-                                for i in 0..<d.inC { acc += src[i] * w[i * ocp + o] }
+                                for i in 0..<d.inC { acc = acc.addingProduct(src[i], w[i * ocp + o]) }
                                 out[o] += acc
                             }
                         }
@@ -409,7 +413,7 @@ enum FloatConvolution {
                                 var acc = SIMD8<Float>()
                                 var w = wTap + o
                                 for i in 0..<d.inC {
-                                    acc += SIMD8(repeating: src[i]) * load8(w)
+                                    acc = acc.addingProduct(SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                                 let rest = d.outC - o
