@@ -1,10 +1,9 @@
-/// Float convolution kernels (NHWC activations). Every multiply-add is fused and rounded once
-/// (`addingProduct`): `fmla` on aarch64 (by element for the broadcast input), `vfmadd` on x86-64
-/// with FMA (the `-target-cpu` Package.swift and CMakeLists.txt give: native or haswell), so the
-/// two architectures compute the same bits; a baseline x86-64 build (BOOTH_TARGET_CPU= empty)
-/// gets the same bits through per-lane libm `fmaf` calls, many times slower.
-/// The scalar references fuse the same products in the same order, so they equal the SIMD
-/// variants bit for bit.
+/// Float convolution kernels (NHWC activations), generic over how they multiply and add
+/// (`FloatMultiplyAdd`: fused for the float engine — `fmla` by element on aarch64, `vfmadd` on
+/// x86-64 haswell/native, the same bits on both; a baseline x86-64 build, BOOTH_TARGET_CPU=
+/// empty, gets them through per-lane libm `fmaf` calls, many times slower — or separately
+/// rounded for the integer calibration). The scalar references use the same arithmetic on the
+/// same products in the same order, so they equal the SIMD variants bit for bit.
 /// Each has a plain scalar reference and a SIMD8
 /// variant over output channels; tests run both on the same data.
 ///
@@ -45,7 +44,7 @@ enum FloatConvolution {
     // MARK: Regular convolution
 
     /// Scalar reference: out[n,y,x,o] = act(bias[o] + Σ in[n, y·s−pad+ky·d, x·s−pad+kx·d, i] · w[ky,kx,i,o]).
-    static func convScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func convScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                            output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
@@ -63,7 +62,7 @@ enum FloatConvolution {
                                 if ix < 0 || ix >= d.inW { continue }
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 let w = weights + (ky * d.kW + kx) * d.inC * ocp + o
-                                for i in 0..<d.inC { acc = acc.addingProduct(src[i], w[i * ocp]) }
+                                for i in 0..<d.inC { acc = M.madd(acc, src[i], w[i * ocp]) }
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -75,10 +74,10 @@ enum FloatConvolution {
 
     /// SIMD variant: per output pixel, 8 output channels at a time; a 1×1 stride-1 convolution
     /// goes to `pointwise`, which also tiles 4 pixels so each weight load feeds 4 FMAs.
-    static func conv(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func conv<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                      output: UnsafeMutablePointer<Float>) {
         if d.kH == 1 && d.kW == 1 && d.g.strideH == 1 && d.g.strideW == 1 && d.g.padTop == 0 && d.g.padLeft == 0 {
-            pointwise(pixels: d.batch * d.inH * d.inW, inC: d.inC, outC: d.outC, activation: d.g.activation,
+            pointwise(M.self, pixels: d.batch * d.inH * d.inW, inC: d.inC, outC: d.outC, activation: d.g.activation,
                       input: input, weights: weights, bias: bias, output: output)
             return
         }
@@ -113,10 +112,10 @@ enum FloatConvolution {
                                     var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                     for i in 0..<d.inC {
                                         let wv = load8(w)
-                                        a0 = a0.addingProduct(SIMD8(repeating: p0[i]), wv)
-                                        a1 = a1.addingProduct(SIMD8(repeating: p1[i]), wv)
-                                        a2 = a2.addingProduct(SIMD8(repeating: p2[i]), wv)
-                                        a3 = a3.addingProduct(SIMD8(repeating: p3[i]), wv)
+                                        a0 = M.madd(a0, SIMD8(repeating: p0[i]), wv)
+                                        a1 = M.madd(a1, SIMD8(repeating: p1[i]), wv)
+                                        a2 = M.madd(a2, SIMD8(repeating: p2[i]), wv)
+                                        a3 = M.madd(a3, SIMD8(repeating: p3[i]), wv)
                                         w += ocp
                                     }
                                 }
@@ -145,7 +144,7 @@ enum FloatConvolution {
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                 for i in 0..<d.inC {
-                                    acc = acc.addingProduct(SIMD8(repeating: src[i]), load8(w))
+                                    acc = M.madd(acc, SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                             }
@@ -160,7 +159,7 @@ enum FloatConvolution {
     }
 
     /// 1×1 convolution over `pixels` contiguous pixels: a [pixels × inC] · [inC × outC] product.
-    static func pointwise(pixels: Int, inC: Int, outC: Int, activation: Activation, input: UnsafePointer<Float>,
+    static func pointwise<M: FloatMultiplyAdd>(_: M.Type, pixels: Int, inC: Int, outC: Int, activation: Activation, input: UnsafePointer<Float>,
                           weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let ocp = (outC + 7) & ~7
         let (lo, hi) = activation.bounds
@@ -176,10 +175,10 @@ enum FloatConvolution {
                 var w = weights + o
                 for i in 0..<inC {
                     let w0 = load8(w)
-                    a0 = a0.addingProduct(SIMD8(repeating: s0[i]), w0)
-                    a1 = a1.addingProduct(SIMD8(repeating: s1[i]), w0)
-                    a2 = a2.addingProduct(SIMD8(repeating: s2[i]), w0)
-                    a3 = a3.addingProduct(SIMD8(repeating: s3[i]), w0)
+                    a0 = M.madd(a0, SIMD8(repeating: s0[i]), w0)
+                    a1 = M.madd(a1, SIMD8(repeating: s1[i]), w0)
+                    a2 = M.madd(a2, SIMD8(repeating: s2[i]), w0)
+                    a3 = M.madd(a3, SIMD8(repeating: s3[i]), w0)
                     w += ocp
                 }
                 let out = output + p * outC + o
@@ -199,7 +198,7 @@ enum FloatConvolution {
                 var a = load8(bias + o)
                 var w = weights + o
                 for i in 0..<inC {
-                    a = a.addingProduct(SIMD8(repeating: s[i]), load8(w))
+                    a = M.madd(a, SIMD8(repeating: s[i]), load8(w))
                     w += ocp
                 }
                 store(clamp8(a, vlo, vhi), output + p * outC + o, count: outC - o)
@@ -211,7 +210,7 @@ enum FloatConvolution {
 
     // MARK: Depthwise convolution (weights packed [KH][KW][OCp], bias [OCp])
 
-    static func depthwiseScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func depthwiseScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                 output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         let m = d.g.depthMultiplier
@@ -228,7 +227,7 @@ enum FloatConvolution {
                             for kx in 0..<d.kW {
                                 let ix = ox * d.g.strideW - d.g.padLeft + kx * d.g.dilationW
                                 if ix < 0 || ix >= d.inW { continue }
-                                acc = acc.addingProduct(input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m], weights[(ky * d.kW + kx) * ocp + o])
+                                acc = M.madd(acc, input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m], weights[(ky * d.kW + kx) * ocp + o])
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -238,10 +237,10 @@ enum FloatConvolution {
         }
     }
 
-    static func depthwise(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func depthwise<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                           output: UnsafeMutablePointer<Float>) {
         guard d.g.depthMultiplier == 1 else {
-            depthwiseScalar(d, input: input, weights: weights, bias: bias, output: output)
+            depthwiseScalar(M.self, d, input: input, weights: weights, bias: bias, output: output)
             return
         }
         let c = d.outC
@@ -274,10 +273,10 @@ enum FloatConvolution {
                                 for kx in 0..<d.kW {
                                     let wv = load8(wrow + kx * ocp)
                                     let p = row + kx * d.g.dilationW * c
-                                    a0 = a0.addingProduct(load8(p), wv)
-                                    a1 = a1.addingProduct(load8(p + step), wv)
-                                    a2 = a2.addingProduct(load8(p + 2 * step), wv)
-                                    a3 = a3.addingProduct(load8(p + 3 * step), wv)
+                                    a0 = M.madd(a0, load8(p), wv)
+                                    a1 = M.madd(a1, load8(p + step), wv)
+                                    a2 = M.madd(a2, load8(p + 2 * step), wv)
+                                    a3 = M.madd(a3, load8(p + 3 * step), wv)
                                 }
                             }
                             store8(clamp8(a0, vlo, vhi), out + o)
@@ -288,7 +287,7 @@ enum FloatConvolution {
                         }
                         if o < c {
                             for q in 0..<4 {
-                                depthwisePixelTail(d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
+                                depthwisePixelTail(M.self, d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
                                                    input: input, weights: weights, bias: bias, output: output)
                             }
                         }
@@ -308,7 +307,7 @@ enum FloatConvolution {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 let wrow = weights + ky * d.kW * ocp + o
                                 for kx in kxLo..<kxHi {
-                                    acc = acc.addingProduct(load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
+                                    acc = M.madd(acc, load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
                                 }
                             }
                         }
@@ -321,7 +320,7 @@ enum FloatConvolution {
                             for ky in kyLo..<kyHi {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 for kx in kxLo..<kxHi {
-                                    acc = acc.addingProduct(row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
+                                    acc = M.madd(acc, row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                                 }
                             }
                         }
@@ -337,7 +336,7 @@ enum FloatConvolution {
     /// Channels `from..<C` of one output pixel of a depthwise convolution (multiplier 1) whose
     /// window lies inside the input horizontally.
     @inline(__always)
-    static func depthwisePixelTail(_ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
+    static func depthwisePixelTail<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
                                    weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let c = d.outC, ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
@@ -349,7 +348,7 @@ enum FloatConvolution {
             for ky in kyLo..<kyHi {
                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                 for kx in 0..<d.kW {
-                    acc = acc.addingProduct(row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
+                    acc = M.madd(acc, row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                 }
             }
             out[o] = min(max(acc, lo), hi)
@@ -360,7 +359,7 @@ enum FloatConvolution {
 
     /// Scalar reference: every input pixel scatters input · weights into the output window it
     /// touches; the output starts as the bias.
-    static func transposeScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func transposeScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                 output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         for n in 0..<d.batch {
@@ -380,7 +379,7 @@ enum FloatConvolution {
                             let w = weights + (ky * d.kW + kx) * d.inC * ocp
                             for o in 0..<d.outC {
                                 var acc: Float = 0
-                                for i in 0..<d.inC { acc = acc.addingProduct(src[i], w[i * ocp + o]) }
+                                for i in 0..<d.inC { acc = M.madd(acc, src[i], w[i * ocp + o]) }
                                 out[o] += acc
                             }
                         }
@@ -390,7 +389,7 @@ enum FloatConvolution {
         }
     }
 
-    static func transpose(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func transpose<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                           output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         for n in 0..<d.batch {
@@ -413,7 +412,7 @@ enum FloatConvolution {
                                 var acc = SIMD8<Float>()
                                 var w = wTap + o
                                 for i in 0..<d.inC {
-                                    acc = acc.addingProduct(SIMD8(repeating: src[i]), load8(w))
+                                    acc = M.madd(acc, SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                                 let rest = d.outC - o
