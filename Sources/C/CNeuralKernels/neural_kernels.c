@@ -678,6 +678,54 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
     for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
 }
 
+/* Eight channels of the bilinear blend (exact in int32: |p| ≤ 2^15, weights ≤ 2^bits, so each
+ * sum stays below 2^(15 + 2·bits) ≤ 2^29), rounded half up by `srshr`. */
+#define BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, bits, lo, hi)                              \
+    do {                                                                                              \
+        int32x4_t t0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p00), gx), vget_low_s16(p01), fx);       \
+        int32x4_t t1 = vmlal_high_n_s16(vmull_high_n_s16(p00, gx), p01, fx);                          \
+        int32x4_t b0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p10), gx), vget_low_s16(p11), fx);       \
+        int32x4_t b1 = vmlal_high_n_s16(vmull_high_n_s16(p10, gx), p11, fx);                          \
+        lo = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t0, gy), b0, fy), 2 * (bits));                      \
+        hi = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t1, gy), b1, fy), 2 * (bits));                      \
+    } while (0)
+
+void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
+    int32_t gy = 1024 - fy;
+    for (ptrdiff_t p = 0; p < width; p++) {
+        const int8_t *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];
+        int16_t fx = fxs[p], gx = (int16_t)(1024 - fx);
+        int8_t *o = out + p * channels;
+        for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+            if (ch > channels - 8) ch = channels - 8;
+            int16x8_t p00 = vmovl_s8(vld1_s8(a0 + ch)), p01 = vmovl_s8(vld1_s8(a1 + ch));
+            int16x8_t p10 = vmovl_s8(vld1_s8(c0 + ch)), p11 = vmovl_s8(vld1_s8(c1 + ch));
+            int32x4_t lo, hi;
+            BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, 10, lo, hi);
+            vst1_s8(o + ch, vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))));
+        }
+    }
+}
+
+void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
+    int32_t gy = 128 - fy;
+    for (ptrdiff_t p = 0; p < width; p++) {
+        const int16_t *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];
+        int16_t fx = fxs[p], gx = (int16_t)(128 - fx);
+        int16_t *o = out + p * channels;
+        for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+            if (ch > channels - 8) ch = channels - 8;
+            int16x8_t p00 = vld1q_s16(a0 + ch), p01 = vld1q_s16(a1 + ch);
+            int16x8_t p10 = vld1q_s16(c0 + ch), p11 = vld1q_s16(c1 + ch);
+            int32x4_t lo, hi;
+            BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, 7, lo, hi);
+            vst1q_s16(o + ch, vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)));
+        }
+    }
+}
+
 #else /* not aarch64: never chosen */
 
 int booth_neon_available(void) { return 0; }
@@ -743,6 +791,15 @@ void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zer
 }
 void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
     (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+}
+
+void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
+    (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
+}
+void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
+    (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
 }
 
 #endif
