@@ -690,40 +690,37 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
         hi = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t1, gy), b1, fy), 2 * (bits));                      \
     } while (0)
 
+/* One output row of `width` pixels, eight channels per step: `load(p)` gives eight values as
+ * int16x8, `store(o, lo, hi)` narrows and stores them; `bits` the weights' fraction bits. */
+#define BOOTH_RESIZE_ROW(T, bits, load, store)                                                          \
+    do {                                                                                                \
+        int32_t gy = (1 << (bits)) - fy;                                                                \
+        for (ptrdiff_t p = 0; p < width; p++) {                                                         \
+            const T *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];          \
+            int16_t fx = fxs[p], gx = (int16_t)((1 << (bits)) - fx);                                    \
+            T *o = out + p * channels;                                                                  \
+            for (ptrdiff_t ch = 0; ch < channels; ch += 8) {                                            \
+                if (ch > channels - 8) ch = channels - 8;                                               \
+                int32x4_t lo, hi;                                                                       \
+                BOOTH_RESIZE_BLEND(load(a0 + ch), load(a1 + ch), load(c0 + ch), load(c1 + ch), gx, fx, gy, fy, \
+                                   bits, lo, hi);                                                       \
+                store(o + ch, lo, hi);                                                                  \
+            }                                                                                           \
+        }                                                                                               \
+    } while (0)
+
+#define BOOTH_LOAD8_S8(p) vmovl_s8(vld1_s8(p))
+#define BOOTH_STORE8_S8(o, lo, hi) vst1_s8((o), vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))))
+#define BOOTH_STORE8_S16(o, lo, hi) vst1q_s16((o), vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)))
+
 void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
                          const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
-    int32_t gy = 1024 - fy;
-    for (ptrdiff_t p = 0; p < width; p++) {
-        const int8_t *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];
-        int16_t fx = fxs[p], gx = (int16_t)(1024 - fx);
-        int8_t *o = out + p * channels;
-        for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-            if (ch > channels - 8) ch = channels - 8;
-            int16x8_t p00 = vmovl_s8(vld1_s8(a0 + ch)), p01 = vmovl_s8(vld1_s8(a1 + ch));
-            int16x8_t p10 = vmovl_s8(vld1_s8(c0 + ch)), p11 = vmovl_s8(vld1_s8(c1 + ch));
-            int32x4_t lo, hi;
-            BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, 10, lo, hi);
-            vst1_s8(o + ch, vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))));
-        }
-    }
+    BOOTH_RESIZE_ROW(int8_t, 10, BOOTH_LOAD8_S8, BOOTH_STORE8_S8);
 }
 
 void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
-    int32_t gy = 128 - fy;
-    for (ptrdiff_t p = 0; p < width; p++) {
-        const int16_t *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];
-        int16_t fx = fxs[p], gx = (int16_t)(128 - fx);
-        int16_t *o = out + p * channels;
-        for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-            if (ch > channels - 8) ch = channels - 8;
-            int16x8_t p00 = vld1q_s16(a0 + ch), p01 = vld1q_s16(a1 + ch);
-            int16x8_t p10 = vld1q_s16(c0 + ch), p11 = vld1q_s16(c1 + ch);
-            int32x4_t lo, hi;
-            BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, 7, lo, hi);
-            vst1q_s16(o + ch, vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)));
-        }
-    }
+    BOOTH_RESIZE_ROW(int16_t, 7, vld1q_s16, BOOTH_STORE8_S16);
 }
 
 #else /* not aarch64: never chosen */

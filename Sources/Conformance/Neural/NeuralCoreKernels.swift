@@ -117,6 +117,21 @@ public enum NeuralCoreKernels {
 
     // MARK: GEMM (requantised int8 and raw int32 outputs)
 
+    /// Seeded GEMM operands: int8 filters (−127...127, packed), then each channel's multiplier
+    /// and bias, drawn in that order.
+    static func randomGEMM(outputChannels n: Int, depth k: Int, _ r: inout ConformanceRandom)
+        -> (PackedGEMMWeights, [FixedMultiplier], [Int32]) {
+        let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
+        var multipliers: [FixedMultiplier] = []
+        var bias: [Int32] = []
+        for _ in 0..<n {
+            multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
+            bias.append(Int32.random(in: -5000...5000, using: &r))
+        }
+        return (packed, multipliers, bias)
+    }
+
+
     static func gemm(int32 raw: Bool) -> ConformanceKernel {
         var cases: [ConformanceCase] = []
         for n in channelCounts {
@@ -128,13 +143,7 @@ public enum NeuralCoreKernels {
                                  benchCase: ConformanceCase(label: "n32r64k64", width: 32, height: 64, extra: 64),
                                  variantNames: variantNames) { c, r in
             let n = c.width, rows = c.height, k = c.extra
-            let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
-            var multipliers: [FixedMultiplier] = []
-            var bias: [Int32] = []
-            for _ in 0..<n {
-                multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
-                bias.append(Int32.random(in: -5000...5000, using: &r))
-            }
+            let (packed, multipliers, bias) = randomGEMM(outputChannels: n, depth: k, &r)
             let lo = Int32.random(in: -128...(-100), using: &r), hi = Int32.random(in: 100...127, using: &r)
             let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
                                     minimum: lo, maximum: hi)
@@ -181,13 +190,7 @@ public enum NeuralCoreKernels {
                                  benchCase: ConformanceCase(label: "n32r64k64int8", width: 32, height: 64, extra: 64),
                                  variantNames: names) { c, r in
             let n = c.width, rows = c.height, k = c.extra, kind = c.slack
-            let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
-            var multipliers: [FixedMultiplier] = []
-            var bias: [Int32] = []
-            for _ in 0..<n {
-                multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
-                bias.append(Int32.random(in: -5000...5000, using: &r))
-            }
+            let (packed, multipliers, bias) = randomGEMM(outputChannels: n, depth: k, &r)
             let (lo, hi) = kind == 1
                 ? (Int32.random(in: -32768...(-20000), using: &r), Int32.random(in: 20000...32767, using: &r))
                 : (Int32.random(in: -128...(-100), using: &r), Int32.random(in: 100...127, using: &r))
