@@ -173,13 +173,29 @@ enum FloatConvolution {
                 let b0 = load8(bias + o)
                 var a0 = b0, a1 = b0, a2 = b0, a3 = b0
                 var w = weights + o
-                for i in 0..<inC {
+                var i = 0
+                // Four input channels per step: one vector load per pixel, then each product by
+                // lane (`fmla v.4s, w.4s, x.s[l]`): the same products in the same order.
+                while i + 4 <= inC {
+                    let x0 = load4(s0 + i), x1 = load4(s1 + i), x2 = load4(s2 + i), x3 = load4(s3 + i)
+                    for l in 0..<4 {
+                        let w0 = load8(w)
+                        a0 = M.madd(a0, SIMD8(repeating: x0[l]), w0)
+                        a1 = M.madd(a1, SIMD8(repeating: x1[l]), w0)
+                        a2 = M.madd(a2, SIMD8(repeating: x2[l]), w0)
+                        a3 = M.madd(a3, SIMD8(repeating: x3[l]), w0)
+                        w += ocp
+                    }
+                    i += 4
+                }
+                while i < inC {
                     let w0 = load8(w)
                     a0 = M.madd(a0, SIMD8(repeating: s0[i]), w0)
                     a1 = M.madd(a1, SIMD8(repeating: s1[i]), w0)
                     a2 = M.madd(a2, SIMD8(repeating: s2[i]), w0)
                     a3 = M.madd(a3, SIMD8(repeating: s3[i]), w0)
                     w += ocp
+                    i += 1
                 }
                 let out = output + p * outC + o
                 let rest = outC - o
@@ -445,6 +461,11 @@ func clamp8(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<
         for l in 0..<8 where r[l] > hi[l] { r[l] = hi[l] }
     }
     return r
+}
+
+@inline(__always)
+func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
 }
 
 @inline(__always)
