@@ -179,21 +179,13 @@ enum FloatConvolution {
                 while i + 4 <= inC {
                     let x0 = load4(s0 + i), x1 = load4(s1 + i), x2 = load4(s2 + i), x3 = load4(s3 + i)
                     for l in 0..<4 {
-                        let w0 = load8(w)
-                        a0 = M.madd(a0, SIMD8(repeating: x0[l]), w0)
-                        a1 = M.madd(a1, SIMD8(repeating: x1[l]), w0)
-                        a2 = M.madd(a2, SIMD8(repeating: x2[l]), w0)
-                        a3 = M.madd(a3, SIMD8(repeating: x3[l]), w0)
+                        accumulate4(M.self, &a0, &a1, &a2, &a3, x0[l], x1[l], x2[l], x3[l], load8(w))
                         w += ocp
                     }
                     i += 4
                 }
                 while i < inC {
-                    let w0 = load8(w)
-                    a0 = M.madd(a0, SIMD8(repeating: s0[i]), w0)
-                    a1 = M.madd(a1, SIMD8(repeating: s1[i]), w0)
-                    a2 = M.madd(a2, SIMD8(repeating: s2[i]), w0)
-                    a3 = M.madd(a3, SIMD8(repeating: s3[i]), w0)
+                    accumulate4(M.self, &a0, &a1, &a2, &a3, s0[i], s1[i], s2[i], s3[i], load8(w))
                     w += ocp
                     i += 1
                 }
@@ -222,6 +214,18 @@ enum FloatConvolution {
             }
             p += 1
         }
+    }
+
+    /// One input channel of a 4-pixel tile: each pixel's accumulator takes its value times the
+    /// channel's 8 weights.
+    @inline(__always)
+    static func accumulate4<M: FloatMultiplyAdd>(_: M.Type, _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>,
+                                                 _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>, _ x0: Float, _ x1: Float,
+                                                 _ x2: Float, _ x3: Float, _ w: SIMD8<Float>) {
+        a0 = M.madd(a0, SIMD8(repeating: x0), w)
+        a1 = M.madd(a1, SIMD8(repeating: x1), w)
+        a2 = M.madd(a2, SIMD8(repeating: x2), w)
+        a3 = M.madd(a3, SIMD8(repeating: x3), w)
     }
 
     // MARK: Depthwise convolution (weights packed [KH][KW][OCp], bias [OCp])
