@@ -47,7 +47,7 @@ public final class Interpreter {
             self.shared = nil
             arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
             arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
-            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD))
+            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
         case .integer:
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)

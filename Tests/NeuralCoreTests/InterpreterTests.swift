@@ -87,9 +87,9 @@ struct InterpreterTests {
 
     @Test("scalar reference kernels and SIMD kernels agree bit for bit", arguments: models)
     func scalarMatchesSIMD(model: String) throws {
-        // Both variants add the same products in the same order (the SIMD kernels only spread
-        // output channels and pixels over lanes, and use no fused multiply-add), so the results
-        // must be identical, not merely close.
+        // Both variants fuse the same products in the same order (the SIMD kernels only spread
+        // output channels and pixels over lanes; both round each multiply-add once), so the
+        // results must be identical, not merely close.
         let parsed = try TFLiteModel(bytes: try Self.bytes(model))
         let simd = try Interpreter(model: parsed)
         let scalar = try Interpreter(model: parsed, kernels: .scalar)

@@ -230,6 +230,53 @@ static inline void store8(int kind, void *out, int32x4_t v0, int32x4_t v1, ptrdi
     }
 }
 
+/* What both int8-activation GEMMs (`smlal`, `sdot`) set up once per call: the output element
+ * size, the depth rounded up to the 16-byte step of their packings, and the clamp constants. */
+typedef struct {
+    size_t esize;
+    ptrdiff_t k16;
+    int32x4_t zp, lo, hi;
+} gemm8_call;
+
+static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_output_stage *stage, ptrdiff_t depth,
+                                                                    int kind) {
+    gemm8_call c;
+    c.esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    c.k16 = (depth + 15) / 16 * 16;
+    clamp_constants(stage, kind, &c.zp, &c.lo, &c.hi);
+    return c;
+}
+
+/* One block of 4·G channels from n0 (a packing of blocks of that width): how many are real, the
+ * block's packed filters, its first output column, and its accumulator starts and stage constants. */
+typedef struct {
+    ptrdiff_t valid;
+    const int8_t *w;
+    char *out;
+} gemm8_block;
+
+static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
+    const gemm8_call *call, const booth_output_stage *stage, const int8_t *w, ptrdiff_t channels,
+    const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind, void *out, int32x4_t *start, stage4 *s) {
+    gemm8_block b;
+    b.valid = channels - n0 < 4 * G ? channels - n0 : 4 * G;
+    b.w = w + n0 * call->k16;
+    b.out = (char *)out + (size_t)n0 * call->esize;
+    stage_constants(stage, row_sums, zero_point, n0, G, kind, start, s);
+    return b;
+}
+
+/* The public entry points' switch over the output kind: `impl(args..., kind)` inlined once per
+ * kind, so `kind` is a constant inside. */
+#define BOOTH_BY_OUT_KIND(out_kind, impl, ...)                                                  \
+    do {                                                                                        \
+        switch (out_kind) {                                                                     \
+        case BOOTH_OUT_INT8: impl(__VA_ARGS__, BOOTH_OUT_INT8); break;                          \
+        case BOOTH_OUT_INT16: impl(__VA_ARGS__, BOOTH_OUT_INT16); break;                        \
+        default: impl(__VA_ARGS__, BOOTH_OUT_INT32); break;                                     \
+        }                                                                                       \
+    } while (0)
+
 /* 1 or 2 rows × 8 channels of one block, k by 16. */
 static inline __attribute__((always_inline)) void mlal_tile(
     const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
@@ -265,30 +312,23 @@ static inline __attribute__((always_inline)) void mlal_tile(
 static inline __attribute__((always_inline)) void gemm_s8_mlal(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
-    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
-    ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp, lo, hi;
-    clamp_constants(stage, kind, &zp, &lo, &hi);
+    gemm8_call call = gemm8_begin(stage, depth, kind);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 8) {
-        ptrdiff_t valid = channels - n0 < 8 ? channels - n0 : 8;
-        const int8_t *wb = w + n0 * k16;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, row_sums, zero_point, n0, 2, kind, start, s);
-        char *o = (char *)out + (size_t)n0 * esize;
-        ptrdiff_t r = 0;
+        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 2, kind, out, start, s);
         int32x4_t sum[2][2];
-        for (; r < rows; r += 2) {
+        for (ptrdiff_t r = 0; r < rows; r += 2) {
             int R = rows - r >= 2 ? 2 : 1;
-            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, k16, wb, 2, sum);
-            else mlal_tile(a + r * as, a + r * as, k16, wb, 1, sum);
+            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, call.k16, b.w, 2, sum);
+            else mlal_tile(a + r * as, a + r * as, call.k16, b.w, 1, sum);
             for (int i = 0; i < R; i++) {
                 int32x4_t v0 = vaddq_s32(sum[i][0], start[0]), v1 = vaddq_s32(sum[i][1], start[1]);
                 if (kind != BOOTH_OUT_INT32) {
-                    v0 = requantize4(v0, s[0], zp, lo, hi);
-                    v1 = requantize4(v1, s[1], zp, lo, hi);
+                    v0 = requantize4(v0, s[0], call.zp, call.lo, call.hi);
+                    v1 = requantize4(v1, s[1], call.zp, call.lo, call.hi);
                 }
-                store8(kind, o + (size_t)((r + i) * os) * esize, v0, v1, valid);
+                store8(kind, b.out + (size_t)((r + i) * os) * call.esize, v0, v1, b.valid);
             }
         }
     }
@@ -297,17 +337,8 @@ static inline __attribute__((always_inline)) void gemm_s8_mlal(
 void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
                         ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
                         const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
-    switch (out_kind) {
-    case BOOTH_OUT_INT8:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
-        break;
-    case BOOTH_OUT_INT16:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
-        break;
-    default:
-        gemm_s8_mlal(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
-        break;
-    }
+    BOOTH_BY_OUT_KIND(out_kind, gemm_s8_mlal, a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out,
+                      out_stride);
 }
 
 #define BOOTH_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
@@ -345,26 +376,21 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_tile(
 static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
-    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
-    ptrdiff_t k16 = (depth + 15) / 16 * 16;
-    int32x4_t zp, lo, hi;
-    clamp_constants(stage, kind, &zp, &lo, &hi);
+    gemm8_call call = gemm8_begin(stage, depth, kind);
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
-        ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
-        const int8_t *wb = w + n0 * k16;
         int32x4_t start[4];
         stage4 s[4];
-        stage_constants(stage, row_sums, zero_point, n0, 4, kind, start, s);
-        char *o = (char *)out + (size_t)n0 * esize;
+        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
         int32x4_t c[4][4];
         ptrdiff_t r = 0;
         for (; r + 4 <= rows; r += 4) {
-            dot_tile(a + r * as, as, k16, wb, 4, start, c);
-            for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * os) * esize, valid);
+            dot_tile(a + r * as, as, call.k16, b.w, 4, start, c);
+            for (int i = 0; i < 4; i++)
+                finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
         }
         for (; r < rows; r++) {
-            dot_tile(a + r * as, as, k16, wb, 1, start, c);
-            finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * os) * esize, valid);
+            dot_tile(a + r * as, as, call.k16, b.w, 1, start, c);
+            finish_row16(kind, c[0], s, call.zp, call.lo, call.hi, b.out + (size_t)(r * os) * call.esize, b.valid);
         }
     }
 }
@@ -372,17 +398,8 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
 BOOTH_DOTPROD void booth_gemm_s8_dot(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
                                      const int8_t *w, ptrdiff_t channels, const int32_t *row_sums, int32_t zero_point,
                                      const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
-    switch (out_kind) {
-    case BOOTH_OUT_INT8:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT8);
-        break;
-    case BOOTH_OUT_INT16:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT16);
-        break;
-    default:
-        gemm_s8_dot(a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out, out_stride, BOOTH_OUT_INT32);
-        break;
-    }
+    BOOTH_BY_OUT_KIND(out_kind, gemm_s8_dot, a, rows, a_stride, depth, w, channels, row_sums, zero_point, stage, out,
+                      out_stride);
 }
 
 /* Sixteen channels of `x` as two int16x8 (int8 sign-extended). */
@@ -661,6 +678,51 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
     for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
 }
 
+/* Eight channels of the bilinear blend (exact in int32: |p| ≤ 2^15, weights ≤ 2^bits, so each
+ * sum stays below 2^(15 + 2·bits) ≤ 2^29), rounded half up by `srshr`. */
+#define BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, bits, lo, hi)                              \
+    do {                                                                                              \
+        int32x4_t t0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p00), gx), vget_low_s16(p01), fx);       \
+        int32x4_t t1 = vmlal_high_n_s16(vmull_high_n_s16(p00, gx), p01, fx);                          \
+        int32x4_t b0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p10), gx), vget_low_s16(p11), fx);       \
+        int32x4_t b1 = vmlal_high_n_s16(vmull_high_n_s16(p10, gx), p11, fx);                          \
+        lo = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t0, gy), b0, fy), 2 * (bits));                      \
+        hi = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t1, gy), b1, fy), 2 * (bits));                      \
+    } while (0)
+
+/* One output row of `width` pixels, eight channels per step: `load(p)` gives eight values as
+ * int16x8, `store(o, lo, hi)` narrows and stores them; `bits` the weights' fraction bits. */
+#define BOOTH_RESIZE_ROW(T, bits, load, store)                                                          \
+    do {                                                                                                \
+        int32_t gy = (1 << (bits)) - fy;                                                                \
+        for (ptrdiff_t p = 0; p < width; p++) {                                                         \
+            const T *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];          \
+            int16_t fx = fxs[p], gx = (int16_t)((1 << (bits)) - fx);                                    \
+            T *o = out + p * channels;                                                                  \
+            for (ptrdiff_t ch = 0; ch < channels; ch += 8) {                                            \
+                if (ch > channels - 8) ch = channels - 8;                                               \
+                int32x4_t lo, hi;                                                                       \
+                BOOTH_RESIZE_BLEND(load(a0 + ch), load(a1 + ch), load(c0 + ch), load(c1 + ch), gx, fx, gy, fy, \
+                                   bits, lo, hi);                                                       \
+                store(o + ch, lo, hi);                                                                  \
+            }                                                                                           \
+        }                                                                                               \
+    } while (0)
+
+#define BOOTH_LOAD8_S8(p) vmovl_s8(vld1_s8(p))
+#define BOOTH_STORE8_S8(o, lo, hi) vst1_s8((o), vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))))
+#define BOOTH_STORE8_S16(o, lo, hi) vst1q_s16((o), vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)))
+
+void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
+    BOOTH_RESIZE_ROW(int8_t, 10, BOOTH_LOAD8_S8, BOOTH_STORE8_S8);
+}
+
+void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
+    BOOTH_RESIZE_ROW(int16_t, 7, vld1q_s16, BOOTH_STORE8_S16);
+}
+
 #else /* not aarch64: never chosen */
 
 int booth_neon_available(void) { return 0; }
@@ -726,6 +788,15 @@ void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zer
 }
 void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
     (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+}
+
+void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
+    (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
+}
+void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
+    (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
 }
 
 #endif

@@ -16,7 +16,8 @@ public struct ModelBlob: Sendable {
 /// (calibration included), run on one fixed seeded input with every kernel set of
 /// `InterpreterKernels.all(for: .current)` (scalar reference, SIMD, NEON…); every variant's outputs must equal the reference's bit
 /// for bit, and the reference's float32 outputs are checksummed into the golden file, so the
-/// aarch64 build must reproduce x86's outputs exactly.
+/// aarch64 build must reproduce x86's outputs exactly. The float path's outputs on the same
+/// input are checksummed too (`net.<model> float.outputN`).
 public enum NetworkConformance {
     /// Model files and the input range each is calibrated and fed with.
     public static let models: [(file: String, lower: Float, upper: Float)] = [
@@ -67,6 +68,22 @@ public enum NetworkConformance {
                     run.failures.append("\(name) output\(i): kernel set \(NeuralCoreKernels.name(set.name)) differs from the scalar reference")
                 }
             }
+        }
+        // The float path (the reference engine, SIMD kernels with fused multiply-adds) on the same
+        // input: its checksums hold x86 (`vfmadd`) and aarch64 (`fmla`) to the same bits.
+        do throws(ModelError) {
+            let interpreter = try Interpreter(model: try TFLiteModel(bytes: blob.bytes), path: .float)
+            fillInput(interpreter, lower: lower, upper: upper)
+            interpreter.run()
+            for o in 0..<interpreter.outputCount {
+                var h = FNV1a()
+                interpreter.withOutput(o) { out in
+                    if let base = out.baseAddress { h.combine(UnsafeRawPointer(base), count: out.count * 4) }
+                }
+                run.results.append(ConformanceResult(kernel: name, caseLabel: "float.output\(o)", checksum: h.value))
+            }
+        } catch {
+            run.failures.append("\(name) float: \(error.description)")
         }
         return run
     }

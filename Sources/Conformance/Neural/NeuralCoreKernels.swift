@@ -10,8 +10,8 @@ import NeuralCore
 /// architecture, so the golden checksums also hold the two builds to the same float results.
 public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
-        [requantize, elementwise(.add), elementwise(.mul), gemm(int32: false), gemm(int32: true), depthwise,
-         pool(.max), pool(.average), mean, lookup, prelu, resize]
+        [requantize, elementwise(.add), elementwise(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
+         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16]
     }
 
     /// Channel counts around the vector widths.
@@ -117,6 +117,21 @@ public enum NeuralCoreKernels {
 
     // MARK: GEMM (requantised int8 and raw int32 outputs)
 
+    /// Seeded GEMM operands: int8 filters (−127...127, packed), then each channel's multiplier
+    /// and bias, drawn in that order.
+    static func randomGEMM(outputChannels n: Int, depth k: Int, _ r: inout ConformanceRandom)
+        -> (PackedGEMMWeights, [FixedMultiplier], [Int32]) {
+        let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
+        var multipliers: [FixedMultiplier] = []
+        var bias: [Int32] = []
+        for _ in 0..<n {
+            multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
+            bias.append(Int32.random(in: -5000...5000, using: &r))
+        }
+        return (packed, multipliers, bias)
+    }
+
+
     static func gemm(int32 raw: Bool) -> ConformanceKernel {
         var cases: [ConformanceCase] = []
         for n in channelCounts {
@@ -128,13 +143,7 @@ public enum NeuralCoreKernels {
                                  benchCase: ConformanceCase(label: "n32r64k64", width: 32, height: 64, extra: 64),
                                  variantNames: variantNames) { c, r in
             let n = c.width, rows = c.height, k = c.extra
-            let packed = PackedGEMMWeights(weights: randomInt8s(n * k, in: -127...127, &r), outputChannels: n, depth: k)
-            var multipliers: [FixedMultiplier] = []
-            var bias: [Int32] = []
-            for _ in 0..<n {
-                multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.004, using: &r)))
-                bias.append(Int32.random(in: -5000...5000, using: &r))
-            }
+            let (packed, multipliers, bias) = randomGEMM(outputChannels: n, depth: k, &r)
             let lo = Int32.random(in: -128...(-100), using: &r), hi = Int32.random(in: 100...127, using: &r)
             let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
                                     minimum: lo, maximum: hi)
@@ -152,6 +161,73 @@ public enum NeuralCoreKernels {
             }
             let out = PlaneShape(width: rows * n, height: 1, bytesPerPixel: raw ? 4 : 1)
             return ConformanceInstance(inputs: [a], outputs: [out], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: GEMM on int8 activations as they are (the sets' `gemm8`: NEON `smlal`, `sdot`)
+
+    /// Row counts and depths of the int8-activation GEMM cases: below, at and above the 2-row
+    /// `smlal` and 4-row `sdot` tiles, depths below, at and above the 16-byte step.
+    static let gemm8Shapes: [(rows: Int, k: Int)] = [(1, 1), (2, 16), (3, 17), (4, 40), (5, 33), (8, 64), (9, 3)]
+
+    /// Every set with a `gemm8` (aarch64: `neon`'s `gemm8MLAL`, `neon-dot`'s `gemm8Dot`) against
+    /// the scalar `gemmScalar` on `A − zeroPoint`, which `GEMM8Kernel` promises to equal bit for
+    /// bit; outputs cycle through int8, int16 and raw int32. Rows are an odd number of bytes apart
+    /// and hold seeded bytes past the depth (the kernels read to `depth16`; zero filters meet them).
+    /// On a CPU whose sets have no `gemm8` (x86) only the reference runs, and its checksums are
+    /// the golden ones the aarch64 sets are held to.
+    static var gemm8: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for (ci, n) in channelCounts.enumerated() {
+            for (si, s) in gemm8Shapes.enumerated() {
+                let kind = (ci + si) % 3
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
+                                             width: n, height: s.rows, slack: kind, extra: s.k))
+            }
+        }
+        let names = [name(IntegerKernels.scalar)] + sets.filter { $0.gemm8 != nil }.map { name($0) }
+        return ConformanceKernel(name: "nn.gemm8", cases: cases,
+                                 benchCase: ConformanceCase(label: "n32r64k64int8", width: 32, height: 64, extra: 64),
+                                 variantNames: names) { c, r in
+            let n = c.width, rows = c.height, k = c.extra, kind = c.slack
+            let (packed, multipliers, bias) = randomGEMM(outputChannels: n, depth: k, &r)
+            let (lo, hi) = kind == 1
+                ? (Int32.random(in: -32768...(-20000), using: &r), Int32.random(in: 20000...32767, using: &r))
+                : (Int32.random(in: -128...(-100), using: &r), Int32.random(in: 100...127, using: &r))
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
+                                    minimum: lo, maximum: hi)
+            let zeroPoint = Int32.random(in: -128...127, using: &r)
+            let rowStride = (k + 15) / 16 * 16 + 3
+            let a = TestPlane(count: rows * rowStride, elementSize: 1, random: &r)
+            let a8 = UnsafePointer(a.elements(as: Int8.self))
+            // The reference's operand: A − zeroPoint over the depth, zero in the padding.
+            var shifted = [Int16](repeating: 0, count: rows * packed.depthStride)
+            for row in 0..<rows {
+                for d in 0..<k { shifted[row * packed.depthStride + d] = Int16(a8[row * rowStride + d]) - Int16(zeroPoint) }
+            }
+            let a16 = shifted
+            let esize = [1, 2, 4][kind]
+            func output(_ o: Plane) -> GEMMOutput {
+                switch kind {
+                case 0: return .int8(int8(o), rowStride: n, stage: stage)
+                case 1: return .int16(int16(o), rowStride: n, stage: stage)
+                default: return .int32(int32(o), rowStride: n)
+                }
+            }
+            let reference = ConformanceVariant(name: name(IntegerKernels.scalar)) { _, o in
+                a16.withUnsafeBufferPointer { gemmScalar($0.baseAddress!, rows, packed, output(o[0])) }
+            }
+            // A set whose gemm8 cannot take the call leaves the output as it was: a difference.
+            let variants = sets.compactMap { set -> ConformanceVariant? in
+                guard let kernel = set.gemm8 else { return nil }
+                return ConformanceVariant(name: name(set)) { i, o in
+                    let out = output(o[0])
+                    guard gemm8Applies(packed, out) else { return }
+                    kernel(UnsafePointer(int8(i[0])), rows, rowStride, zeroPoint, packed, out)
+                }
+            }
+            return ConformanceInstance(inputs: [a], outputs: [PlaneShape(width: rows * n, height: 1, bytesPerPixel: esize)],
+                                       reference: reference, variants: variants)
         }
     }
 
@@ -279,7 +355,12 @@ public enum NeuralCoreKernels {
 
     static let resizeSizes: [(ih: Int, iw: Int, oh: Int, ow: Int)] = [(4, 5, 8, 10), (3, 3, 7, 5), (6, 8, 3, 4)]
 
-    static var resize: ConformanceKernel {
+    static var resize: ConformanceKernel { resize(int16: false) }
+
+    /// The int16 table's resize (`IntegerKernels.all16`: `neon16` runs `booth_resize_row_s16`).
+    static var resize16: ConformanceKernel { resize(int16: true) }
+
+    static func resize(int16 wide: Bool) -> ConformanceKernel {
         var cases: [ConformanceCase] = []
         let modes = ["plain", "align", "half"]
         for ch in channelCounts {
@@ -289,15 +370,25 @@ public enum NeuralCoreKernels {
                                              width: ch, height: si, extra: mode))
             }
         }
-        return ConformanceKernel(name: "nn.resize", cases: cases, benchCase: ConformanceCase(label: "c16bench", width: 16, height: 3, extra: 2),
-                                 variantNames: variantNames) { c, r in
+        let names = wide ? IntegerKernels.all16.map { name($0.name) } : variantNames
+        return ConformanceKernel(name: wide ? "nn.resize16" : "nn.resize", cases: cases,
+                                 benchCase: ConformanceCase(label: "c16bench", width: 16, height: 3, extra: 2),
+                                 variantNames: names) { c, r in
             let ch = c.width
             let s = c.height < resizeSizes.count ? resizeSizes[c.height] : (ih: 32, iw: 32, oh: 64, ow: 64)
             let p = ResizeParams(inputHeight: s.ih, inputWidth: s.iw, channels: ch, outputHeight: s.oh, outputWidth: s.ow,
                                  alignCorners: c.extra == 1, halfPixelCenters: c.extra == 2)
-            let input = TestPlane(count: s.ih * s.iw * ch, elementSize: 1, random: &r)
+            let size = wide ? 2 : 1
+            let input = TestPlane(count: s.ih * s.iw * ch, elementSize: size, random: &r)
+            let output = PlaneShape(width: s.oh * s.ow * ch, height: 1, bytesPerPixel: size)
+            if wide {
+                let all = IntegerKernels.all16.map { set in
+                    ConformanceVariant(name: name(set.name)) { i, o in set.resize(UnsafePointer(int16(i[0])), p, int16(o[0])) }
+                }
+                return ConformanceInstance(inputs: [input], outputs: [output], reference: all[0], variants: Array(all.dropFirst()))
+            }
             let (ref, vars) = variants { set, i, o in set.resize(UnsafePointer(int8(i[0])), p, int8(o[0])) }
-            return ConformanceInstance(inputs: [input], outputs: [int8Output(s.oh * s.ow * ch)], reference: ref, variants: vars)
+            return ConformanceInstance(inputs: [input], outputs: [output], reference: ref, variants: vars)
         }
     }
 }

@@ -1,6 +1,9 @@
-/// Float convolution kernels (NHWC activations). Multiply-adds are written as `a += x * w`, not
-/// `addProduct`: without FMA in the target's baseline (x86-64), `addProduct` becomes a libm `fmaf`
-/// call per lane.
+/// Float convolution kernels (NHWC activations), generic over how they multiply and add
+/// (`FloatMultiplyAdd`: fused for the float engine — `fmla` by element on aarch64, `vfmadd` on
+/// x86-64 haswell/native, the same bits on both; a baseline x86-64 build, BOOTH_TARGET_CPU=
+/// empty, gets them through per-lane libm `fmaf` calls, many times slower — or separately
+/// rounded for the integer calibration). The scalar references use the same arithmetic on the
+/// same products in the same order, so they equal the SIMD variants bit for bit.
 /// Each has a plain scalar reference and a SIMD8
 /// variant over output channels; tests run both on the same data.
 ///
@@ -41,7 +44,7 @@ enum FloatConvolution {
     // MARK: Regular convolution
 
     /// Scalar reference: out[n,y,x,o] = act(bias[o] + Σ in[n, y·s−pad+ky·d, x·s−pad+kx·d, i] · w[ky,kx,i,o]).
-    static func convScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func convScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                            output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
@@ -59,7 +62,7 @@ enum FloatConvolution {
                                 if ix < 0 || ix >= d.inW { continue }
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 let w = weights + (ky * d.kW + kx) * d.inC * ocp + o
-                                for i in 0..<d.inC { acc += src[i] * w[i * ocp] }
+                                for i in 0..<d.inC { acc = M.madd(acc, src[i], w[i * ocp]) }
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -71,10 +74,10 @@ enum FloatConvolution {
 
     /// SIMD variant: per output pixel, 8 output channels at a time; a 1×1 stride-1 convolution
     /// goes to `pointwise`, which also tiles 4 pixels so each weight load feeds 4 FMAs.
-    static func conv(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func conv<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                      output: UnsafeMutablePointer<Float>) {
         if d.kH == 1 && d.kW == 1 && d.g.strideH == 1 && d.g.strideW == 1 && d.g.padTop == 0 && d.g.padLeft == 0 {
-            pointwise(pixels: d.batch * d.inH * d.inW, inC: d.inC, outC: d.outC, activation: d.g.activation,
+            pointwise(M.self, pixels: d.batch * d.inH * d.inW, inC: d.inC, outC: d.outC, activation: d.g.activation,
                       input: input, weights: weights, bias: bias, output: output)
             return
         }
@@ -109,10 +112,10 @@ enum FloatConvolution {
                                     var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                     for i in 0..<d.inC {
                                         let wv = load8(w)
-                                        a0 += SIMD8(repeating: p0[i]) * wv
-                                        a1 += SIMD8(repeating: p1[i]) * wv
-                                        a2 += SIMD8(repeating: p2[i]) * wv
-                                        a3 += SIMD8(repeating: p3[i]) * wv
+                                        a0 = M.madd(a0, SIMD8(repeating: p0[i]), wv)
+                                        a1 = M.madd(a1, SIMD8(repeating: p1[i]), wv)
+                                        a2 = M.madd(a2, SIMD8(repeating: p2[i]), wv)
+                                        a3 = M.madd(a3, SIMD8(repeating: p3[i]), wv)
                                         w += ocp
                                     }
                                 }
@@ -141,7 +144,7 @@ enum FloatConvolution {
                                 let src = input + ((n * d.inH + iy) * d.inW + ix) * d.inC
                                 var w = weights + (ky * d.kW + kx) * d.inC * ocp + o
                                 for i in 0..<d.inC {
-                                    acc += SIMD8(repeating: src[i]) * load8(w)
+                                    acc = M.madd(acc, SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                             }
@@ -156,7 +159,7 @@ enum FloatConvolution {
     }
 
     /// 1×1 convolution over `pixels` contiguous pixels: a [pixels × inC] · [inC × outC] product.
-    static func pointwise(pixels: Int, inC: Int, outC: Int, activation: Activation, input: UnsafePointer<Float>,
+    static func pointwise<M: FloatMultiplyAdd>(_: M.Type, pixels: Int, inC: Int, outC: Int, activation: Activation, input: UnsafePointer<Float>,
                           weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let ocp = (outC + 7) & ~7
         let (lo, hi) = activation.bounds
@@ -170,13 +173,21 @@ enum FloatConvolution {
                 let b0 = load8(bias + o)
                 var a0 = b0, a1 = b0, a2 = b0, a3 = b0
                 var w = weights + o
-                for i in 0..<inC {
-                    let w0 = load8(w)
-                    a0 += SIMD8(repeating: s0[i]) * w0
-                    a1 += SIMD8(repeating: s1[i]) * w0
-                    a2 += SIMD8(repeating: s2[i]) * w0
-                    a3 += SIMD8(repeating: s3[i]) * w0
+                var i = 0
+                // Four input channels per step: one vector load per pixel, then each product by
+                // lane (`fmla v.4s, w.4s, x.s[l]`): the same products in the same order.
+                while i + 4 <= inC {
+                    let x0 = load4(s0 + i), x1 = load4(s1 + i), x2 = load4(s2 + i), x3 = load4(s3 + i)
+                    for l in 0..<4 {
+                        accumulate4(M.self, &a0, &a1, &a2, &a3, x0[l], x1[l], x2[l], x3[l], load8(w))
+                        w += ocp
+                    }
+                    i += 4
+                }
+                while i < inC {
+                    accumulate4(M.self, &a0, &a1, &a2, &a3, s0[i], s1[i], s2[i], s3[i], load8(w))
                     w += ocp
+                    i += 1
                 }
                 let out = output + p * outC + o
                 let rest = outC - o
@@ -195,7 +206,7 @@ enum FloatConvolution {
                 var a = load8(bias + o)
                 var w = weights + o
                 for i in 0..<inC {
-                    a += SIMD8(repeating: s[i]) * load8(w)
+                    a = M.madd(a, SIMD8(repeating: s[i]), load8(w))
                     w += ocp
                 }
                 store(clamp8(a, vlo, vhi), output + p * outC + o, count: outC - o)
@@ -205,9 +216,21 @@ enum FloatConvolution {
         }
     }
 
+    /// One input channel of a 4-pixel tile: each pixel's accumulator takes its value times the
+    /// channel's 8 weights.
+    @inline(__always)
+    static func accumulate4<M: FloatMultiplyAdd>(_: M.Type, _ a0: inout SIMD8<Float>, _ a1: inout SIMD8<Float>,
+                                                 _ a2: inout SIMD8<Float>, _ a3: inout SIMD8<Float>, _ x0: Float, _ x1: Float,
+                                                 _ x2: Float, _ x3: Float, _ w: SIMD8<Float>) {
+        a0 = M.madd(a0, SIMD8(repeating: x0), w)
+        a1 = M.madd(a1, SIMD8(repeating: x1), w)
+        a2 = M.madd(a2, SIMD8(repeating: x2), w)
+        a3 = M.madd(a3, SIMD8(repeating: x3), w)
+    }
+
     // MARK: Depthwise convolution (weights packed [KH][KW][OCp], bias [OCp])
 
-    static func depthwiseScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func depthwiseScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                 output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         let m = d.g.depthMultiplier
@@ -224,7 +247,7 @@ enum FloatConvolution {
                             for kx in 0..<d.kW {
                                 let ix = ox * d.g.strideW - d.g.padLeft + kx * d.g.dilationW
                                 if ix < 0 || ix >= d.inW { continue }
-                                acc += input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m] * weights[(ky * d.kW + kx) * ocp + o]
+                                acc = M.madd(acc, input[((n * d.inH + iy) * d.inW + ix) * d.inC + o / m], weights[(ky * d.kW + kx) * ocp + o])
                             }
                         }
                         out[o] = min(max(acc, lo), hi)
@@ -234,10 +257,10 @@ enum FloatConvolution {
         }
     }
 
-    static func depthwise(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func depthwise<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                           output: UnsafeMutablePointer<Float>) {
         guard d.g.depthMultiplier == 1 else {
-            depthwiseScalar(d, input: input, weights: weights, bias: bias, output: output)
+            depthwiseScalar(M.self, d, input: input, weights: weights, bias: bias, output: output)
             return
         }
         let c = d.outC
@@ -270,10 +293,10 @@ enum FloatConvolution {
                                 for kx in 0..<d.kW {
                                     let wv = load8(wrow + kx * ocp)
                                     let p = row + kx * d.g.dilationW * c
-                                    a0 += load8(p) * wv
-                                    a1 += load8(p + step) * wv
-                                    a2 += load8(p + 2 * step) * wv
-                                    a3 += load8(p + 3 * step) * wv
+                                    a0 = M.madd(a0, load8(p), wv)
+                                    a1 = M.madd(a1, load8(p + step), wv)
+                                    a2 = M.madd(a2, load8(p + 2 * step), wv)
+                                    a3 = M.madd(a3, load8(p + 3 * step), wv)
                                 }
                             }
                             store8(clamp8(a0, vlo, vhi), out + o)
@@ -284,7 +307,7 @@ enum FloatConvolution {
                         }
                         if o < c {
                             for q in 0..<4 {
-                                depthwisePixelTail(d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
+                                depthwisePixelTail(M.self, d, n: n, oy: oy, ox: ox + q, from: o, kyLo: kyLo, kyHi: kyHi,
                                                    input: input, weights: weights, bias: bias, output: output)
                             }
                         }
@@ -304,7 +327,7 @@ enum FloatConvolution {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 let wrow = weights + ky * d.kW * ocp + o
                                 for kx in kxLo..<kxHi {
-                                    acc += load8(row + (x0 + kx * d.g.dilationW) * c) * load8(wrow + kx * ocp)
+                                    acc = M.madd(acc, load8(row + (x0 + kx * d.g.dilationW) * c), load8(wrow + kx * ocp))
                                 }
                             }
                         }
@@ -317,7 +340,7 @@ enum FloatConvolution {
                             for ky in kyLo..<kyHi {
                                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                                 for kx in kxLo..<kxHi {
-                                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                                    acc = M.madd(acc, row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                                 }
                             }
                         }
@@ -333,7 +356,7 @@ enum FloatConvolution {
     /// Channels `from..<C` of one output pixel of a depthwise convolution (multiplier 1) whose
     /// window lies inside the input horizontally.
     @inline(__always)
-    static func depthwisePixelTail(_ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
+    static func depthwisePixelTail<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, n: Int, oy: Int, ox: Int, from: Int, kyLo: Int, kyHi: Int, input: UnsafePointer<Float>,
                                    weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let c = d.outC, ocp = d.outCPadded
         let (lo, hi) = d.g.activation.bounds
@@ -345,7 +368,7 @@ enum FloatConvolution {
             for ky in kyLo..<kyHi {
                 let row = input + ((n * d.inH + y0 + ky * d.g.dilationH) * d.inW) * c + o
                 for kx in 0..<d.kW {
-                    acc += row[(x0 + kx * d.g.dilationW) * c] * weights[(ky * d.kW + kx) * ocp + o]
+                    acc = M.madd(acc, row[(x0 + kx * d.g.dilationW) * c], weights[(ky * d.kW + kx) * ocp + o])
                 }
             }
             out[o] = min(max(acc, lo), hi)
@@ -356,7 +379,7 @@ enum FloatConvolution {
 
     /// Scalar reference: every input pixel scatters input · weights into the output window it
     /// touches; the output starts as the bias.
-    static func transposeScalar(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func transposeScalar<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                 output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         for n in 0..<d.batch {
@@ -376,7 +399,7 @@ enum FloatConvolution {
                             let w = weights + (ky * d.kW + kx) * d.inC * ocp
                             for o in 0..<d.outC {
                                 var acc: Float = 0
-                                for i in 0..<d.inC { acc += src[i] * w[i * ocp + o] }
+                                for i in 0..<d.inC { acc = M.madd(acc, src[i], w[i * ocp + o]) }
                                 out[o] += acc
                             }
                         }
@@ -386,7 +409,7 @@ enum FloatConvolution {
         }
     }
 
-    static func transpose(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    static func transpose<M: FloatMultiplyAdd>(_: M.Type, _ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                           output: UnsafeMutablePointer<Float>) {
         let ocp = d.outCPadded
         for n in 0..<d.batch {
@@ -409,7 +432,7 @@ enum FloatConvolution {
                                 var acc = SIMD8<Float>()
                                 var w = wTap + o
                                 for i in 0..<d.inC {
-                                    acc += SIMD8(repeating: src[i]) * load8(w)
+                                    acc = M.madd(acc, SIMD8(repeating: src[i]), load8(w))
                                     w += ocp
                                 }
                                 let rest = d.outC - o
@@ -442,6 +465,11 @@ func clamp8(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<
         for l in 0..<8 where r[l] > hi[l] { r[l] = hi[l] }
     }
     return r
+}
+
+@inline(__always)
+func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
 }
 
 @inline(__always)

@@ -19,6 +19,9 @@ final class FloatProgram {
 
     /// Selects the scalar reference kernels instead of the SIMD ones (for tests).
     let scalarOnly: Bool
+    /// Fused multiply-adds in the convolutions (the float engine); false: separately rounded,
+    /// the arithmetic calibration ranges are recorded with (see `FloatMultiplyAdd`).
+    let fused: Bool
     /// The steps, in a buffer allocated once at load: iterating it by pointer allocates nothing
     /// even in unoptimised builds (an Array iterator's read coroutine mallocs its frame at -Onone).
     private(set) var steps = UnsafeMutableBufferPointer<Step>(start: nil, count: 0)
@@ -28,8 +31,9 @@ final class FloatProgram {
     let constants: UnsafeMutablePointer<Float>
     let constantCount: Int
 
-    init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false) {
+    init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false, fused: Bool = false) {
         self.scalarOnly = scalarOnly
+        self.fused = fused
         // Lay out constants: packed convolution weights first, then the raw graph constants.
         var packed = [Float]()
         var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
@@ -166,16 +170,35 @@ final class FloatProgram {
         }
     }
 
+    /// One convolution step in arithmetic `M`, scalar or SIMD.
+    @inline(__always)
+    private func conv<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                           _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+        if scalarOnly { FloatConvolution.convScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(m, d, input: i, weights: w, bias: b, output: o) }
+    }
+
+    @inline(__always)
+    private func depthwise<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                                _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+        if scalarOnly { FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(m, d, input: i, weights: w, bias: b, output: o) }
+    }
+
+    @inline(__always)
+    private func transpose<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                                _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+        if scalarOnly { FloatConvolution.transposeScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(m, d, input: i, weights: w, bias: b, output: o) }
+    }
+
     @inline(__always)
     private func runStep(_ i: Int) {
         guard let base = steps.baseAddress else { return }
         switch base[i] {
         case .conv(let d, let i, let w, let b, let o):
-            if scalarOnly { FloatConvolution.convScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(d, input: i, weights: w, bias: b, output: o) }
+            if fused { conv(FloatArithmetic.Fused.self, d, i, w, b, o) } else { conv(FloatArithmetic.Separate.self, d, i, w, b, o) }
         case .depthwise(let d, let i, let w, let b, let o):
-            if scalarOnly { FloatConvolution.depthwiseScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(d, input: i, weights: w, bias: b, output: o) }
+            if fused { depthwise(FloatArithmetic.Fused.self, d, i, w, b, o) } else { depthwise(FloatArithmetic.Separate.self, d, i, w, b, o) }
         case .transpose(let d, let i, let w, let b, let o):
-            if scalarOnly { FloatConvolution.transposeScalar(d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(d, input: i, weights: w, bias: b, output: o) }
+            if fused { transpose(FloatArithmetic.Fused.self, d, i, w, b, o) } else { transpose(FloatArithmetic.Separate.self, d, i, w, b, o) }
         case .binary(let op, let sa, let sb, let so, let act, let a, let b, let o):
             FloatKernels.binary(op, sa, sb, out: so, activation: act, a: a, b: b, output: o)
         case .unary(let op, let count, let i, let o):

@@ -33,6 +33,20 @@ public struct WindowGeometry: Sendable, Equatable {
     }
 
     public var outputPixels: Int { outputHeight * outputWidth }
+
+    /// Calls `body(i, iy0, ix0)` for the output pixels `first ..< first + count` in raster order:
+    /// `i` counts from 0, `(iy0, ix0)` is the top-left input position of the pixel's window
+    /// (negative inside the padding). The pixel advances by one per call (no division per pixel).
+    @inline(__always)
+    func forEachWindow(from first: Int, count: Int, _ body: (_ i: Int, _ iy0: Int, _ ix0: Int) -> Void) {
+        var oy = first / outputWidth
+        var ox = first - oy * outputWidth
+        for i in 0..<count {
+            body(i, oy * strideY - padTop, ox * strideX - padLeft)
+            ox += 1
+            if ox == outputWidth { ox = 0; oy += 1 }
+        }
+    }
 }
 
 /// Rows of `A` for output pixels `first ..< first + count`: the K×K×C window of each pixel
@@ -66,14 +80,8 @@ public func im2col<E: QuantizedActivation>(
     let dstEnd = UnsafeMutableRawPointer(a + count * depthStride)
     let kwc = g.kernelWidth * c
     let rowPitch = g.inputWidth * c
-    // The output pixel advances by one per row of `A` (no division per pixel).
-    var oy = first / g.outputWidth
-    var ox = first - oy * g.outputWidth
-    var row = a
-    for _ in 0..<count {
-        let ix0 = ox * g.strideX - g.padLeft
-        let iy0 = oy * g.strideY - g.padTop
-        var dst = row
+    g.forEachWindow(from: first, count: count) { i, iy0, ix0 in
+        var dst = a + i * depthStride
         let rowInside = ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
         if rowInside && iy0 >= 0 && iy0 + g.kernelHeight <= g.inputHeight {
             // Interior: one span of kernelWidth contiguous pixels per kernel row.
@@ -106,9 +114,6 @@ public func im2col<E: QuantizedActivation>(
             }
         }
         if depthStride > depth { dst.pointee = 0 }
-        row += depthStride
-        ox += 1
-        if ox == g.outputWidth { ox = 0; oy += 1 }
     }
 }
 
@@ -199,13 +204,8 @@ public func im2col8(
     let kwc = g.kernelWidth * c
     let depth = g.kernelHeight * kwc
     let zp = Int8(truncatingIfNeeded: zeroPoint)
-    var oy = first / g.outputWidth
-    var ox = first - oy * g.outputWidth
-    var row = a
-    for _ in 0..<count {
-        let ix0 = ox * g.strideX - g.padLeft
-        let iy0 = oy * g.strideY - g.padTop
-        var dst = UnsafeMutableRawPointer(row)
+    g.forEachWindow(from: first, count: count) { i, iy0, ix0 in
+        var dst = UnsafeMutableRawPointer(a + i * rowStride)
         for ky in 0..<g.kernelHeight {
             let iy = iy0 + ky
             if iy < 0 || iy >= g.inputHeight {
@@ -225,9 +225,6 @@ public func im2col8(
             dst += kwc
         }
         if rowStride > depth { dst.initializeMemory(as: Int8.self, repeating: 0, count: rowStride - depth) }
-        row += rowStride
-        ox += 1
-        if ox == g.outputWidth { ox = 0; oy += 1 }
     }
 }
 

@@ -597,22 +597,30 @@ func withNEONOutput(
 /// lane (`smull` + `smlal2`) and `sadalp` into int32: 16 products in three instructions.
 public func gemm8MLAL(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
                       _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
-    precondition(gemm8Applies(weights, output), "gemm8MLAL: check gemm8Applies first")
-    guard let w = weights.mlal8, let sums = weights.paddedRowSums else { return }
-    withNEONOutput(output) { stage, out, stride, kind in
-        booth_gemm_s8_mlal(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, stage, out,
-                           stride, kind)
-    }
+    gemm8C(a, rows, rowStride, zeroPoint, weights, output, packing: weights.mlal8, booth_gemm_s8_mlal)
 }
 
 /// ARMv8.2 dot product (Cortex-A76): `booth_gemm_s8_dot`, 4 rows × 16 channels of `sdot` by
 /// element: 16 products per instruction. Only in the kernel set of a CPU with `asimddp`.
 public func gemm8Dot(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
                      _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
-    precondition(gemm8Applies(weights, output), "gemm8Dot: check gemm8Applies first")
-    guard let w = weights.dot8, let sums = weights.paddedRowSums else { return }
+    gemm8C(a, rows, rowStride, zeroPoint, weights, output, packing: weights.dot8, booth_gemm_s8_dot)
+}
+
+/// The C signature shared by `booth_gemm_s8_mlal` and `booth_gemm_s8_dot` (CNeuralKernels.h).
+typealias CGEMM8 = @convention(c) (
+    UnsafePointer<Int8>?, Int, Int, Int, UnsafePointer<Int8>?, Int, UnsafePointer<Int32>?, Int32,
+    UnsafePointer<booth_output_stage>?, UnsafeMutableRawPointer?, Int, Int32
+) -> Void
+
+/// One of the C int8 GEMMs on its own packing of `weights` (nil off aarch64, where the kernel
+/// sets have no `gemm8`).
+@inline(__always)
+func gemm8C(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32, _ weights: PackedGEMMWeights,
+            _ output: GEMMOutput, packing: UnsafeMutablePointer<Int8>?, _ kernel: CGEMM8) {
+    precondition(gemm8Applies(weights, output), "gemm8: check gemm8Applies first")
+    guard let w = packing, let sums = weights.paddedRowSums else { return }
     withNEONOutput(output) { stage, out, stride, kind in
-        booth_gemm_s8_dot(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, stage, out,
-                          stride, kind)
+        kernel(a, rows, rowStride, weights.depth, w, weights.outputChannels, sums, zeroPoint, stage, out, stride, kind)
     }
 }

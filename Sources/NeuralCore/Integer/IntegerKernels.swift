@@ -40,12 +40,12 @@ public enum IntegerKernels {
         quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
-    /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `quantizeNEON`,
-    /// `dequantizeNEON`; CNeuralKernels).
+    /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `resizeBilinearNEON`,
+    /// `quantizeNEON`, `dequantizeNEON`; CNeuralKernels).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
-        prelu: preluNEON, resize: resizeBilinearSIMD,
+        prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
@@ -86,7 +86,7 @@ public enum IntegerKernels {
     public static let neon16 = IntegerKernelSetOf<Int16>(
         name: "neon16", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
-        prelu: preluNEON, resize: resizeBilinearSIMD,
+        prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON)
 
     /// Every int16 variant this CPU can run; the first is the reference.

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// RESIZE_BILINEAR on int8 (or int16) NHWC in fixed point (input and output share quantisation).
 ///
 /// Source coordinates are Q10 (1/1024 pixel) for int8, computed with integers only (for int16 the
@@ -120,6 +122,42 @@ public func resizeBilinearSIMD<E: QuantizedActivation>(
                     + Int32(truncatingIfNeeded: r1[x1 * c + ch]) * fx
                 dst[ch] = E(truncatingIfNeeded: (top * (one - fy) + bottom * fy + half) >> shift)
                 ch += 1
+            }
+        }
+    }
+}
+
+/// aarch64: `resizeBilinearScalar`'s arithmetic eight channels per step in C
+/// (`booth_resize_row_s8` / `_s16`: `smull`/`smlal` by the x weights, `mla` by the y weight,
+/// `srshr`), one call per output row; the columns' source offsets and weights are computed once
+/// per call on the stack. Fewer than 8 channels: `resizeBilinearSIMD`.
+public func resizeBilinearNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ p: ResizeParams, _ output: UnsafeMutablePointer<E>
+) {
+    let c = p.channels, ow = p.outputWidth
+    guard c >= 8 else { resizeBilinearSIMD(input, p, output); return }
+    let bits = ResizeParams.fractionBits(E.self)
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * ow) { offsets in
+        withUnsafeTemporaryAllocation(of: Int16.self, capacity: ow) { fractions in
+            guard let x0s = offsets.baseAddress, let fxs = fractions.baseAddress else { return }
+            let x1s = x0s + ow
+            for ox in 0..<ow {
+                let (x0, x1, fx) = p.source(ox, input: p.inputWidth, output: ow, bits: bits)
+                x0s[ox] = Int32(x0 * c)
+                x1s[ox] = Int32(x1 * c)
+                fxs[ox] = Int16(fx)
+            }
+            for oy in 0..<p.outputHeight {
+                let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight, bits: bits)
+                let r0 = UnsafeRawPointer(input + y0 * p.inputWidth * c), r1 = UnsafeRawPointer(input + y1 * p.inputWidth * c)
+                let dst = UnsafeMutableRawPointer(output + oy * ow * c)
+                if E.bitWidth == 8 {
+                    booth_resize_row_s8(r0.assumingMemoryBound(to: Int8.self), r1.assumingMemoryBound(to: Int8.self), ow, c,
+                                        x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int8.self))
+                } else {
+                    booth_resize_row_s16(r0.assumingMemoryBound(to: Int16.self), r1.assumingMemoryBound(to: Int16.self), ow,
+                                         c, x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int16.self))
+                }
             }
         }
     }

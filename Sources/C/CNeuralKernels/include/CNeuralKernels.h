@@ -126,6 +126,19 @@ void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float
 void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
 void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
 
+/*
+ * One output row of RESIZE_BILINEAR (NeuralCore's resizeBilinearScalar, `bits` = 10 for int8,
+ * 7 for int16): for each of `width` output pixels p and each of `channels` (≥ 8) channels,
+ * ((r0[x0]·(1−fx) + r0[x1]·fx)·(1−fy) + (r1[x0]·(1−fx) + r1[x1]·fx)·fy + 2^(2·bits−1)) >> 2·bits
+ * with x0 = x0s[p], x1 = x1s[p] (element offsets of the two source pixels), fx = fxs[p] and the
+ * weights' unit 1 = 2^bits. Eight channels per step (a last partial group recomputes the last
+ * eight); `out` must not overlap `r0`/`r1`.
+ */
+void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out);
+void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out);
+
 #ifdef __cplusplus
 }
 #endif
