@@ -40,6 +40,12 @@ enum ModelOptions {
         do { return try store.faceAnalyzer(path: path, detector: range) } catch { throw failure(error) }
     }
 
+    /// The palm detector (hand at the face on stills).
+    static func palmDetector(_ option: String?) throws(CommandFailure) -> PalmDetector {
+        let store = try store(option)
+        do { return try store.palmDetector() } catch { throw failure(error) }
+    }
+
     /// The segmentation models `level` needs.
     static func segmenter(_ level: SegmentationLevel, models option: String?, path: ExecutionPath = .integer) throws(CommandFailure) -> PersonSegmenter {
         let store = try store(option)

@@ -37,7 +37,7 @@ struct PassportCommand: ParsableCommand {
         do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
         let analyzer = try ModelOptions.faceAnalyzer(models, path: .integer)
         let segmenter = try ModelOptions.segmenter(.accurate, models: models)
-        let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter)
+        let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter, palms: try ModelOptions.palmDetector(models))
 
         let made: PassportPhoto
         do {

@@ -26,13 +26,20 @@ final class StillModels {
             throw .models("still path: \(error)")
         }
         _ = try segmenter()
-        if faces { _ = try analyzer() }
+        if faces { _ = try analyzer(); _ = try palmDetector() }
     }
 
     /// A new accurate segmenter (the caller drops it after the still).
     func segmenter() throws(KioskError) -> PersonSegmenter {
         do { return try PersonSegmenter(level: .accurate, generalModel: general, landscapeModel: landscape) } catch {
             throw .models("still path: segmentation: \(error)")
+        }
+    }
+
+    /// A new palm detector (a hand at the face, passport mode; float path, dropped after the still).
+    func palmDetector() throws(KioskError) -> PalmDetector {
+        do { return try store.palmDetector() } catch {
+            throw .models("still path: palms: \(error)")
         }
     }
 

@@ -26,6 +26,8 @@ public final class PassportPhotoMaker {
     public let profile: Profile
     let analyzer: FaceAnalyzer
     let segmenter: PersonSegmenter
+    /// Looks for a hand at the face (`face_uncovered_hand`); without it that rule is not run.
+    let palms: PalmDetector?
     let quality = CaptureQualityEstimator()
 
     /// MediaPipe mesh vertices used: forehead top (10), chin (152), cheek extremes (234, 454).
@@ -34,11 +36,12 @@ public final class PassportPhotoMaker {
     /// The face analyzer, for measuring finished photos again (tests, reports).
     public var analyzerForTests: FaceAnalyzer { analyzer }
 
-    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter) {
+    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palms: PalmDetector? = nil) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
         self.profile = profile
         self.analyzer = analyzer
         self.segmenter = segmenter
+        self.palms = palms
     }
 
     /// Why no photo could be made at all (with the rules measured so far).
@@ -71,7 +74,8 @@ public final class PassportPhotoMaker {
                                     passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
         }
         // The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
-        let examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        examiner.hand = palms?.handOverFace(still, face: face.box)
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
                                 passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))

@@ -45,4 +45,11 @@ extension ModelStore {
             }
         }
     }
+
+    /// The palm detector the examiner runs on stills for a hand at the face (float path; see
+    /// `PalmDetector`).
+    public func palmDetector() throws(ModelStoreError) -> PalmDetector {
+        let bytes = try read(.palmDetection)
+        do { return try PalmDetector(model: bytes) } catch { throw .invalid(path(.palmDetection), error) }
+    }
 }

@@ -47,6 +47,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).
     /// Both halves of visible lips read about 0–0.4.
     public var lipSides: Float = 0
+    /// How much of a hand lies over the face: the largest share of a palm box found by
+    /// MediaPipe's palm detector around the face (`PalmDetector.handOverFace`, the box widened
+    /// 1.5× for the fingers) inside the face box. 0 = no palm found; nil = the detector did not
+    /// run (live frames: it runs on stills only). Higher = a hand at the face.
+    public var hand: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,
