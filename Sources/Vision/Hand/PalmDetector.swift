@@ -15,9 +15,12 @@ import Darwin
 /// logit; sigmoid score ≥ 0.5; weighted NMS at IoU 0.3.
 ///
 /// The examiner runs it on a square around the face of a still (`handOverFace`), to tell a hand
-/// at the face (`ExaminerMeasurements.hand`). It runs on the float path: it is run once per
-/// still, not per live frame, and no calibration table is shipped for it (the integer path
-/// would calibrate it at load from generated images, which hold no hands).
+/// at the face (`ExaminerMeasurements.hand`); each palm is then confirmed by the hand landmark
+/// model's presence score (`HandLandmarkVerifier`), as in MediaPipe's hand tracking: alone, the
+/// palm detector also fires on faces, necks and beards (scores up to 0.92 on the examiner set's
+/// photos without hands). Both run on the float path: once per still, not per live frame, and
+/// no calibration table is shipped for them (the integer path would calibrate them at load from
+/// generated images, which hold no hands).
 public final class PalmDetector {
     /// Input side, anchor count and regressors per anchor of the model.
     public static let inputSize = 192, anchorCount = 2016, regressors = 18
@@ -39,11 +42,16 @@ public final class PalmDetector {
     /// (the palm box leaves out the fingers).
     public var fingerScale: Float = 1.5
 
+    /// Confirms each palm (nil: palms are reported unconfirmed).
+    public let verifier: HandLandmarkVerifier?
+
     var candidates: [FaceDetection]
     var merged: [FaceDetection] = []
 
-    /// Loads `bytes` (`ModelFile.palmDetection`) for the float path; the shapes are checked.
-    public init(model bytes: [UInt8]) throws(ModelError) {
+    /// Loads `bytes` (`ModelFile.palmDetection`) for the float path, with the hand landmark
+    /// model `verifier` to confirm palms; the shapes are checked.
+    public init(model bytes: [UInt8], verifier: HandLandmarkVerifier?) throws(ModelError) {
+        self.verifier = verifier
         interpreter = try Interpreter(model: bytes, path: .float)
         try interpreter.requireShapes("MediaPipe palm detector", inputs: Self.inputShapes, outputs: Self.outputShapes)
         anchors = FaceAnchors.make(inputSize: Self.inputSize, strides: [8, 16, 16, 16], perLayer: 2)
@@ -76,7 +84,13 @@ public final class PalmDetector {
                     let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
                     let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
                     guard w > 0, h > 0 else { continue }
-                    candidates[n] = FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: .zero,
+                    // The wrist and the middle knuckle ride in two keypoint slots through the NMS.
+                    var keys = FaceKeypoints.zero
+                    for k in 0..<2 {
+                        keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 4 * k]) * scale,
+                                         originY + (a.y * Float(size) + boxes[r + 5 + 4 * k]) * scale)
+                    }
+                    candidates[n] = FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: keys,
                                                   score: 1 / (1 + expf(-logit)))
                     n += 1
                 }
@@ -85,7 +99,14 @@ public final class PalmDetector {
         }
         merged.removeAll(keepingCapacity: true)
         WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxPalms, into: &merged)
-        return merged.map { PalmDetection(box: $0.box, score: $0.score) }
+        return merged.map { d in
+            var palm = PalmDetection(box: d.box, score: d.score, wrist: d.keypoints[0], knuckle: d.keypoints[1])
+            if let verifier {
+                palm.presence = verifier.presence(image, region: HandLandmarkVerifier.region(palm: d.box, wrist: palm.wrist,
+                                                                                            knuckle: palm.knuckle))
+            }
+            return palm
+        }
     }
 
     /// The square searched for a hand at the face `box`: `faceRegionScale` times its larger side.
@@ -95,10 +116,12 @@ public final class PalmDetector {
     }
 
     /// How much of a hand lies over the face `box`: the largest share (0...1), over the palms
-    /// found around the face, of the palm's box (widened by `fingerScale`) inside the face box.
-    /// 0 when no palm is found.
+    /// found around the face and confirmed by the verifier, of the palm's box (widened by
+    /// `fingerScale`) inside the face box. 0 when no palm is found.
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
-        Self.overlap(detect(image, region: region(around: box)), face: box, fingerScale: fingerScale)
+        let minPresence = verifier?.minPresence ?? 0
+        return Self.overlap(detect(image, region: region(around: box)).filter { ($0.presence ?? 1) >= minPresence }, face: box,
+                            fingerScale: fingerScale)
     }
 
     /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.
