@@ -11,6 +11,10 @@ extension ModelFile {
     public static let palmDetection = ModelFile("palm_detection_lite", sha256: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18", inputs: [[1, 192, 192, 3]], outputs: [[1, 2016, 18], [1, 2016, 1]])
     public static let handLandmark = ModelFile("hand_landmark_lite", sha256: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6", inputs: [[1, 224, 224, 3]], outputs: [[1, 63], [1, 1], [1, 1], [1, 63]])
 
+    /// The models that always run on the float path (the examiner's hand check on stills; no
+    /// calibration table is shipped for them).
+    public static let floatOnly: Set<ModelFile> = [palmDetection, handLandmark]
+
     /// Every model, in `scripts/fetch-models` order.
     public static let all: [ModelFile] = [faceDetection, faceDetectionFullRange, faceLandmark, irisLandmark, selfieSegmentation, selfieSegmentationLandscape,
                                          palmDetection, handLandmark]
