@@ -40,10 +40,12 @@ enum ModelOptions {
         do { return try store.faceAnalyzer(path: path, detector: range) } catch { throw failure(error) }
     }
 
-    /// The palm detector (hand at the face on stills).
-    static func palmDetector(_ option: String?) throws(CommandFailure) -> PalmDetector {
+    /// The store the passport maker builds its palm detector from, checked to build (a bad
+    /// hand model stops the command before any work).
+    static func palmModels(_ option: String?) throws(CommandFailure) -> ModelStore {
         let store = try store(option)
-        do { return try store.palmDetector() } catch { throw failure(error) }
+        do { _ = try store.palmDetector() } catch { throw failure(error) }
+        return store
     }
 
     /// The segmentation models `level` needs.

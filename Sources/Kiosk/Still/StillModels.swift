@@ -36,7 +36,8 @@ final class StillModels {
         }
     }
 
-    /// A new palm detector (a hand at the face, passport mode; float path, dropped after the still).
+    /// A new palm detector (a hand at the face, passport mode; float path). Built here once to
+    /// check the files; the passport maker builds its own from `store` for each still.
     func palmDetector() throws(KioskError) -> PalmDetector {
         do { return try store.palmDetector() } catch {
             throw .models("still path: palms: \(error)")

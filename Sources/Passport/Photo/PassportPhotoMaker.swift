@@ -26,8 +26,10 @@ public final class PassportPhotoMaker {
     public let profile: Profile
     let analyzer: FaceAnalyzer
     let segmenter: PersonSegmenter
-    /// Looks for a hand at the face (`face_uncovered_hand`); without it that rule is not run.
-    let palms: PalmDetector?
+    /// Where the palm detector for the hand at the face (`face_uncovered_hand`) is read from;
+    /// without it that rule is not run. It is built for each still and dropped right after it
+    /// ran, before segmentation (its two float models take about 40 MiB).
+    let palmModels: ModelStore?
     let quality = CaptureQualityEstimator()
 
     /// MediaPipe mesh vertices used: forehead top (10), chin (152), cheek extremes (234, 454).
@@ -36,12 +38,12 @@ public final class PassportPhotoMaker {
     /// The face analyzer, for measuring finished photos again (tests, reports).
     public var analyzerForTests: FaceAnalyzer { analyzer }
 
-    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palms: PalmDetector? = nil) {
+    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
         self.profile = profile
         self.analyzer = analyzer
         self.segmenter = segmenter
-        self.palms = palms
+        self.palmModels = palmModels
     }
 
     /// Why no photo could be made at all (with the rules measured so far).
@@ -75,7 +77,11 @@ public final class PassportPhotoMaker {
         }
         // The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
-        examiner.hand = palms?.handOverFace(still, face: face.box)
+        if let palmModels {
+            let palms: PalmDetector
+            do { palms = try palmModels.palmDetector() } catch { throw Failure(rules: rules, message: "\(error)") }
+            examiner.hand = palms.handOverFace(still, face: face.box)
+        }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
                                 passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))
