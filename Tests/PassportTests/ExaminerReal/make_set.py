@@ -20,6 +20,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 
 from PIL import Image, ImageOps
@@ -60,6 +61,7 @@ def propose(args):
             left, top, width, height = crop_box(result["width"], result["height"], faces[0]["box"])
             path = os.path.relpath(os.path.abspath(result["file"]), root)
             stem = os.path.splitext(os.path.basename(path))[0].replace(" ", "_")
+            stem = re.sub(r"_(jpg|jpeg|png)\.rf\.[0-9a-f]+$", "", stem)  # Roboflow export suffix
             name = f"{args.source}-{os.path.basename(os.path.dirname(path))}-{stem}.jpg"
             writer.writerow([name, args.source, path, left, top, width, height])
 
