@@ -79,8 +79,14 @@ def build(args):
     os.makedirs(out, exist_ok=True)
     made = skipped = 0
     with open(os.path.join(HERE, "crops.tsv")) as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    for row in rows:
+        reader = csv.DictReader(handle, delimiter="\t")
+        if reader.fieldnames != COLUMNS:
+            sys.exit(f"crops.tsv: header must be {COLUMNS}, got {reader.fieldnames}")
+        rows = list(reader)
+    unknown = sorted({row["source"] for row in rows} - roots.keys())
+    if unknown:
+        print(f"no --root for source(s) {', '.join(unknown)}: their photos are skipped", file=sys.stderr)
+    for line, row in enumerate(rows, start=2):
         root = roots.get(row["source"])
         if root is None:
             skipped += 1
@@ -89,8 +95,12 @@ def build(args):
         if not os.path.isfile(original):
             sys.exit(f"{row['file']}: original {original} is missing")
         image = ImageOps.exif_transpose(Image.open(original)).convert("RGB")
-        left, top = int(row["left"]), int(row["top"])
-        width, height = int(row["width"]), int(row["height"])
+        try:
+            left, top, width, height = (int(row[key]) for key in ("left", "top", "width", "height"))
+        except (TypeError, ValueError):
+            sys.exit(f"crops.tsv line {line}: left/top/width/height must be whole numbers")
+        if width <= 0 or height <= 0:
+            sys.exit(f"crops.tsv line {line}: empty crop box")
         if left < 0 or top < 0 or left + width > image.width or top + height > image.height:
             sys.exit(f"{row['file']}: crop box lies outside the {image.width}x{image.height} original")
         crop = image.crop((left, top, left + width, top + height))
