@@ -85,7 +85,10 @@ import Vision
         return l
     }
 
-    static func measure(_ image: ImageBuffer, profile: Profile) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
+    /// The main face of `image` and its measurements, with `analyzer` and `palms` (this suite's
+    /// by default; another suite passes its own, since suites run in parallel).
+    static func measure(_ image: ImageBuffer, profile: Profile, analyzer: FaceAnalyzer = analyzer,
+                        palms: PalmDetector = palms) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
         image.withImage { img in
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)

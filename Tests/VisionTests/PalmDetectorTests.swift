@@ -57,6 +57,20 @@ import Glibc
         }
     }
 
+    /// A real photo with both hands over the mouth (the examiner's real-photo set, tuning half):
+    /// a confirmed palm lies over the face.
+    @Test func aRealHandAtTheFaceIsFound() throws {
+        let path = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/huy-train-c00054.jpg"
+        let image = try ImageDecoder.decode(path: path, as: .rgb888)
+        try image.withImage { img in
+            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models)
+            let face = try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area })
+            let palms = Self.palms.detect(img, region: Self.palms.region(around: face.box))
+            #expect(palms.contains { ($0.presence ?? 0) >= Self.palms.verifier?.minPresence ?? 1 }, "\(palms)")
+            #expect(Self.palms.handOverFace(img, face: face.box) > 0.1)
+        }
+    }
+
     @Test func aWrongModelIsRefused() throws {
         let faceModel = try ModelStore(directory: Fixtures.models).read(.faceLandmark)
         #expect(throws: ModelError.self) { _ = try PalmDetector(model: faceModel, verifier: nil) }

@@ -45,7 +45,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// an object over a mouth corner.
     public var maxLipSides = 0.85
     /// `hand` (share of a palm box over the face box; stills only) at most this.
-    public var maxHand = 0.3
+    public var maxHand = 0.1
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.28
