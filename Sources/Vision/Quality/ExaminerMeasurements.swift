@@ -12,8 +12,9 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Height of the dark slit between the lips (samples across the lip line darker than 0.55 of
     /// the lips around them, mean of 7 places), over the face height. Higher = lips apart.
     public var lipSlit: Float = 0
-    /// Share (0...1) of the outer-lip polygon that looks like teeth: brighter than 0.85 of the skin
-    /// and with less than half the skin's chroma. Higher = more teeth showing.
+    /// Share (0...1) of the outer-lip polygon that looks like teeth and lies inside the inner-lip
+    /// contour: brighter than 0.85 of the skin and with less than half the skin's chroma (light
+    /// on closed lips is outside the inner contour). Higher = more teeth showing.
     public var teeth: Float = 0
     /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
     /// against the outer eye corners.
