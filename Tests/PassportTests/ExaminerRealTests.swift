@@ -88,6 +88,7 @@ import Vision
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
                 || $0.check.expression?.passed == false
         }
+        print("open mouths caught by the mouth or expression rules: \(caught.count) of \(open.count)")
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // False alarms on the compliant faces (every label no): the bound.
         let compliant = held.filter(Self.compliant)
