@@ -83,6 +83,7 @@ import Vision
             }
             #expect(!Self.accepted(s, profile), "\(s.name) is accepted: \(why)")
         }
+        print(try Self.classReport(held, profile))
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
@@ -104,6 +105,34 @@ import Vision
             }
             #expect(Double(t.falseAlarms) <= bound, "\(name): \(t.falseAlarms) false alarms on \(t.compliant) compliant photos")
         }
+    }
+
+    /// Per class (the `class` column: why a photo was chosen), how many photos the face rules
+    /// refuse, and the instruction given first.
+    static func classReport(_ samples: [Sample], _ profile: Profile) throws -> String {
+        let text = try String(contentsOfFile: folder + "/labels.tsv", encoding: .utf8)
+        var classOf: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if f.count > 9 { classOf[String(f[0])] = String(f[9]) }
+        }
+        var byClass: [String: (refused: Int, all: Int, first: [String: Int])] = [:]
+        for x in samples {
+            let c = classOf[x.name] ?? "?"
+            var e = byClass[c] ?? (0, 0, [:])
+            e.all += 1
+            if !accepted(x, profile) {
+                e.refused += 1
+                let first = x.check.instruction(glasses: profile.examiner.glasses).map { "\($0)" } ?? "eyes/quality"
+                e.first[first, default: 0] += 1
+            }
+            byClass[c] = e
+        }
+        var s = "per class: refused / photos (first instruction)\n"
+        for (c, e) in byClass.sorted(by: { $0.key < $1.key }) {
+            s += "\(c) | \(e.refused) / \(e.all) | " + e.first.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
+        return s
     }
 
     /// A photo that breaks no labelled rule (mouth closed, no smile, eyes visible, no glasses,
