@@ -61,8 +61,8 @@ public final class PalmDetector {
     }
 
     /// Palms in the square around `region` (axis-aligned; black where it leaves the image), best
-    /// first, in image pixels.
-    public func detect(_ image: Image, region: RotatedRect) -> [PalmDetection] {
+    /// first, in image pixels; with `verify`, each with the verifier's presence score.
+    public func detect(_ image: Image, region: RotatedRect, verify: Bool = true) -> [PalmDetection] {
         let size = Self.inputSize
         let side = max(region.width, region.height)
         let square = RotatedRect(center: region.center, width: side, height: side)
@@ -101,12 +101,14 @@ public final class PalmDetector {
         WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxPalms, into: &merged)
         return merged.map { d in
             var palm = PalmDetection(box: d.box, score: d.score, wrist: d.keypoints[0], knuckle: d.keypoints[1])
-            if let verifier {
-                palm.presence = verifier.presence(image, region: HandLandmarkVerifier.region(palm: d.box, wrist: palm.wrist,
-                                                                                            knuckle: palm.knuckle))
-            }
+            if verify { palm.presence = presence(image, palm) }
             return palm
         }
+    }
+
+    /// The verifier's presence score for `palm` (nil without a verifier).
+    func presence(_ image: Image, _ palm: PalmDetection) -> Float? {
+        verifier.map { $0.presence(image, region: HandLandmarkVerifier.region(palm: palm.box, wrist: palm.wrist, knuckle: palm.knuckle)) }
     }
 
     /// The square searched for a hand at the face `box`: `faceRegionScale` times its larger side.
@@ -118,10 +120,13 @@ public final class PalmDetector {
     /// How much of a hand lies over the face `box`: the largest share (0...1), over the palms
     /// found around the face and confirmed by the verifier, of the palm's box (widened by
     /// `fingerScale`) inside the face box. 0 when no palm is found.
+    /// Only the palms over the face are verified (the hand model costs more than the detector).
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
         let minPresence = verifier?.minPresence ?? 0
-        return Self.overlap(detect(image, region: region(around: box)).filter { ($0.presence ?? 1) >= minPresence }, face: box,
-                            fingerScale: fingerScale)
+        let over = detect(image, region: region(around: box), verify: false).filter {
+            Self.overlap([$0], face: box, fingerScale: fingerScale) > 0 && (presence(image, $0) ?? 1) >= minPresence
+        }
+        return Self.overlap(over, face: box, fingerScale: fingerScale)
     }
 
     /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.
