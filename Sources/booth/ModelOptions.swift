@@ -40,6 +40,14 @@ enum ModelOptions {
         do { return try store.faceAnalyzer(path: path, detector: range) } catch { throw failure(error) }
     }
 
+    /// The store the passport maker builds its palm detector from, checked to build (a bad
+    /// hand model stops the command before any work).
+    static func palmModels(_ option: String?) throws(CommandFailure) -> ModelStore {
+        let store = try store(option)
+        do { _ = try store.palmDetector() } catch { throw failure(error) }
+        return store
+    }
+
     /// The segmentation models `level` needs.
     static func segmenter(_ level: SegmentationLevel, models option: String?, path: ExecutionPath = .integer) throws(CommandFailure) -> PersonSegmenter {
         let store = try store(option)

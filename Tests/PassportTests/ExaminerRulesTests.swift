@@ -59,6 +59,7 @@ import Vision
         try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
+        try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)
         try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
         try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
         try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)
@@ -111,6 +112,25 @@ import Vision
         let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nhead_covering = \"religious_or_medical\"\n",
                                        file: "x.toml")
         #expect(parsed.examiner.headCovering == .religiousOrMedical)
+    }
+
+    /// The hand rule runs only where the palm detector ran (stills): a nil `hand` leaves it out
+    /// of the report, 0 (no palm found) passes, a palm over the face fails; `max_hand` sets it.
+    @Test func handRuleRunsOnlyWhenThePalmDetectorRan() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        #expect(m.hand == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == "face_uncovered_hand" })
+        m.hand = 0
+        let v = try verdict(m)
+        #expect(v.passed && v.rules.first { $0.rule == "face_uncovered_hand" }?.passed == true)
+        m.hand = 1
+        #expect(try verdict(m).instruction == .faceCovered)
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand = 0.5\n", file: "x.toml")
+        #expect(parsed.examiner.maxHand == 0.5)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand = 2\n", file: "x.toml")
+        }
     }
 
     @Test func everyNewInstructionHasAKeyAndText() {

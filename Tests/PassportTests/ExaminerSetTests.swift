@@ -10,9 +10,9 @@ import Vision
 /// public sources, labelled by eye per rule; see its SOURCES.md) and on honest synthetic
 /// variants of each (`ExaminerSetVariants`). Limits were tuned on the `tune` photos only; the
 /// criteria are checked on the `held` photos and their variants:
-/// - no open mouth or hidden eyes (sunglasses) is accepted by the face rules (one known miss on
-///   the integer path, below); of the faces with a hand or a cigarette, at most the 2 measured
-///   today (goal: none);
+/// - no open mouth, hidden eyes (sunglasses), hand or cigarette is accepted by the face rules (one
+///   known miss on the integer path, below); the hand rule runs the palm detector as
+///   `booth passport` does;
 /// - at least 80 % of open mouths are caught by `mouth_closed`, `mouth_closed_teeth` or
 ///   `expression_neutral` themselves;
 /// - every rule of the report raises at most 10 % false alarms on the faces that comply with it.
@@ -21,6 +21,8 @@ import Vision
     /// with `BOOTH_EXAMINER_PATH=float`.
     nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(
         modelDirectory: Fixtures.models, path: ProcessInfo.processInfo.environment["BOOTH_EXAMINER_PATH"] == "float" ? .float : .integer)
+    /// The palm detector, as `booth passport` runs it on stills (float path).
+    nonisolated(unsafe) static let palms = try! ModelStore(directory: Fixtures.models).palmDetector()
     static let folder = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerSet"
 
     /// One labelled photo: which rules it breaks (by eye).
@@ -37,7 +39,9 @@ import Vision
         var uneven = false
     }
 
-    static func labels() throws -> [Label] {
+    /// The labels of `folder` (this set's by default; `ExaminerRealTests` reads its own folder's,
+    /// which has the same columns).
+    static func labels(in folder: String = folder) throws -> [Label] {
         let text = try String(contentsOfFile: folder + "/labels.tsv", encoding: .utf8)
         var out: [Label] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("file\t") {
@@ -81,11 +85,16 @@ import Vision
         return l
     }
 
-    static func measure(_ image: ImageBuffer, profile: Profile) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
+    /// The main face of `image` and its measurements, with `analyzer` and `palms` (this suite's
+    /// by default; another suite passes its own, since suites run in parallel).
+    static func measure(_ image: ImageBuffer, profile: Profile, analyzer: FaceAnalyzer = analyzer,
+                        palms: PalmDetector = palms) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
         image.withImage { img in
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)
-            return (face, q, ExaminerEstimator.measure(img, face: face, quality: q))
+            var m = ExaminerEstimator.measure(img, face: face, quality: q)
+            m.hand = palms.handOverFace(img, face: face.box)
+            return (face, q, m)
         }
     }
 
@@ -142,15 +151,16 @@ import Vision
             ("face_uncovered_object", false, t({ $0.covered }, { no($0.object) })),
             ("face_uncovered_sides", false, t({ $0.covered }, { no($0.sides) })),
             ("face_uncovered_lips", false, t({ $0.covered }, { no($0.lips) })),
-            ("group: the four cover rules", true, t({ $0.covered }, { no($0.cover) || no($0.object) || no($0.sides) || no($0.lips) })),
+            ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
+            ("group: the five cover rules", true, t({ $0.covered }, { no($0.cover) || no($0.object) || no($0.sides) || no($0.lips) || no($0.hand) })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),
             ("lighting", false, t({ $0.uneven }, { no($0.lighting) })),
         ]
     }
 
-    static func report(_ split: String, _ samples: [Sample]) -> String {
-        var s = "examiner set, \(split) photos and variants (\(samples.count) samples), profile uk:\n"
+    static func report(_ split: String, _ samples: [Sample], set: String = "examiner set", what: String = "photos and variants") -> String {
+        var s = "\(set), \(split) \(what) (\(samples.count) samples), profile uk:\n"
         s += "rule | non-compliant: caught / missed | compliant: false alarms / total\n"
         for (name, _, t) in tally(samples) {
             s += "\(name) | \(t.caught) / \(t.missed) | \(t.falseAlarms) / \(t.compliant)\n"
@@ -175,13 +185,11 @@ import Vision
         func accepted(_ s: Sample) -> Bool {
             s.check.instruction(glasses: profile.examiner.glasses) == nil && s.eyesOpen && s.quality >= profile.live.minQuality
         }
-        // Known misses, integer path only:
-        // - img39 with the pasted hand (its open mouth is under the hand, so it is the cover
-        //   rules' miss: lips barely redder than the skin on either half);
+        // Known miss, integer path only:
         // - img41 darkened (lips slightly apart): after the live tensor warp and the integer
         //   kernels were merged its lip gap measures 0.018 against the limit 0.024 (it was caught
         //   just before). Recorded, not re-tuned: the limits are set on the tuning half only.
-        let knownMisses: Set<String> = ["deepface-img39.jpg+hand", "deepface-img41.jpg+dark"]
+        let knownMisses: Set<String> = ["deepface-img41.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
             if knownMisses.contains(s.name) && accepted(s) {
                 withKnownIssue("\(s.name): open mouth accepted (integer path)") {
@@ -191,18 +199,17 @@ import Vision
             }
             #expect(!accepted(s), "\(s.name) is accepted although its mouth is open or its eyes hidden")
         }
-        // Covers: the goal is none accepted; measured, 2 of the held-out photos with the pasted
-        // hand still are on the integer path (img4, img39: a skin-coloured hand over the mouth,
-        // its fingers not much busier than the other cheek), none on the float path. This bound
-        // records that state so that it cannot get worse unnoticed.
+        // Covers: none accepted. Before the palm detector, 2 held-out photos with the pasted hand
+        // were (img4, img39: a skin-coloured hand over the mouth); now none is (img39 is refused
+        // by the new hand rule, img4 by the other cover rules in this run).
         let coveredAccepted = held.filter { $0.label.covered && accepted($0) }
-        #expect(coveredAccepted.count <= 2, "covered but accepted: \(coveredAccepted.map(\.name))")
+        #expect(coveredAccepted.isEmpty, "covered but accepted: \(coveredAccepted.map(\.name))")
         // Open mouths caught by the mouth or expression rule itself.
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter { $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false || $0.check.expression?.passed == false }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:
-        // the three mouth rules together raise 23 of 135 on the integer path, see the report).
+        // the five cover rules together raise 27 of 203 on the integer path, see the report).
         for (name, group, t) in Self.tally(held) where t.compliant > 0 && !group {
             #expect(Double(t.falseAlarms) <= 0.1 * Double(t.compliant), "\(name): \(t.falseAlarms) false alarms on \(t.compliant) compliant samples")
         }

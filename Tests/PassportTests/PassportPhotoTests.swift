@@ -15,7 +15,8 @@ import Vision
         return PassportPhotoMaker(
             profile: try shippedProfile(profile), analyzer: try FaceAnalyzer(modelDirectory: dir),
             segmenter: try PersonSegmenter(level: .accurate, generalModel: try read("selfie_segmentation.tflite"),
-                                           landscapeModel: try read("selfie_segmentation_landscape.tflite")))
+                                           landscapeModel: try read("selfie_segmentation_landscape.tflite")),
+            palmModels: ModelStore(directory: dir))
     }
 
     static func astronaut() throws -> ImageBuffer { try ImageDecoder.decode(path: Fixtures.models + "/astronaut.png", as: .rgb888) }
@@ -47,6 +48,8 @@ import Vision
         let src = try Self.astronaut()
         let photo = try src.withImage { try maker.make(from: $0) }
         #expect(photo.failures.map(\.rule) == Self.examinerRefusals[profile], "\(photo.failures)")
+        // The hand rule ran on the still (the palm detector) and found no hand.
+        #expect(photo.rules.first { $0.rule == "face_uncovered_hand" }.map { $0.passed && $0.measured == 0 } == true)
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.

@@ -1,4 +1,4 @@
-"""LiteRT float outputs for Booth's six models on fixed inputs.
+"""LiteRT float outputs for Booth's eight models on fixed inputs.
 
 For each model in models/ it writes, into OUTDIR (default .build-reference/):
   MODEL.CASE.input.f32     the input, raw little-endian float32 NHWC
@@ -22,6 +22,8 @@ MODELS = {
     "iris_landmark": (0.0, 1.0),
     "selfie_segmentation": (0.0, 1.0),
     "selfie_segmentation_landscape": (0.0, 1.0),
+    "palm_detection_lite": (0.0, 1.0),
+    "hand_landmark_lite": (0.0, 1.0),
 }
 
 

@@ -103,9 +103,10 @@ public struct Doctor {
     func inference(_ files: ModelHashes) -> Check {
         let path = "integer path (int8 weights; int8/int16 activations), float only with --inference float"
         guard case .success(let found) = files else { return Check("inference", true, path) }
-        let missing = found.hashes.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.file.fileName)
+        let integer = found.hashes.filter { !ModelFile.floatOnly.contains($0.file) }
+        let missing = integer.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.file.fileName)
         let tables = missing.isEmpty
-            ? "calibration tables for all \(ModelFile.all.count) models"
+            ? "calibration tables for all \(integer.count) integer models (the \(ModelFile.floatOnly.count) hand models run float)"
             : "no calibration table for \(missing.joined(separator: ", ")) (calibrated at load from generated images)"
         return Check("inference", true, "\(path); \(tables)")
     }

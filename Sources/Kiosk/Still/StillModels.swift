@@ -19,13 +19,21 @@ final class StillModels {
         self.store = store
         self.inference = inference
         _ = try segmenter()
-        if faces { _ = try analyzer() }
+        if faces { _ = try analyzer(); _ = try palmDetector() }
     }
 
     /// A new accurate segmenter (the caller drops it after the still).
     func segmenter() throws(KioskError) -> PersonSegmenter {
         do { return try store.segmenter(.accurate) } catch {
             throw .models("still path: segmentation: \(error)")
+        }
+    }
+
+    /// A new palm detector (a hand at the face, passport mode; float path). Built here once to
+    /// check the files; the passport maker builds its own from `store` for each still.
+    func palmDetector() throws(KioskError) -> PalmDetector {
+        do { return try store.palmDetector() } catch {
+            throw .models("still path: palms: \(error)")
         }
     }
 

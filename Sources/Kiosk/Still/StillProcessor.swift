@@ -76,9 +76,13 @@ final class StillProcessor {
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
-            // The analyzer and segmenter live for this still only (see StillModels).
+            // The analyzer and segmenter live for this still only, the palm detector only while it
+            // runs (see StillModels).
             let maker: PassportPhotoMaker
-            do { maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(), segmenter: try models.segmenter()) } catch {
+            do {
+                maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(), segmenter: try models.segmenter(),
+                                           palmModels: models.store)
+            } catch {
                 passport = PassportReport(complies: false, message: "\(error)", rules: [], width: nil, height: nil)
                 message = "Saved uncropped: \(error)"
                 break

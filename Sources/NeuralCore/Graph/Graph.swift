@@ -450,6 +450,27 @@ struct GraphBuilder {
             kind = .transposeConvBias(ConvGeometry(strideH: block, strideW: block, dilationH: 1, dilationW: 1,
                                                    padTop: 0, padLeft: 0, activation: .none, depthMultiplier: 1))
 
+        case BuiltinCode.fullyConnected:
+            // Lowered to a 1×1 convolution of a 1×1 image: the input [1, K] (batch 1) is the
+            // pixel's K channels, the weights [N, K] are read as [N, 1, 1, K] (the same memory).
+            guard op.inputs.count == 2 || op.inputs.count == 3 else { throw .malformed(label + " needs 2 or 3 inputs") }
+            let x = try floatInput(0), w = try floatInput(1, constant: true), b = try floatInput(2, optional: true, constant: true)
+            guard case .fullyConnected(let act, let keepNumDims) = op.options else { throw .malformed(label + " has no options") }
+            let ws = tensors[w].shape
+            guard ws.count == 2 || (ws.count == 4 && ws[1] == 1 && ws[2] == 1) else { throw .unsupported(label + " needs 2-D weights") }
+            let outC = ws[0], inC = ws[ws.count - 1]
+            guard outC > 0, inC > 0, tensors[x].elementCount == inC else {
+                throw .unsupported(label + " input of " + String(tensors[x].elementCount) + " values for " + String(inC)
+                    + " weights per output (batch 1 only)")
+            }
+            if b >= 0 { guard tensors[b].elementCount == outC else { throw .malformed(label + " bias does not fit the output") } }
+            tensors[w].shape = [outC, 1, 1, inC]
+            tensors[w].shape4 = [outC, 1, 1, inC]
+            kind = .conv2D(ConvGeometry(strideH: 1, strideW: 1, dilationH: 1, dilationW: 1, padTop: 0, padLeft: 0, activation: act,
+                                        depthMultiplier: 1))
+            inputs = [x, w, b]
+            shape = keepNumDims ? Array(tensors[x].shape.dropLast()) + [outC] : [1, outC]
+
         default:
             throw .unsupportedOperator(name + " (operator " + String(n) + ")")
         }

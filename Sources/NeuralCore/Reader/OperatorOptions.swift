@@ -31,6 +31,7 @@ public enum OperatorOptions: Sendable {
     case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
     case reducer(keepDims: Bool)
     case depthToSpace(blockSize: Int)
+    case fullyConnected(activation: Activation, keepNumDims: Bool)
 
     static func read(_ op: FlatTable, builtin: Int32, operatorIndex: Int) throws(ModelError) -> OperatorOptions {
         let type = try op.uint8(Schema.Operator.builtinOptionsType)
@@ -104,6 +105,13 @@ public enum OperatorOptions: Sendable {
         case BuiltinCode.depthToSpace:
             let t = try options(Schema.OptionsType.depthToSpace)
             return .depthToSpace(blockSize: try int(t, Schema.DepthToSpaceOptions.blockSize, 0))
+        case BuiltinCode.fullyConnected:
+            let t = try options(Schema.OptionsType.fullyConnected)
+            typealias F = Schema.FullyConnectedOptions
+            guard try t?.int8(F.weightsFormat) ?? 0 == 0 else {
+                throw .unsupported("shuffled FULLY_CONNECTED weights (operator " + String(operatorIndex) + ")")
+            }
+            return .fullyConnected(activation: try activation(t, F.activation), keepNumDims: try t?.bool(F.keepNumDims) ?? false)
         default:
             return .none
         }

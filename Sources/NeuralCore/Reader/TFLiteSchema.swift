@@ -35,10 +35,11 @@ enum Schema {
     enum ResizeBilinearOptions { static let alignCorners = 2, halfPixelCenters = 3 }
     enum ReducerOptions { static let keepDims = 0 }
     enum DepthToSpaceOptions { static let blockSize = 0 }
+    enum FullyConnectedOptions { static let activation = 0, weightsFormat = 1, keepNumDims = 2 }
 
     /// `BuiltinOptions` union type codes.
     enum OptionsType {
-        static let conv2D: UInt8 = 1, depthwiseConv2D: UInt8 = 2, pool2D: UInt8 = 5
+        static let conv2D: UInt8 = 1, depthwiseConv2D: UInt8 = 2, pool2D: UInt8 = 5, fullyConnected: UInt8 = 8
         static let concatenation: UInt8 = 10, add: UInt8 = 11, resizeBilinear: UInt8 = 15
         static let reshape: UInt8 = 17, mul: UInt8 = 21, reducer: UInt8 = 27, depthToSpace: UInt8 = 94
     }
@@ -48,6 +49,7 @@ enum Schema {
 public enum BuiltinCode {
     public static let add: Int32 = 0, averagePool2D: Int32 = 1, concatenation: Int32 = 2
     public static let conv2D: Int32 = 3, depthwiseConv2D: Int32 = 4, depthToSpace: Int32 = 5, dequantize: Int32 = 6
+    public static let fullyConnected: Int32 = 9
     public static let logistic: Int32 = 14, maxPool2D: Int32 = 17, mul: Int32 = 18, relu: Int32 = 19
     public static let reshape: Int32 = 22, resizeBilinear: Int32 = 23, custom: Int32 = 32
     public static let pad: Int32 = 34, mean: Int32 = 40, prelu: Int32 = 54, hardSwish: Int32 = 117

@@ -26,6 +26,10 @@ public final class PassportPhotoMaker {
     public let profile: Profile
     let analyzer: FaceAnalyzer
     let segmenter: PersonSegmenter
+    /// Where the palm detector for the hand at the face (`face_uncovered_hand`) is read from;
+    /// without it that rule is not run. It is built for each still and dropped right after it
+    /// ran, before segmentation (its two float models take about 40 MiB).
+    let palmModels: ModelStore?
     let quality = CaptureQualityEstimator()
 
     /// MediaPipe mesh vertices used: forehead top (10), chin (152), cheek extremes (234, 454).
@@ -34,11 +38,12 @@ public final class PassportPhotoMaker {
     /// The face analyzer, for measuring finished photos again (tests, reports).
     public var analyzerForTests: FaceAnalyzer { analyzer }
 
-    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter) {
+    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
         self.profile = profile
         self.analyzer = analyzer
         self.segmenter = segmenter
+        self.palmModels = palmModels
     }
 
     /// Why no photo could be made at all (with the rules measured so far).
@@ -71,7 +76,12 @@ public final class PassportPhotoMaker {
                                     passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
         }
         // The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
-        let examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        if let palmModels {
+            let palms: PalmDetector
+            do { palms = try palmModels.palmDetector() } catch { throw Failure(rules: rules, message: "\(error)") }
+            examiner.hand = palms.handOverFace(still, face: face.box)
+        }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
                                 passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))

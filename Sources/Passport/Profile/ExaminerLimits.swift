@@ -44,6 +44,8 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `lipSides` (one half of the lips' redness against the other's) at most this: a hand or
     /// an object over a mouth corner.
     public var maxLipSides = 0.85
+    /// `hand` (share of a palm box over the face box; stills only) at most this.
+    public var maxHand = 0.1
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.28
@@ -77,6 +79,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
+        e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

@@ -27,6 +27,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var sides: Outcome? = nil
     /// `face_uncovered_lips`: one half of the lips unlike the other (a hand over a mouth corner).
     public var lips: Outcome? = nil
+    /// `face_uncovered_hand`: a palm found over the face (stills only).
+    public var hand: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -58,6 +60,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             object = below(m.sideWhite, e.maxObject)
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
+            if let h = m.hand { hand = below(h, e.maxHand) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -69,7 +72,9 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false { return .faceCovered }
+        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false {
+            return .faceCovered
+        }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
@@ -90,6 +95,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
+        add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeLuma))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

@@ -8,7 +8,14 @@ extension ModelFile {
     public static let irisLandmark = ModelFile("iris_landmark", sha256: "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f", inputs: [[1, 64, 64, 3]], outputs: [[1, 213], [1, 15]])
     public static let selfieSegmentation = ModelFile("selfie_segmentation", sha256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c", inputs: [[1, 256, 256, 3]], outputs: [[1, 256, 256, 1]])
     public static let selfieSegmentationLandscape = ModelFile("selfie_segmentation_landscape", sha256: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd", inputs: [[1, 144, 256, 3]], outputs: [[1, 144, 256, 1]])
+    public static let palmDetection = ModelFile("palm_detection_lite", sha256: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18", inputs: [[1, 192, 192, 3]], outputs: [[1, 2016, 18], [1, 2016, 1]])
+    public static let handLandmark = ModelFile("hand_landmark_lite", sha256: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6", inputs: [[1, 224, 224, 3]], outputs: [[1, 63], [1, 1], [1, 1], [1, 63]])
+
+    /// The models that always run on the float path (the examiner's hand check on stills; no
+    /// calibration table is shipped for them).
+    public static let floatOnly: Set<ModelFile> = [palmDetection, handLandmark]
 
     /// Every model, in `scripts/fetch-models` order.
-    public static let all: [ModelFile] = [faceDetection, faceDetectionFullRange, faceLandmark, irisLandmark, selfieSegmentation, selfieSegmentationLandscape]
+    public static let all: [ModelFile] = [faceDetection, faceDetectionFullRange, faceLandmark, irisLandmark, selfieSegmentation, selfieSegmentationLandscape,
+                                         palmDetection, handLandmark]
 }

@@ -50,4 +50,13 @@ extension ModelStore {
             }
         }
     }
+
+    /// The palm detector the examiner runs on stills for a hand at the face, with the hand
+    /// landmark model confirming each palm (float path; see `PalmDetector`).
+    public func palmDetector() throws(ModelStoreError) -> PalmDetector {
+        let palms = try read(.palmDetection), hand = try read(.handLandmark)
+        let verifier: HandLandmarkVerifier
+        do { verifier = try HandLandmarkVerifier(model: hand) } catch { throw .invalid(path(.handLandmark), error) }
+        do { return try PalmDetector(model: palms, verifier: verifier) } catch { throw .invalid(path(.palmDetection), error) }
+    }
 }

@@ -7,6 +7,8 @@ import ImageCore
 public enum ExaminerEstimator {
     /// Outer-lip contour (the same path as `FaceMeshTopology`'s outer lips).
     static let outerLips = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146]
+    /// Inner-lip contour, from the right mouth corner along the upper lip and back along the lower.
+    static let innerLips = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95]
     /// Forehead top band: the face oval's top edge, then back along a line a third of the way
     /// down to the brows.
     static let foreheadTopBand = [54, 103, 67, 109, 10, 338, 297, 332, 284, 298, 333, 299, 337, 151, 108, 69, 104, 68]
@@ -62,9 +64,13 @@ public enum ExaminerEstimator {
         m.lipGap = gap / 3 / faceHeight
         var lipSamples = 0, teethSamples = 0
         let refSaturation = ref.saturation
-        px.polygon(p, outerLips) { s in
+        px.polygon(p, outerLips) { q, s in
             lipSamples += 1
-            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) { teethSamples += 1 }
+            // Teeth show between the lips: inside the inner-lip contour (a closed mouth's is a
+            // line, so light on closed lips is not counted).
+            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) && FacePixels.inside(p, innerLips, q.x, q.y) {
+                teethSamples += 1
+            }
         }
         m.teeth = lipSamples > 0 ? Float(teethSamples) / Float(lipSamples) : 0
         // A dark slit between the lips: across the lip line at 7 places between the corners, the
@@ -209,7 +215,7 @@ public enum ExaminerEstimator {
         // Forehead bands.
         func skinShare(_ band: [Int]) -> Float {
             var n = 0, all = 0
-            px.polygon(p, band) { s in all += 1; if skinLike(s) { n += 1 } }
+            px.polygon(p, band) { _, s in all += 1; if skinLike(s) { n += 1 } }
             return all > 0 ? Float(n) / Float(all) : 0
         }
         m.foreheadTop = skinShare(foreheadTopBand)

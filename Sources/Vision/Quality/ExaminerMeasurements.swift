@@ -12,8 +12,9 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Height of the dark slit between the lips (samples across the lip line darker than 0.55 of
     /// the lips around them, mean of 7 places), over the face height. Higher = lips apart.
     public var lipSlit: Float = 0
-    /// Share (0...1) of the outer-lip polygon that looks like teeth: brighter than 0.85 of the skin
-    /// and with less than half the skin's chroma. Higher = more teeth showing.
+    /// Share (0...1) of the outer-lip polygon that looks like teeth and lies inside the inner-lip
+    /// contour: brighter than 0.85 of the skin and with less than half the skin's chroma (light
+    /// on closed lips is outside the inner contour). Higher = more teeth showing.
     public var teeth: Float = 0
     /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
     /// against the outer eye corners.
@@ -47,6 +48,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).
     /// Both halves of visible lips read about 0–0.4.
     public var lipSides: Float = 0
+    /// How much of a hand lies over the face: the largest share of a palm box found by
+    /// MediaPipe's palm detector around the face (`PalmDetector.handOverFace`, the box widened
+    /// 1.5× for the fingers) inside the face box. 0 = no palm found; nil = the detector did not
+    /// run (live frames: it runs on stills only). Higher = a hand at the face.
+    public var hand: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,

@@ -71,7 +71,7 @@ struct FacePixels {
 
     /// Calls `body` for the pixels inside the polygon through mesh vertices `indices` (image
     /// coordinates), on a grid of at most about 32×32 samples over its bounding box.
-    func polygon(_ points: [Point3], _ indices: [Int], _ body: (YUV) -> Void) {
+    func polygon(_ points: [Point3], _ indices: [Int], _ body: (Point2, YUV) -> Void) {
         var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
         var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
         for i in indices {
@@ -83,7 +83,7 @@ struct FacePixels {
         while y < maxY {
             var x = minX + step / 2
             while x < maxX {
-                if FacePixels.inside(points, indices, x, y) { body(sample(x, y)) }
+                if FacePixels.inside(points, indices, x, y) { body(Point2(x, y), sample(x, y)) }
                 x += step
             }
             y += step

@@ -1,0 +1,144 @@
+import ImageCore
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// MediaPipe's palm detector (`palm_detection_lite.tflite` of the mediapipe 0.10.14 wheel) on
+/// NeuralCore, with the settings of MediaPipe's `palm_detection_cpu.pbtxt`: 192×192 input
+/// letterboxed with black, RGB in [0, 1]; 2016 fixed-size SSD anchors (strides 8, 16, 16, 16, two
+/// anchors per layer and cell — the same layout as BlazeFace short range at 192 px); 18
+/// regressors per anchor (box and 7 keypoints, in input pixels from the anchor centre) and one
+/// logit; sigmoid score ≥ 0.5; weighted NMS at IoU 0.3.
+///
+/// The examiner runs it on a square around the face of a still (`handOverFace`), to tell a hand
+/// at the face (`ExaminerMeasurements.hand`); each palm is then confirmed by the hand landmark
+/// model's presence score (`HandLandmarkVerifier`), as in MediaPipe's hand tracking: alone, the
+/// palm detector also fires on faces, necks and beards (scores up to 0.92 on the examiner set's
+/// photos without hands). Both run on the float path: once per still, not per live frame, and
+/// no calibration table is shipped for them (the integer path would calibrate them at load from
+/// generated images, which hold no hands).
+public final class PalmDetector {
+    /// Input side, anchor count and regressors per anchor of the model.
+    public static let inputSize = 192, anchorCount = 2016, regressors = 18
+    /// The model's shapes (checked at load).
+    public static let inputShapes = [[1, inputSize, inputSize, 3]]
+    public static let outputShapes = [[1, anchorCount, regressors], [1, anchorCount, 1]]
+
+    public let interpreter: Interpreter
+    let anchors: [FaceAnchor]
+    /// Palms below this score are dropped (MediaPipe: 0.5).
+    public var minScore: Float = 0.5
+    /// Weighted-NMS overlap (MediaPipe: 0.3).
+    public var nmsThreshold: Float = 0.3
+    /// The most palms one call reports.
+    public var maxPalms = 4
+    /// The square searched around a face, in face-box sides (its larger side).
+    public var faceRegionScale: Float = 3
+    /// The palm box is widened by this about its centre before it is compared with the face
+    /// (the palm box leaves out the fingers).
+    public var fingerScale: Float = 1.5
+
+    /// Confirms each palm (nil: palms are reported unconfirmed).
+    public let verifier: HandLandmarkVerifier?
+
+    var candidates: [FaceDetection]
+    var merged: [FaceDetection] = []
+
+    /// Loads `bytes` (`ModelFile.palmDetection`) for the float path, with the hand landmark
+    /// model `verifier` to confirm palms; the shapes are checked.
+    public init(model bytes: [UInt8], verifier: HandLandmarkVerifier?) throws(ModelError) {
+        self.verifier = verifier
+        interpreter = try Interpreter(model: bytes, path: .float)
+        try interpreter.requireShapes("MediaPipe palm detector", inputs: Self.inputShapes, outputs: Self.outputShapes)
+        anchors = FaceAnchors.make(inputSize: Self.inputSize, strides: [8, 16, 16, 16], perLayer: 2)
+        candidates = Array(repeating: FaceDetection(box: Rect(x: 0, y: 0, width: 0, height: 0), keypoints: .zero, score: 0),
+                           count: anchors.count)
+        merged.reserveCapacity(maxPalms)
+    }
+
+    /// Palms in the square around `region` (axis-aligned; black where it leaves the image), best
+    /// first, in image pixels; with `verify`, each with the verifier's presence score.
+    public func detect(_ image: Image, region: RotatedRect, verify: Bool = true) -> [PalmDetection] {
+        let size = Self.inputSize
+        let side = max(region.width, region.height)
+        let square = RotatedRect(center: region.center, width: side, height: side)
+        let originX = region.center.x - side / 2, originY = region.center.y - side / 2
+        interpreter.withInput(0) { tensor in
+            TensorSampler.sample(image, region: square, into: tensor, width: size, height: size, range: .zeroToOne, border: .zero)
+        }
+        interpreter.run()
+        let scale = side / Float(size)
+        let logitLimit = -logf(1 / minScore - 1)
+        let n = interpreter.withOutput(0) { boxes in
+            interpreter.withOutput(1) { logits in
+                var n = 0
+                for i in 0..<anchors.count {
+                    let logit = min(max(logits[i], -100), 100)
+                    guard logit >= logitLimit else { continue }
+                    let a = anchors[i], r = i * Self.regressors
+                    let cx = originX + (a.x * Float(size) + boxes[r]) * scale
+                    let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
+                    let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
+                    guard w > 0, h > 0 else { continue }
+                    // The wrist and the middle knuckle ride in two keypoint slots through the NMS.
+                    var keys = FaceKeypoints.zero
+                    for k in 0..<2 {
+                        keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 4 * k]) * scale,
+                                         originY + (a.y * Float(size) + boxes[r + 5 + 4 * k]) * scale)
+                    }
+                    candidates[n] = FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: keys,
+                                                  score: 1 / (1 + expf(-logit)))
+                    n += 1
+                }
+                return n
+            }
+        }
+        merged.removeAll(keepingCapacity: true)
+        WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxPalms, into: &merged)
+        return merged.map { d in
+            var palm = PalmDetection(box: d.box, score: d.score, wrist: d.keypoints[0], knuckle: d.keypoints[1])
+            if verify { palm.presence = presence(image, palm) }
+            return palm
+        }
+    }
+
+    /// The verifier's presence score for `palm` (nil without a verifier).
+    func presence(_ image: Image, _ palm: PalmDetection) -> Float? {
+        verifier.map { $0.presence(image, region: HandLandmarkVerifier.region(palm: palm.box, wrist: palm.wrist, knuckle: palm.knuckle)) }
+    }
+
+    /// The square searched for a hand at the face `box`: `faceRegionScale` times its larger side.
+    public func region(around box: Rect) -> RotatedRect {
+        let side = faceRegionScale * max(box.width, box.height)
+        return RotatedRect(center: box.center, width: side, height: side)
+    }
+
+    /// How much of a hand lies over the face `box`: the largest share (0...1), over the palms
+    /// found around the face and confirmed by the verifier, of the palm's box (widened by
+    /// `fingerScale`) inside the face box. 0 when no palm is found.
+    /// Only the palms over the face are verified (the hand model costs more than the detector).
+    public func handOverFace(_ image: Image, face box: Rect) -> Float {
+        let minPresence = verifier?.minPresence ?? 0
+        let over = detect(image, region: region(around: box), verify: false).filter {
+            Self.overlap([$0], face: box, fingerScale: fingerScale) > 0 && (presence(image, $0) ?? 1) >= minPresence
+        }
+        return Self.overlap(over, face: box, fingerScale: fingerScale)
+    }
+
+    /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.
+    public static func overlap(_ palms: [PalmDetection], face: Rect, fingerScale: Float) -> Float {
+        var best: Float = 0
+        for p in palms {
+            let w = p.box.width * fingerScale, h = p.box.height * fingerScale
+            let hand = Rect(x: p.box.center.x - w / 2, y: p.box.center.y - h / 2, width: w, height: h)
+            let ix = max(0, min(hand.x + hand.width, face.x + face.width) - max(hand.x, face.x))
+            let iy = max(0, min(hand.y + hand.height, face.y + face.height) - max(hand.y, face.y))
+            if hand.area > 0 { best = max(best, ix * iy / hand.area) }
+        }
+        return best
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import ImageCore
+import ImageFiles
+import Passport
+import TestSupport
+import Testing
+import Vision
+
+/// The examiner's rules on real photos only (`ExaminerReal/`: sunglasses, glasses, hands and
+/// objects at the face, masks, hats, grins and compliant faces from public sources, labelled by
+/// eye per rule; see its SOURCES.md). No synthetic variants. Limits are never tuned on the `held`
+/// half; the issue's bounds are asserted on it (UK profile, the product's integer path plus the
+/// float palm detector, as `booth passport` runs them):
+/// - no photo with an open mouth, hidden eyes (sunglasses) or a hand/object at the face is
+///   accepted by the face rules;
+/// - at least 80 % of open mouths are caught by the mouth or expression rule itself;
+/// - every rule raises at most 10 % false alarms on the compliant photos (every label no). The
+///   table per rule on the photos that comply with that rule alone is printed too: there a face
+///   mask or a hand over the mouth makes the mouth rules measure what is in front of it.
+/// Where a bound is not met today, the photos or rules are listed below by name with the reason
+/// (`withKnownIssue`), so a new miss still fails.
+@Suite(.serialized) struct ExaminerRealTests {
+    typealias Sample = ExaminerSetTests.Sample
+    static let folder = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal"
+    /// Its own models (`ExaminerSetTests` runs in parallel with its own): the integer path, the
+    /// product's, and the palm detector as `booth passport` runs it.
+    nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
+    nonisolated(unsafe) static let palms = try! ModelStore(directory: Fixtures.models).palmDetector()
+
+    /// The photos of `split`, measured under `profile`, and the names of those where no face was
+    /// found (not a passport photo either way: refused before any examiner rule).
+    static func samples(split: String, profile: Profile) throws -> (samples: [Sample], noFace: [String]) {
+        var out: [Sample] = [], noFace: [String] = []
+        for l in try ExaminerSetTests.labels(in: folder) where l.split == split {
+            let photo = try ImageDecoder.decode(path: folder + "/" + l.file, as: .rgb888)
+            guard let (_, q, m) = ExaminerSetTests.measure(photo, profile: profile, analyzer: analyzer, palms: palms) else {
+                noFace.append(l.file)
+                continue
+            }
+            let check = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
+            out.append(Sample(name: l.file, label: l, measurements: m, check: check,
+                              eyesOpen: Double(q.eyeOpenness) >= profile.live.minEyeOpenness, quality: Double(q.score), capture: q))
+        }
+        return (out, noFace)
+    }
+
+    /// Accepted by the face rules: no examiner instruction, eyes open, quality above the limit.
+    static func accepted(_ s: Sample, _ profile: Profile) -> Bool {
+        s.check.instruction(glasses: profile.examiner.glasses) == nil && s.eyesOpen && s.quality >= profile.live.minQuality
+    }
+
+    @Test func labelsAreWellFormed() throws {
+        let l = try ExaminerSetTests.labels(in: Self.folder)
+        #expect(l.count >= 40)
+        for x in l { #expect(FileManager.default.fileExists(atPath: Self.folder + "/" + x.file), "\(x.file) is listed but absent") }
+        #expect(l.contains { $0.split == "held" } && l.contains { $0.split == "tune" })
+        #expect(FileManager.default.fileExists(atPath: Self.folder + "/SOURCES.md"))
+    }
+
+    /// The per-rule table of the tuning half (printed; the limits were chosen on it).
+    @Test func tuningHalfTable() throws {
+        let profile = try ProfileLibrary.load("uk")
+        let (tune, noFace) = try Self.samples(split: "tune", profile: profile)
+        print(ExaminerSetTests.report("tune", tune, set: "examiner real photos", what: "photos"))
+        print("no face found: \(noFace)")
+        print(Self.compliantReport("tune", tune.filter(Self.compliant)))
+        #expect(tune.count >= 20)
+    }
+
+    /// The issue's bounds on the held-out half.
+    @Test func heldOutPhotosMeetTheCriteria() throws {
+        let profile = try ProfileLibrary.load("uk")
+        let (held, noFace) = try Self.samples(split: "held", profile: profile)
+        print(ExaminerSetTests.report("held", held, set: "examiner real photos", what: "photos"))
+        print("no face found: \(noFace)")
+        #expect(held.count >= 20)
+        for s in held where s.label.mouthOpen || s.label.eyesHidden || s.label.glasses == "sun" || s.label.covered {
+            let why = (s.label.mouthOpen ? "open mouth " : "") + (s.label.eyesHidden || s.label.glasses == "sun" ? "hidden eyes " : "")
+                + (s.label.covered ? "hand or object at the face" : "")
+            if let reason = Self.knownAccepted[s.name], Self.accepted(s, profile) {
+                withKnownIssue("\(s.name): \(reason)") { Issue.record("\(s.name) is accepted: \(why)") }
+                continue
+            }
+            #expect(!Self.accepted(s, profile), "\(s.name) is accepted: \(why)")
+        }
+        print(try Self.classReport(held, profile))
+        let open = held.filter { $0.label.mouthOpen }
+        let caught = open.filter {
+            $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
+                || $0.check.expression?.passed == false
+        }
+        print("open mouths caught by the mouth or expression rules: \(caught.count) of \(open.count)")
+        #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
+        // False alarms on the compliant faces (every label no): the issue's bound.
+        let compliant = held.filter(Self.compliant)
+        print(Self.compliantReport("held", compliant))
+        for (name, group, t) in ExaminerSetTests.tally(compliant) where t.compliant > 0 && !group {
+            let bound = 0.1 * Double(t.compliant)
+            if let known = Self.knownFalseAlarms[name], Double(t.falseAlarms) > bound {
+                withKnownIssue("\(name): \(known.reason)") {
+                    Issue.record("\(name): \(t.falseAlarms) false alarms on \(t.compliant) compliant photos")
+                }
+                #expect(t.falseAlarms <= known.count, "\(name): \(t.falseAlarms) false alarms, more than the \(known.count) recorded")
+                continue
+            }
+            #expect(Double(t.falseAlarms) <= bound, "\(name): \(t.falseAlarms) false alarms on \(t.compliant) compliant photos")
+        }
+    }
+
+    /// Per class (the `class` column: why a photo was chosen), how many photos the face rules
+    /// refuse, and the instruction given first.
+    static func classReport(_ samples: [Sample], _ profile: Profile) throws -> String {
+        let text = try String(contentsOfFile: folder + "/labels.tsv", encoding: .utf8)
+        var classOf: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if f.count > 9 { classOf[String(f[0])] = String(f[9]) }
+        }
+        var byClass: [String: (refused: Int, all: Int, first: [String: Int])] = [:]
+        for x in samples {
+            let c = classOf[x.name] ?? "?"
+            var e = byClass[c] ?? (0, 0, [:])
+            e.all += 1
+            if !accepted(x, profile) {
+                e.refused += 1
+                let first = x.check.instruction(glasses: profile.examiner.glasses).map { "\($0)" } ?? "eyes/quality"
+                e.first[first, default: 0] += 1
+            }
+            byClass[c] = e
+        }
+        var s = "per class: refused / photos (first instruction)\n"
+        for (c, e) in byClass.sorted(by: { $0.key < $1.key }) {
+            s += "\(c) | \(e.refused) / \(e.all) | " + e.first.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
+        return s
+    }
+
+    /// A photo that breaks no labelled rule (mouth closed, no smile, eyes visible, no glasses,
+    /// nothing at the face, head uncovered).
+    static func compliant(_ s: Sample) -> Bool {
+        let l = s.label
+        return !l.mouthOpen && !l.smile && !l.eyesHidden && l.glasses == "none" && !l.covered && !l.headCovered
+    }
+
+    /// Per rule, the false alarms on the compliant photos.
+    static func compliantReport(_ split: String, _ compliant: [Sample]) -> String {
+        var s = "examiner real photos, \(split): false alarms on the \(compliant.count) compliant photos:\n"
+        for (name, _, t) in ExaminerSetTests.tally(compliant) { s += "\(name) | \(t.falseAlarms) / \(t.compliant)\n" }
+        for x in compliant {
+            let failed = x.check.results(ExaminerLimits()).filter { !$0.passed }
+            if !failed.isEmpty { s += x.name + ": " + failed.map { $0.rule + " " + String(format: "%.3f", $0.measured) }.joined(separator: ", ") + "\n" }
+        }
+        return s
+    }
+
+    /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.
+    static let knownAccepted: [String: String] = [:]
+
+    /// Rules above 10 % false alarms on the held-out half: the count measured (a ceiling) and why.
+    /// Measured on the integer path with the UK limits (chosen on the tuning halves only).
+    static let knownFalseAlarms: [String: (count: Int, reason: String)] = [
+        "head_covering": (3, "3 of 16 compliant held-out faces: a fringe or a grey, receding hairline leaves too little skin-coloured "
+                          + "hairline band (0.23–0.27 against ≥ 0.28); the band cannot tell hair from a hat"),
+        "eyes_visible": (2, "2 of 16 compliant held-out faces: deep-set or made-up eyes read darker than the cheeks (0.40, 0.45 "
+                         + "against ≥ 0.5)"),
+    ]
+}
