@@ -4,7 +4,8 @@ import TestSupport
 import Vision
 
 /// The score falls with each generated degradation's strength, per face: Spearman ≥ 0.9 between
-/// strength and −score (real faces from ../shared/fixtures; skipped when absent).
+/// strength and −score, or scores that never rise and end lower (real faces from
+/// ../shared/fixtures; skipped when absent).
 @Suite(.serialized, .enabled(if: QualityTestSupport.hasFixtures, "../shared/fixtures/faces is absent: quality degradation tests skipped"))
 struct QualityDegradationTests {
     typealias S = QualityTestSupport
@@ -127,8 +128,13 @@ struct QualityDegradationTests {
                     print("quality \(file) \(d.name) \(s): \(Self.describe(q))")
                 }
                 let rho = S.spearman(d.strengths.indices.map(Float.init), scores.map { -$0 })
-                print("spearman \(file) \(d.name): \(Self.f3(rho))")
-                #expect(rho >= 0.9, "\(file) \(d.name): Spearman \(rho), scores \(scores)")
+                // A face lost at the stronger settings scores 0 several times over; those ties pull
+                // Spearman's rho down although the scores never rise ([0.38, 0.09, 0, 0, 0, 0] is
+                // 0.85). A sequence that never rises and ends below its start passes as well.
+                let neverRises = zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 }
+                let falls = neverRises && (scores.last ?? 0) < (scores.first ?? 0)
+                print("spearman \(file) \(d.name): \(Self.f3(rho))\(falls ? " (never rises)" : "")")
+                #expect(rho >= 0.9 || falls, "\(file) \(d.name): Spearman \(rho), scores \(scores)")
             }
         }
     }
