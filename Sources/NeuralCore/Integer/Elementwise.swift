@@ -284,20 +284,8 @@ public func requantizeSIMD<E: QuantizedActivation>(
     _ output: UnsafeMutablePointer<E>
 ) {
     if params.isIdentity { output.update(from: input, count: count); return }
-    let zpIn = I32x8(repeating: params.inputZeroPoint)
-    let zpOut = I32x8(repeating: params.outputZeroPoint)
-    let m = I32x8(repeating: params.multiplier.multiplier)
-    let l = I32x8(repeating: params.multiplier.leftShift)
-    let r = I32x8(repeating: params.multiplier.rightShift)
-    let lo = I32x8(repeating: Int32(E.min)), hi = I32x8(repeating: Int32(E.max))
-    var i = 0
-    while i + 8 <= count {
-        let x = load8(input + i) &- zpIn
-        let v = multiplyByQuantizedMultiplier(x, m, l, r) &+ zpOut
-        store8(vmin(vmax(v, lo), hi), output + i)
-        i += 8
-    }
-    while i < count { output[i] = params.scalar(input[i]); i += 1 }
+    // The same arithmetic as a width conversion, with one type on both sides (inlined here).
+    WidthConversion.simd(input, count, params, output)
 }
 
 /// CONCATENATION: `inputs[j]` holds `outer × inner[j]` values; the output `outer × Σ inner`.

@@ -21,6 +21,9 @@ public enum WidthConversion {
     }
 
     /// `count` values of `input` into `output`, eight at a time, the tail by the reference.
+    /// Always inlined: `requantizeSIMD` is this loop with one type, and the NEON check reads the
+    /// loop in its caller.
+    @inline(__always)
     public static func simd<In: QuantizedActivation, Out: QuantizedActivation>(
         _ input: UnsafePointer<In>, _ count: Int, _ p: RequantizeParams, _ output: UnsafeMutablePointer<Out>
     ) {
