@@ -21,11 +21,16 @@ public struct Rect: Sendable, Equatable, Hashable {
     public var area: Float { max(0, width) * max(0, height) }
     public var center: Point2 { Point2(x + width / 2, y + height / 2) }
 
-    /// Intersection over union with `other` (0 when either is empty).
-    public func iou(_ other: Rect) -> Float {
+    /// The area this and `other` share (0 when they do not overlap).
+    public func intersectionArea(_ other: Rect) -> Float {
         let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
-        let inter = ix * iy
+        return ix * iy
+    }
+
+    /// Intersection over union with `other` (0 when either is empty).
+    public func iou(_ other: Rect) -> Float {
+        let inter = intersectionArea(other)
         let union = area + other.area - inter
         return union > 0 ? inter / union : 0
     }

@@ -135,9 +135,7 @@ public final class PalmDetector {
         for p in palms {
             let w = p.box.width * fingerScale, h = p.box.height * fingerScale
             let hand = Rect(x: p.box.center.x - w / 2, y: p.box.center.y - h / 2, width: w, height: h)
-            let ix = max(0, min(hand.x + hand.width, face.x + face.width) - max(hand.x, face.x))
-            let iy = max(0, min(hand.y + hand.height, face.y + face.height) - max(hand.y, face.y))
-            if hand.area > 0 { best = max(best, ix * iy / hand.area) }
+            if hand.area > 0 { best = max(best, hand.intersectionArea(face) / hand.area) }
         }
         return best
     }
