@@ -12,14 +12,10 @@ public final class ImageBuffer: @unchecked Sendable {
     @usableFromInline let offsets: (Int, Int, Int)
     @usableFromInline let strides: (Int, Int, Int)
 
-    /// Allocates zeroed storage for a `width`×`height` image of `format`.
-    public init(format: PixelFormat, width: Int, height: Int) {
-        precondition(width > 0 && height > 0, "image size must be positive")
-        self.format = format
-        self.width = width
-        self.height = height
-        (offsets, strides, byteCount) = Self.layout(format, width, height)
-        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: ImageBuffer.rowAlignment)
+    /// Allocates zeroed storage for a `width`×`height` image of `format`: the unzeroed allocation
+    /// plus one fill of every byte (planes and padding).
+    public convenience init(format: PixelFormat, width: Int, height: Int) {
+        self.init(unzeroedFormat: format, width: width, height: height)
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
     }
 
