@@ -88,7 +88,8 @@ let benchmarks: @Sendable () -> Void = {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return t.tv_sec * 1_000_000_000 + t.tv_nsec
     }
-    for (name, passport, hide) in [("passport-background-hidden", true, true), ("booth-background-kept", false, false)] {
+    for (name, passport, hide) in [("passport-background-hidden", true, true), ("booth-background-kept", false, false),
+                                   ("booth-background-hidden", false, true)] {
         let step = try! VisionStep(models: models, profile: passport ? profile : nil, hideBackground: hide, width: 640, height: 480)
         var sequence: UInt64 = 0
         Benchmark("Vision.frame-\(name)",

@@ -1,8 +1,9 @@
 // The kiosk's per-frame vision work, built from the libraries the kiosk's vision thread calls:
 // face tracking (the integer-path mesh without iris, the detector every 30 frames while a second
 // face is looked for: short range in passport mode, full range in booth mode, as the kiosk's
-// `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules, and with the background hidden the fast person mask (landscape model, temporal
-// stability). The models share one integer working memory, as on the kiosk's vision thread
+// `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules,
+// and with the background hidden the fast person mask (landscape model, temporal stability) on
+// every frame but the detector's (`MaskCadence`, as the kiosk's vision stage). The models share one integer working memory, as on the kiosk's vision thread
 // (`SharedArena`). No overlay, no capture: `Kiosk.frame-*` covers the whole loop.
 import Foundation
 import ImageCore
@@ -17,6 +18,9 @@ final class VisionStep {
     let segmenter: PersonSegmenter?
     let guide: LayoutGuide
     private var measurements: [FaceMeasurement] = []
+    private var cadence = MaskCadence()
+    /// The last mask made (the segmenter's buffer), shown on the detector's frames.
+    private var lastMask: Plane? = nil
     /// The last frame's instruction (kept so the work cannot be optimised away).
     private(set) var instruction = Instruction.noFace
 
@@ -40,6 +44,7 @@ final class VisionStep {
 
     /// One upright preview frame: faces, measurements, rules, mask.
     func run(_ frame: Image) -> Int {
+        let detectorRuns = tracker.detectorRuns
         let n = tracker.process(frame)
         measurements.removeAll(keepingCapacity: true)
         for i in 0..<n {
@@ -49,7 +54,12 @@ final class VisionStep {
             instruction = measurements.withUnsafeBufferPointer { rules.check(faces: $0, guide: guide) }.instruction
         }
         if let segmenter {
-            return n + Int(segmenter.segment(frame).plane.base.load(as: UInt8.self))
+            if !cadence.segments(detectorRan: tracker.detectorRuns != detectorRuns, lastMaskUsable: lastMask != nil), let lastMask {
+                return n + Int(lastMask.base.load(as: UInt8.self))
+            }
+            let mask = segmenter.segment(frame).plane
+            lastMask = mask
+            return n + Int(mask.base.load(as: UInt8.self))
         }
         return n
     }

@@ -12,6 +12,8 @@ final class LiveVision {
     var hysteresis: Hysteresis
     private var measurements: [FaceMeasurement]
     private var state = LiveState()
+    /// Whether the face detector ran on the last frame analysed (the mask's cadence reads it).
+    private(set) var detectorRan = false
 
     init(tracker: FaceTracker, rules: LiveRules?) {
         self.tracker = tracker
@@ -28,7 +30,8 @@ final class LiveVision {
         let detectorRuns = tracker.detectorRuns
         let start = ContinuousClock.now, cpu = StageTimings.threadCPUNanoseconds()
         let n = tracker.process(image)
-        timings.record(tracker.detectorRuns != detectorRuns ? .detect : .landmarks, nanoseconds: (ContinuousClock.now - start).nanoseconds,
+        detectorRan = tracker.detectorRuns != detectorRuns
+        timings.record(detectorRan ? .detect : .landmarks, nanoseconds: (ContinuousClock.now - start).nanoseconds,
                        cpuNanoseconds: StageTimings.threadCPUNanoseconds() &- cpu)
         timings.measure(.quality) { measure(image, faces: n) }
         timings.measure(.rules) { decide(image, faces: n, guide: guide) }

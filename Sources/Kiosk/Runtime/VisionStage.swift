@@ -20,6 +20,10 @@ final class VisionStage: KioskStage {
     private let analysed = Atomic<UInt64>(0)
     /// The last frame analysed (sequence and timestamp: a restarted camera repeats sequences).
     private var last: (sequence: UInt64, timestamp: UInt64)? = nil
+    /// Which frames segment: not the detector's frames (`MaskCadence`), which show `lastMask`.
+    private var cadence = MaskCadence()
+    /// The last mask made, in the segmenter's buffer (valid until its next `segment` call).
+    private var lastMask: Plane? = nil
 
     init(links: StageLinks, vision: LiveVision, segmenter: PersonSegmenter, guide: LayoutGuide) {
         self.links = links
@@ -32,6 +36,8 @@ final class VisionStage: KioskStage {
     func configure() throws(KioskError) {
         last = nil
         vision.hysteresis.reset()
+        cadence.reset()
+        lastMask = nil
     }
 
     func start() throws(KioskError) {}
@@ -64,8 +70,9 @@ final class VisionStage: KioskStage {
         record.withFrame { frame, _ in
             record.live = vision.analyze(frame, guide: guide, timings: timings)
             if hide {
-                let mask = timings.measure(.segment) { segmenter.segment(frame) }
-                record.setMask(mask.plane)
+                setMask(of: frame, on: record, timings: timings)
+            } else {
+                cadence.reset()                              // the next hidden frame segments afresh
             }
         }
         timings.record(.vision, nanoseconds: (ContinuousClock.now - start).nanoseconds,
@@ -74,6 +81,19 @@ final class VisionStage: KioskStage {
         analysed.add(1, ordering: .relaxed)
         links.wakeup.notify()
         return true
+    }
+
+    /// The person mask of `frame` into `record`: made afresh, or on a frame the detector ran on the
+    /// last frame's (`MaskCadence`), so a detector frame never pays for the mask too.
+    private func setMask(of frame: Image, on record: FrameRecord, timings: StageTimings) {
+        let usable = lastMask.map { $0.width == frame.width && $0.height == frame.height } ?? false
+        if !cadence.segments(detectorRan: vision.detectorRan, lastMaskUsable: usable), let lastMask {
+            record.setMask(lastMask)
+            return
+        }
+        let mask = timings.measure(.segment) { segmenter.segment(frame) }
+        lastMask = mask.plane
+        record.setMask(mask.plane)
     }
 
     func stop() {}
