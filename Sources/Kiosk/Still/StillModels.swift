@@ -4,7 +4,7 @@ import Passport
 import Vision
 
 /// The still path's models, built on the still thread when a still needs them and released when
-/// it is done: the accurate segmenter (both segmentation models on the float path) and, in
+/// it is done: the accurate segmenter (the segmentation model the still's aspect picks) and, in
 /// passport mode, a face analyzer with the iris model. Idle between stills they took 9.4 MiB of
 /// the kiosk's resident memory; now nothing stays (the files are read again per still, as the
 /// face models always were: the segmentation files' bytes were 0.5 MiB kept for nothing).
@@ -22,9 +22,12 @@ final class StillModels {
         if faces { _ = try analyzer(); _ = try palmDetector() }
     }
 
-    /// A new accurate segmenter (the caller drops it after the still).
-    func segmenter() throws(KioskError) -> PersonSegmenter {
-        do { return try store.segmenter(.accurate) } catch {
+    /// A new accurate segmenter (the caller drops it after the still); for an upright still of
+    /// `width`×`height`, with only the model its aspect picks (the other one's weights and
+    /// activation tables, 3 MiB, are never loaded); with no size, both (the start-up check).
+    func segmenter(width: Int? = nil, height: Int? = nil) throws(KioskError) -> PersonSegmenter {
+        let only = width.flatMap { w in height.map { SegmentationModel.forAspect(width: w, height: $0) } }
+        do { return try store.segmenter(.accurate, only: only) } catch {
             throw .models("still path: segmentation: \(error)")
         }
     }

@@ -57,7 +57,7 @@ final class StillProcessor {
             guard job.hideBackground else { break }
             // The segmenter lives for this still only (see StillModels).
             let segmenter: PersonSegmenter
-            do { segmenter = try models.segmenter() } catch {
+            do { segmenter = try models.segmenter(width: image.width, height: image.height) } catch {
                 message = "Saved as shot: \(error)"
                 break
             }
@@ -80,7 +80,8 @@ final class StillProcessor {
             // runs (see StillModels).
             let maker: PassportPhotoMaker
             do {
-                maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(), segmenter: try models.segmenter(),
+                maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(),
+                                           segmenter: try models.segmenter(width: image.width, height: image.height),
                                            palmModels: models.store)
             } catch {
                 passport = PassportReport(complies: false, message: "\(error)", rules: [], width: nil, height: nil)

@@ -36,13 +36,14 @@ extension ModelStore {
     }
 
     /// The person segmenter at `level`, with the models the level needs (`fast`: the landscape
-    /// model; `balanced` and `accurate`: both); `shared` as for `faceAnalyzer`.
+    /// model; `balanced` and `accurate`: both, or `only` the one named); `shared` as for `faceAnalyzer`.
     public func segmenter(_ level: SegmentationLevel, path execution: ExecutionPath = .integer,
-                          sharing shared: SharedArena? = nil) throws(ModelStoreError) -> PersonSegmenter {
-        let landscape = try read(SegmentationModel.landscape.file)
-        let general = level == .fast ? nil : try read(SegmentationModel.general.file)
+                          sharing shared: SharedArena? = nil, only: SegmentationModel? = nil) throws(ModelStoreError) -> PersonSegmenter {
+        let landscape = only == .general ? nil : try read(SegmentationModel.landscape.file)
+        let general = level == .fast || only == .landscape ? nil : try read(SegmentationModel.general.file)
         do {
-            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: execution, sharing: shared)
+            return try PersonSegmenter(level: level, generalModel: general, landscapeModel: landscape, path: execution, sharing: shared,
+                                       only: only)
         } catch {
             switch error {
             case .missingModel(let m): throw .missing(path(m.file))

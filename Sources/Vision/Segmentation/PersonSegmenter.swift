@@ -54,9 +54,13 @@ public final class PersonSegmenter {
     /// both) on `path`: the integer path by default (int8 weights, int16 activations for the
     /// segmentation models, ranges from the shipped calibration tables — see `ModelCalibrations`),
     /// `.float` for the reference. `shared`: the integer working memory of models run one after
-    /// another with these (`SharedArena`).
+    /// another with these (`SharedArena`). `only`: at the balanced and accurate levels, load just
+    /// this model and use it for every frame (`modelOverride`), for a caller that knows the one
+    /// picture's aspect (a still: the other model's weights and tables never take memory).
     public init(level: SegmentationLevel, generalModel: [UInt8]?, landscapeModel: [UInt8]?,
-                path: ExecutionPath = .integer, sharing shared: SharedArena? = nil) throws(SegmentationError) {
+                path: ExecutionPath = .integer, sharing shared: SharedArena? = nil,
+                only: SegmentationModel? = nil) throws(SegmentationError) {
+        precondition(level != .fast || only != .general, "the fast level runs the landscape model only")
         self.level = level
         func load(_ bytes: [UInt8]?, _ which: SegmentationModel) throws(SegmentationError) -> Interpreter {
             guard let bytes else { throw .missingModel(which) }
@@ -67,9 +71,10 @@ public final class PersonSegmenter {
                 return interpreter
             } catch { throw .model(which, error) }
         }
-        general = level == .fast ? nil : try load(generalModel, .general)
-        landscape = try load(landscapeModel, .landscape)
+        general = level == .fast || only == .landscape ? nil : try load(generalModel, .general)
+        landscape = only == .general ? nil : try load(landscapeModel, .landscape)
         executionPath = path
+        modelOverride = only
     }
 
     /// Forgets the previous frame's mask (temporal stability).
@@ -87,12 +92,12 @@ public final class PersonSegmenter {
     func interpreter(_ m: SegmentationModel) -> Interpreter {
         switch m {
         case .general:
-            // `model(forUprightWidth:height:)` never picks the general model at the fast level,
-            // the only level that does not load it.
-            guard let general else { preconditionFailure("the general segmentation model is not loaded at the fast level") }
+            // `model(forUprightWidth:height:)` never picks the general model at the fast level, nor
+            // with `only: .landscape` (the override).
+            guard let general else { preconditionFailure("the general segmentation model is not loaded (fast level, or `only: .landscape`)") }
             return general
         case .landscape:
-            guard let landscape else { preconditionFailure("the landscape segmentation model is always loaded") }
+            guard let landscape else { preconditionFailure("the landscape segmentation model is not loaded (`only: .general`)") }
             return landscape
         }
     }

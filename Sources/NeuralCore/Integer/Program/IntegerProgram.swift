@@ -127,7 +127,12 @@ final class IntegerProgram {
             if quantization.tensorBits[o] == 16 { try wide.lowerOutput(o) } else { try narrow.lowerOutput(o) }
             take(-1)
         }
-        self.widths = widths
+        // The steps hold their own packed copies of the weights: the rewritten graph kept for the
+        // widths keeps no float constants (the equalised copy of every weight: 4.9 MiB across the
+        // kiosk's live models, the mesh's 2.4).
+        var slim = widths
+        slim.graph.constants = []
+        self.widths = slim
         self.quantization = quantization
         self.memory = memory
         scratch16 = memory.scratch16
