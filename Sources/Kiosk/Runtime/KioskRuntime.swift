@@ -102,6 +102,9 @@ public final class KioskRuntime: @unchecked Sendable {
         } catch {
             throw .models("segmentation: \(error)")
         }
+        // Lent to the still path: a landscape still runs the live model under the live lock.
+        let liveSegmentation = LiveSegmentation(segmenter: segmenter)
+        stillModels.live = liveSegmentation
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)
         if let profile {
@@ -133,7 +136,7 @@ public final class KioskRuntime: @unchecked Sendable {
             still.submit(image, metadata: metadata)
         }
         let guide = LayoutGuide.centred(width: uw, height: uh)
-        vision = VisionStage(links: links, vision: liveVision, segmenter: segmenter, guide: guide)
+        vision = VisionStage(links: links, vision: liveVision, live: liveSegmentation, guide: guide)
 
         // 4. Display.
         let display: DisplaySink

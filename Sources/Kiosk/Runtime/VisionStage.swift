@@ -11,7 +11,10 @@ final class VisionStage: KioskStage {
     let name = "vision"
     let links: StageLinks
     let vision: LiveVision
-    let segmenter: PersonSegmenter
+    /// The live segmenter and the lock of the live models (held while a frame is analysed: a
+    /// still may run the segmentation model between frames; see `LiveSegmentation`).
+    let live: LiveSegmentation
+    var segmenter: PersonSegmenter { live.segmenter }
     let guide: LayoutGuide
     /// Whether the screen hides the background, so the mask is needed (set by the event loop).
     let hideBackground = Atomic<Bool>(false)
@@ -25,10 +28,10 @@ final class VisionStage: KioskStage {
     /// The last mask made, in the segmenter's buffer (valid until its next `segment` call).
     private var lastMask: Plane? = nil
 
-    init(links: StageLinks, vision: LiveVision, segmenter: PersonSegmenter, guide: LayoutGuide) {
+    init(links: StageLinks, vision: LiveVision, live: LiveSegmentation, guide: LayoutGuide) {
         self.links = links
         self.vision = vision
-        self.segmenter = segmenter
+        self.live = live
         self.guide = guide
     }
 
@@ -61,18 +64,20 @@ final class VisionStage: KioskStage {
         }
         last = (m.sequence, m.timestampNanoseconds)
         let record = records.beginWrite()
-        let rotation = links.rotation, guide = self.guide, vision = self.vision, segmenter = self.segmenter
+        let rotation = links.rotation, guide = self.guide, vision = self.vision
         let timings = links.timings, hide = hideBackground.load(ordering: .relaxed)
         // The whole step is `.vision`: the upright copy into the record, faces, rules and mask.
         let start = ContinuousClock.now, cpu = StageTimings.threadCPUNanoseconds()
         lease.withImage { record.take($0, rotation: rotation) }
         _ = consume lease                                    // the slot goes back before the analysis
-        record.withFrame { frame, _ in
-            record.live = vision.analyze(frame, guide: guide, timings: timings)
-            if hide {
-                setMask(of: frame, on: record, timings: timings)
-            } else {
-                cadence.reset()                              // the next hidden frame segments afresh
+        live.withLock {
+            record.withFrame { frame, _ in
+                record.live = vision.analyze(frame, guide: guide, timings: timings)
+                if hide {
+                    setMask(of: frame, on: record, timings: timings)
+                } else {
+                    cadence.reset()                              // the next hidden frame segments afresh
+                }
             }
         }
         timings.record(.vision, nanoseconds: (ContinuousClock.now - start).nanoseconds,

@@ -14,6 +14,9 @@ import Vision
 final class StillModels {
     let store: ModelStore
     let inference: ExecutionPath
+    /// The live segmenter, lent once the live models are loaded: a still the landscape model
+    /// segments runs it (under the live models' lock) instead of loading its own.
+    var live: LiveSegmentation? = nil
 
     init(store: ModelStore, inference: ExecutionPath, faces: Bool) throws(KioskError) {
         self.store = store
@@ -24,9 +27,11 @@ final class StillModels {
 
     /// A new accurate segmenter (the caller drops it after the still); for an upright still of
     /// `width`×`height`, with only the model its aspect picks (the other one's weights and
-    /// activation tables, 3 MiB, are never loaded); with no size, both (the start-up check).
+    /// activation tables, 3 MiB, are never loaded), and for the landscape model the live one when
+    /// it is lent (`live`: no model memory at all); with no size, both (the start-up check).
     func segmenter(width: Int? = nil, height: Int? = nil) throws(KioskError) -> PersonSegmenter {
         let only = width.flatMap { w in height.map { SegmentationModel.forAspect(width: w, height: $0) } }
+        if only == .landscape, let live { return live.stillSegmenter() }
         do { return try store.segmenter(.accurate, only: only) } catch {
             throw .models("still path: segmentation: \(error)")
         }

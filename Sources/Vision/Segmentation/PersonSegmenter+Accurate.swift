@@ -106,11 +106,13 @@ extension PersonSegmenter {
     }
 
     /// Runs the model on the picture and on its mirror image; `modelMask` gets the mean probability.
+    /// Each pass runs inside `exclusive` when it is set.
     func runModelMirrored(_ frame: Image, mapping: MaskMapping, model m: SegmentationModel) {
         let interp = interpreter(m)
         let mw = m.inputWidth, mh = m.inputHeight
         let sum = ScratchBuffer<Float>(count: mw * mh)
-        for mirrored in accurateMirror ? [false, true] : [false] {
+        // One pass: the input written, the model run and its output read, back to back.
+        func pass(_ mirrored: Bool) {
             interp.withInput(0) { input in
                 ModelInputSampler.fill(input, luma: nil, from: frame, mapping: mapping, taps: inputTaps ?? PersonSegmenter.taps(mapping), yuvFullRange: yuvFullRange)
                 if mirrored {
@@ -134,6 +136,9 @@ extension PersonSegmenter {
                     }
                 }
             }
+        }
+        for mirrored in accurateMirror ? [false, true] : [false] {
+            if let exclusive { exclusive { pass(mirrored) } } else { pass(mirrored) }
         }
         for i in 0..<(mw * mh) {
             modelMask[i] = UInt8(truncatingIfNeeded: Int(min(max(sum[i], 0), 1) * 255 + 0.5))

@@ -31,6 +31,10 @@ public final class PersonSegmenter {
     public var mattingEpsilon: Float = 0.0025
     /// Forces one model instead of the choice by aspect (not for fast, which has only the landscape one).
     public var modelOverride: SegmentationModel? = nil
+    /// When set, every model pass of the accurate level (input written, model run, output read)
+    /// runs inside it: a segmenter that runs another thread's interpreter
+    /// (`init(accurateUsingLandscapeOf:)`) takes that thread's lock here.
+    public var exclusive: ((() -> Void) -> Void)? = nil
 
     let general: Interpreter?
     let landscape: Interpreter?
@@ -75,6 +79,18 @@ public final class PersonSegmenter {
         landscape = only == .general ? nil : try load(landscapeModel, .landscape)
         executionPath = path
         modelOverride = only
+    }
+
+    /// An accurate segmenter that runs `live`'s landscape model (its interpreter, weights, tables
+    /// and working memory) instead of loading its own: for a still whose aspect picks that model,
+    /// at no model memory. Only its own buffers are separate; the caller keeps the two from
+    /// running the model at the same time (`exclusive`, with the lock `live`'s thread holds).
+    public init(accurateUsingLandscapeOf live: PersonSegmenter) {
+        level = .accurate
+        general = nil
+        landscape = live.landscape
+        executionPath = live.executionPath
+        modelOverride = .landscape
     }
 
     /// Forgets the previous frame's mask (temporal stability).
