@@ -23,8 +23,10 @@ public final class TemporalStabilizer {
 
     public init(count: Int) {
         self.count = count
-        previousMask = ScratchBuffer(count: count)
-        previousLuma = ScratchBuffer(count: count)
+        // Read only once `apply` has written them (`hasHistory`): not zeroed, so a stabiliser
+        // that never runs (the accurate level's, the fast level's general one) takes no memory.
+        previousMask = ScratchBuffer(count: count, zeroed: false)
+        previousLuma = ScratchBuffer(count: count, zeroed: false)
     }
 
     public var byteCount: Int { previousMask.byteCount + previousLuma.byteCount }
