@@ -8,10 +8,7 @@
 /// per column (`ColorGuidedFilter.boxMean`): the same additions and subtractions per column in
 /// the same order, so the same bits.
 package final class RunningBoxMean {
-    let width: Int
-    let height: Int
-    let radius: Int
-    let channels: Int
+    let width: Int, height: Int, radius: Int, channels: Int
     /// Rows in the ring: the window's 2r + 1 and the row leaving it.
     let ringRows: Int
     /// channels × ringRows × width horizontal means.
