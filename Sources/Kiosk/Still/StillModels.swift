@@ -1,3 +1,4 @@
+import Hardware
 import ImageFiles
 import NeuralCore
 import Passport
@@ -21,8 +22,17 @@ final class StillModels {
     init(store: ModelStore, inference: ExecutionPath, faces: Bool) throws(KioskError) {
         self.store = store
         self.inference = inference
+        // One model at a time, each one's pages returned before the next is built: the start-up
+        // peak is the largest check's, not the sum (passport mode: 65.6 MiB with all of them held
+        // at once, 45.6 this way; the float palm and hand models take 20 MiB each).
         _ = try segmenter()
-        if faces { _ = try analyzer(); _ = try palmDetector() }
+        ProcessMemory.returnFreePages()
+        if faces {
+            _ = try analyzer()
+            ProcessMemory.returnFreePages()
+            try checkPalmModels()
+            ProcessMemory.returnFreePages()
+        }
     }
 
     /// A new accurate segmenter (the caller drops it after the still); for an upright still of
@@ -37,11 +47,19 @@ final class StillModels {
         }
     }
 
-    /// A new palm detector (a hand at the face, passport mode; float path). Built here once to
-    /// check the files; the passport maker builds its own from `store` for each still.
-    func palmDetector() throws(KioskError) -> PalmDetector {
-        do { return try store.palmDetector() } catch {
-            throw .models("still path: palms: \(error)")
+    /// Builds the palm detector and the hand landmark model the passport maker builds per still
+    /// (float path, from `store`), each alone and dropped, to check the files.
+    private func checkPalmModels() throws(KioskError) {
+        do {
+            _ = try HandLandmarkVerifier(model: try store.read(.handLandmark))
+        } catch {
+            throw .models("still path: palms: \(store.path(.handLandmark)): \(error)")
+        }
+        ProcessMemory.returnFreePages()
+        do {
+            _ = try PalmDetector(model: try store.read(.palmDetection), verifier: nil)
+        } catch {
+            throw .models("still path: palms: \(store.path(.palmDetection)): \(error)")
         }
     }
 
