@@ -12,7 +12,7 @@ import Vision
     func good(_ e: ExaminerLimits) -> ExaminerMeasurements {
         var m = ExaminerMeasurements()
         m.lipGap = Float(e.maxLipGap / 2); m.lipSlit = 0; m.teeth = 0; m.smile = 0
-        m.eyeLuma = Float(e.minEyeLuma + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
+        m.eyeVisibility = Float(e.minEyeVisibility + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
         m.frameLine = Float(e.maxFrameLine / 2); m.glare = 0
         m.cover = 0; m.sideEdges = 0; m.sideWhite = 0; m.lipSides = 0
         m.foreheadTop = 1; m.foreheadLow = 1
@@ -52,7 +52,7 @@ import Vision
         try check({ $0.lipSlit = Float(e.maxLipSlit * 2) }, "mouth_closed_slit", .mouthOpen)
         try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
-        try check({ $0.eyeLuma = Float(e.minEyeLuma / 2) }, "eyes_visible", .eyesHidden)
+        try check({ $0.eyeVisibility = Float(e.minEyeVisibility / 2) }, "eyes_visible", .eyesHidden)
         try check({ $0.irisContrast = Float(e.minIrisContrast - 0.1) }, "eyes_visible_iris", .eyesHidden)
         try check({ $0.frameLine = Float(e.maxFrameLine * 2) }, "no_glasses", .removeGlasses)
         try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
@@ -70,7 +70,7 @@ import Vision
         var m = good(e)
         m.lipGap = 1; m.lightingBalance = 0; m.sharpness = 0
         #expect(try verdict(m).instruction == .mouthOpen)
-        m.eyeLuma = 0
+        m.eyeVisibility = 0
         #expect(try verdict(m).instruction == .eyesHidden)
         m.cover = 1
         #expect(try verdict(m).instruction == .faceCovered)

@@ -24,8 +24,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `smile` (0 neutral … 1 broad smile) at most this.
     public var maxSmile = 0.68
     public var eyesVisible = true
-    /// `eyeLuma` (around the eyes over the skin) at least this …
-    public var minEyeLuma = 0.5
+    /// `eyeVisibility` (luma around the eyes plus the spread inside the eye openings, over the
+    /// cheeks') at least this …
+    public var minEyeVisibility = 0.71
     /// … and `irisContrast` (sclera over iris, over the skin) at least this.
     public var minIrisContrast = 0.08
     public var glasses = Glasses.refused
@@ -45,7 +46,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// an object over a mouth corner.
     public var maxLipSides = 0.85
     /// `hand` (share of a palm box over the face box; stills only) at most this.
-    public var maxHand = 0.1
+    public var maxHand = 0.05
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.28
@@ -68,7 +69,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
         e.eyesVisible = try t.bool("eyes_visible", default: e.eyesVisible)
-        e.minEyeLuma = try t.double("min_eye_luma", default: e.minEyeLuma, in: 0...2)
+        e.minEyeVisibility = try t.double("min_eye_visibility", default: e.minEyeVisibility, in: 0...4)
         e.minIrisContrast = try t.double("min_iris_contrast", default: e.minIrisContrast, in: -1...1)
         let glasses = try t.string("glasses", oneOf: Glasses.allCases.map(\.rawValue), default: e.glasses.rawValue)
         e.glasses = Glasses(rawValue: glasses) ?? .refused

@@ -13,7 +13,7 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var teeth: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
-    /// `eyes_visible`: luma around the eyes over the skin's.
+    /// `eyes_visible`: luma around the eyes plus the contrast inside them, over the skin's.
     public var eyesVisible: Outcome? = nil
     /// `eyes_visible_iris`: sclera-over-iris contrast.
     public var iris: Outcome? = nil
@@ -48,7 +48,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         }
         if e.expressionNeutral { expression = below(m.smile, e.maxSmile) }
         if e.eyesVisible {
-            eyesVisible = above(m.eyeLuma, e.minEyeLuma)
+            eyesVisible = above(m.eyeVisibility, e.minEyeVisibility)
             iris = above(m.irisContrast, e.minIrisContrast)
         }
         switch e.glasses {
@@ -96,7 +96,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
-        add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeLuma))", .eyesHidden)
+        add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {
         case .refused: add("no_glasses", glasses, "≤ \(fmt3(e.maxFrameLine))", .removeGlasses)
