@@ -87,6 +87,7 @@ import Vision
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
+                || $0.check.mouthCombined?.passed == false
                 || $0.check.expression?.passed == false
         }
         print("open mouths caught by the mouth or expression rules: \(caught.count) of \(open.count)")

@@ -20,6 +20,8 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
     public var maxTeeth = 0.02
+    /// The three mouth measures, each over its limit, added (`mouth_closed_combined`) at most this.
+    public var maxMouthEvidence = 1.7
     public var expressionNeutral = true
     /// `smile` (0 neutral … 1 broad smile) at most this.
     public var maxSmile = 0.68
@@ -49,7 +51,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxHand = 0.05
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
-    public var minForeheadTop = 0.28
+    public var minForeheadTop = 0.31
     /// Allowed coverings: `foreheadLow` (skin share above the brows) at least this.
     public var minForeheadLow = 0.15
     /// `sharpness` (focus detail) at least this.
@@ -66,6 +68,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxLipGap = try t.double("max_lip_gap", default: e.maxLipGap, in: 0...1)
         e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
         e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
+        e.maxMouthEvidence = try t.double("max_mouth_evidence", default: e.maxMouthEvidence, in: 0...10)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
         e.eyesVisible = try t.bool("eyes_visible", default: e.eyesVisible)

@@ -11,6 +11,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var slit: Outcome? = nil
     /// `mouth_closed_teeth`: teeth-like share of the lips.
     public var teeth: Outcome? = nil
+    /// `mouth_closed_combined`: the three mouth measures together, each over its own limit.
+    public var mouthCombined: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
     /// `eyes_visible`: luma around the eyes plus the contrast inside them, over the skin's.
@@ -45,6 +47,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             self.mouthClosed = below(m.lipGap, e.maxLipGap)
             slit = below(m.lipSlit, e.maxLipSlit)
             teeth = below(m.teeth, e.maxTeeth)
+            mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
         }
         if e.expressionNeutral { expression = below(m.smile, e.maxSmile) }
         if e.eyesVisible {
@@ -70,6 +73,15 @@ public struct ExaminerCheck: Sendable, Equatable {
         lighting = above(m.lightingBalance, e.minLightingBalance)
     }
 
+    /// Lips slightly apart often bring each mouth measure close to its limit without passing it:
+    /// lip gap, slit and teeth, each over its own limit (teeth counted up to twice theirs), added.
+    /// Closed lips read about 0.2–1.3, lips apart 1.5 and more.
+    static func mouthEvidence(_ m: ExaminerMeasurements, _ e: ExaminerLimits) -> Float {
+        let gap = Double(m.lipGap) / max(1e-6, e.maxLipGap), slit = Double(m.lipSlit) / max(1e-6, e.maxLipSlit)
+        let teeth = min(Double(m.teeth), 2 * e.maxTeeth) / max(1e-6, e.maxTeeth)
+        return Float(gap + slit + teeth)
+    }
+
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
         if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false {
@@ -78,7 +90,9 @@ public struct ExaminerCheck: Sendable, Equatable {
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
-        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false { return .mouthOpen }
+        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || mouthCombined?.passed == false {
+            return .mouthOpen
+        }
         if expression?.passed == false { return .notNeutral }
         if sharpness?.passed == false { return .blurred }
         if lighting?.passed == false { return .unevenLight }
@@ -109,6 +123,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed", mouthClosed, "≤ \(fmt3(e.maxLipGap))", .mouthOpen)
         add("mouth_closed_slit", slit, "≤ \(fmt3(e.maxLipSlit))", .mouthOpen)
         add("mouth_closed_teeth", teeth, "≤ \(fmt3(e.maxTeeth))", .mouthOpen)
+        add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
         add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)
         add("lighting", lighting, "≥ \(fmt3(e.minLightingBalance))", .unevenLight)
