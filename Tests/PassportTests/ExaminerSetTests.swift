@@ -10,9 +10,9 @@ import Vision
 /// public sources, labelled by eye per rule; see its SOURCES.md) and on honest synthetic
 /// variants of each (`ExaminerSetVariants`). Limits were tuned on the `tune` photos only; the
 /// criteria are checked on the `held` photos and their variants:
-/// - no open mouth, hidden eyes (sunglasses), hand or cigarette is accepted by the face rules (one
-///   known miss on the integer path, below); the hand rule runs the palm detector as
-///   `booth passport` does;
+/// - no open mouth, hidden eyes (sunglasses), hand or cigarette is accepted by the face rules
+///   (known misses: two faces with lips slightly apart and their variants, below); the hand rule
+///   runs the palm detector as `booth passport` does;
 /// - at least 80 % of open mouths are caught by the `mouth_closed*` rules or
 ///   `expression_neutral` themselves;
 /// - every rule of the report raises at most 10 % false alarms on the faces that comply with it.
@@ -199,8 +199,10 @@ import Vision
         //   missed on the float path too (0.016);
         // - img41 (lip gap 0.019, 0.018 rotated, 0.018 darkened): the integer face mesh puts
         //   every inner-lip pair about 27 % closer than the float mesh does (0.019 against
-        //   0.027 undarkened), and its teeth are dim and yellow (0.8 of the skin's luma, 0.7 of
-        //   its chroma), below the teeth rule's thresholds on both paths.
+        //   0.027 undarkened; on the tuning half the integer gap is 0.95 of the float one, median
+        //   of 95 faces, and the lip-gap verdict differs on 2 of 160), and its teeth are dim and
+        //   yellow (0.8 of the skin's luma, 0.7 of its chroma), below the teeth rule's
+        //   thresholds on both paths: an integer-mesh accuracy matter (issue 16), not a limit.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark",
                                         "deepface-img41.jpg", "deepface-img41.jpg+rotated", "deepface-img41.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
