@@ -98,6 +98,7 @@ import Vision
             let q = CaptureQualityEstimator().evaluate(img, face: face)
             var m = ExaminerEstimator.measure(img, face: face, quality: q)
             m.hand = palms.handOverFace(img, face: face.box)
+            m.handAtJaw = palms.handAtJaw(img, face: face.box)
             return (face, q, m)
         }
     }
@@ -157,7 +158,10 @@ import Vision
             ("face_uncovered_sides", false, t({ $0.covered }, { no($0.sides) })),
             ("face_uncovered_lips", false, t({ $0.covered }, { no($0.lips) })),
             ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
-            ("group: the five cover rules", true, t({ $0.covered }, { no($0.cover) || no($0.object) || no($0.sides) || no($0.lips) || no($0.hand) })),
+            ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
+            ("group: the six cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+            })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),
             ("lighting", false, t({ $0.uneven }, { no($0.lighting) })),

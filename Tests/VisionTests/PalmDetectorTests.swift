@@ -52,6 +52,7 @@ import Glibc
             let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models)
             let face = try #require(analyzer.analyze(img).first)
             #expect(Self.palms.handOverFace(img, face: face.box) == 0)
+            #expect(try #require(Self.palms.handAtJaw(img, face: face.box)) < 0.4)
             let region = Self.palms.region(around: face.box)
             #expect(abs(region.width - 3 * max(face.box.width, face.box.height)) < 1e-3)
         }
@@ -68,6 +69,31 @@ import Glibc
             let palms = Self.palms.detect(img, region: Self.palms.region(around: face.box))
             #expect(palms.contains { ($0.presence ?? 0) >= Self.palms.verifier?.minPresence ?? 1 }, "\(palms)")
             #expect(Self.palms.handOverFace(img, face: face.box) > 0.1)
+        }
+    }
+
+    /// A hand at the mouth whose palm scores only 0.27 (under MediaPipe's 0.5) but reaches into
+    /// the face's lower half, confirmed by the hand model (tuning half, huy-train-000011): kept.
+    @Test func aWeakPalmInTheLowerFaceIsKept() throws {
+        let path = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/huy-train-000011.jpg"
+        let image = try ImageDecoder.decode(path: path, as: .rgb888)
+        try image.withImage { img in
+            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
+            let face = try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area })
+            #expect(Self.palms.handOverFace(img, face: face.box) > 0.05)
+            #expect(Self.palms.minScore == 0.5, "handOverFace restores the detector's own score limit")
+        }
+    }
+
+    /// Both hands at the chin and cheeks (tuning half, huy-train-bb0109): the hand model finds a
+    /// hand beside the jaw.
+    @Test func aHandAtTheJawIsFound() throws {
+        let path = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/huy-train-bb0109.jpg"
+        let image = try ImageDecoder.decode(path: path, as: .rgb888)
+        try image.withImage { img in
+            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
+            let face = try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area })
+            #expect(try #require(Self.palms.handAtJaw(img, face: face.box)) > 0.4)
         }
     }
 

@@ -81,6 +81,7 @@ public final class PassportPhotoMaker {
             let palms: PalmDetector
             do { palms = try palmModels.palmDetector() } catch { throw Failure(rules: rules, message: "\(error)") }
             examiner.hand = palms.handOverFace(still, face: face.box)
+            examiner.handAtJaw = palms.handAtJaw(still, face: face.box)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",

@@ -49,6 +49,8 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxLipSides = 0.85
     /// `hand` (share of a palm box over the face box; stills only) at most this.
     public var maxHand = 0.05
+    /// `handAtJaw` (hand model's presence beside the jaw; stills only) at most this.
+    public var maxHandAtJaw = 0.4
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
@@ -84,6 +86,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)
+        e.maxHandAtJaw = try t.double("max_hand_at_jaw", default: e.maxHandAtJaw, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

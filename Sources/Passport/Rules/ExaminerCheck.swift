@@ -31,6 +31,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var lips: Outcome? = nil
     /// `face_uncovered_hand`: a palm found over the face (stills only).
     public var hand: Outcome? = nil
+    /// `face_uncovered_jaw`: the hand model's presence beside the jaw (stills only).
+    public var handAtJaw: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -64,6 +66,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
+            if let h = m.handAtJaw { handAtJaw = below(h, e.maxHandAtJaw) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -84,7 +87,8 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false {
+        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
+            || handAtJaw?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
@@ -110,6 +114,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
+        add("face_uncovered_jaw", handAtJaw, "≤ \(fmt3(e.maxHandAtJaw))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

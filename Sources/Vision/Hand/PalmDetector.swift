@@ -51,6 +51,9 @@ public final class PalmDetector {
     /// necks, at most 0.42).
     public var lowerFaceMinPresence: Float = 0.6
 
+    /// The side of the squares `handAtJaw` runs the hand model on, in face-box sides.
+    public var jawRegionScale: Float = 0.8
+
     /// Confirms each palm (nil: palms are reported unconfirmed).
     public let verifier: HandLandmarkVerifier?
 
@@ -146,6 +149,25 @@ public final class PalmDetector {
             return (presence(image, palm) ?? 1) >= (low ? min(minPresence, lowerFaceMinPresence) : minPresence)
         }
         return Self.overlap(over, face: box, fingerScale: fingerScale)
+    }
+
+    /// The hand landmark model's presence score beside the jaw, where no palm need show (a hand
+    /// against the jaw or lower cheek shows its back or its fingers): the largest over two squares
+    /// of `jawRegionScale` face-box sides, centred on the face box's left and right edges at
+    /// three quarters of its height, each turned 0°, 90°, 180° and 270° (8 runs of the hand
+    /// model). nil without a verifier.
+    public func handAtJaw(_ image: Image, face box: Rect) -> Float? {
+        guard let verifier else { return nil }
+        let side = jawRegionScale * max(box.width, box.height)
+        let y = box.y + 0.75 * box.height
+        var best: Float = 0
+        for x in [box.x, box.x + box.width] {
+            for quarter in 0..<4 {
+                let region = RotatedRect(center: Point2(x, y), width: side, height: side, rotation: Float(quarter) * Float.pi / 2)
+                best = max(best, verifier.presence(image, region: region))
+            }
+        }
+        return best
     }
 
     /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.

@@ -60,6 +60,10 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// 1.5× for the fingers) inside the face box. 0 = no palm found; nil = the detector did not
     /// run (live frames: it runs on stills only). Higher = a hand at the face.
     public var hand: Float? = nil
+    /// The hand landmark model's presence score (0...1) on squares beside the jaw, turned four
+    /// ways (`PalmDetector.handAtJaw`): a hand against the jaw or the lower cheek that the palm
+    /// detector misses. nil = not run (live frames: stills only). Higher = a hand at the jaw.
+    public var handAtJaw: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
