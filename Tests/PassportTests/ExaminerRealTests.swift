@@ -78,7 +78,7 @@ import Vision
             let why = (s.label.mouthOpen ? "open mouth " : "") + (s.label.eyesHidden || s.label.glasses == "sun" ? "hidden eyes " : "")
                 + (s.label.covered ? "hand or object at the face" : "")
             if let reason = Self.knownAccepted[s.name], Self.accepted(s, profile) {
-                withKnownIssue("\(s.name): \(reason)") { Issue.record("\(s.name) is accepted: \(why)") }
+                withKnownIssue("\(s.name): \(reason) (now: \(Self.measures(s)))") { Issue.record("\(s.name) is accepted: \(why)") }
                 continue
             }
             #expect(!Self.accepted(s, profile), "\(s.name) is accepted: \(why)")
@@ -162,13 +162,22 @@ import Vision
         return s
     }
 
+    /// The measures a known miss is judged by, as measured in this run.
+    static func measures(_ s: Sample) -> String {
+        let m = s.measurements
+        func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
+        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), smile \(f(m.smile)), palm \(f(m.hand)), "
+            + "jaw \(f(m.handAtJaw)), cover \(f(m.cover)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
+    }
+
     /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.
     /// Measured on the integer path with the UK limits (chosen on the tuning halves only).
     static let knownAccepted: [String: String] = [
         "cmd-without_mask-175.jpg": "lips apart (relabelled open in session 7): lip gap 0.010, slit 0.010, no teeth measured",
-        "huy-val-bb0559.jpg": "a hand at the face: no palm confirmed (0), cover 0.13, sides 0.06, lips 0.00",
-        "huy-train-gg0007.jpg": "a hand at the face: no palm confirmed (0), cover 0.65, sides 0.03; refused until session 7 only by "
-            + "an eye-rule false alarm (the eye region at 0.29 of the cheeks; its eye openings keep their contrast, 0.51)",
+        "huy-val-bb0559.jpg": "fingers at the jaw's edge: no palm confirmed, the hand model beside the jaw under its limit, "
+            + "cover 0.13, sides 0.06, lips 0.00 (session 7)",
+        "huy-train-gg0007.jpg": "a hand with a cigarette at the mouth: no palm confirmed, the hand model beside the jaw under its "
+            + "limit, cover 0.65, sides 0.03 (session 7); refused until session 7 only by an eye-rule false alarm",
     ]
 
     /// The open mouths of the held half caught by the mouth or expression rules, measured (a

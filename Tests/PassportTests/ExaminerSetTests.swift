@@ -231,7 +231,8 @@ import Vision
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:
-        // the five cover rules together raise 27 of 203 on the integer path, see the report).
+        // the six cover rules together raise 30 of 203 on the integer path, 27 before the palm
+        // detector's looser limits in the face's lower half; see the report).
         for (name, group, t) in Self.tally(held) where t.compliant > 0 && !group {
             #expect(Double(t.falseAlarms) <= 0.1 * Double(t.compliant), "\(name): \(t.falseAlarms) false alarms on \(t.compliant) compliant samples")
         }
