@@ -72,14 +72,19 @@ import Glibc
         }
     }
 
+    /// Runs `body` on a photo of the examiner's real-photo set and its largest face (integer path).
+    static func onLargestFace(_ file: String, _ body: (Image, FaceObservation) throws -> Void) throws {
+        let image = try ImageDecoder.decode(path: Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/" + file, as: .rgb888)
+        try image.withImage { img in
+            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
+            try body(img, try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area }))
+        }
+    }
+
     /// A hand at the mouth whose palm scores only 0.27 (under MediaPipe's 0.5) but reaches into
     /// the face's lower half, confirmed by the hand model (tuning half, huy-train-000011): kept.
     @Test func aWeakPalmInTheLowerFaceIsKept() throws {
-        let path = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/huy-train-000011.jpg"
-        let image = try ImageDecoder.decode(path: path, as: .rgb888)
-        try image.withImage { img in
-            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
-            let face = try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area })
+        try Self.onLargestFace("huy-train-000011.jpg") { img, face in
             #expect(Self.palms.handOverFace(img, face: face.box) > 0.05)
             #expect(Self.palms.minScore == 0.5, "handOverFace restores the detector's own score limit")
         }
@@ -88,12 +93,9 @@ import Glibc
     /// Both hands at the chin and cheeks (tuning half, huy-train-bb0109): the hand model finds a
     /// hand beside the jaw.
     @Test func aHandAtTheJawIsFound() throws {
-        let path = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/huy-train-bb0109.jpg"
-        let image = try ImageDecoder.decode(path: path, as: .rgb888)
-        try image.withImage { img in
-            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
-            let face = try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area })
-            #expect(try #require(Self.palms.handAtJaw(img, face: face.box)) > 0.4)
+        try Self.onLargestFace("huy-train-bb0109.jpg") { img, face in
+            let jaw = try #require(Self.palms.handAtJaw(img, face: face.box))
+            #expect(jaw > 0.4)
         }
     }
 
