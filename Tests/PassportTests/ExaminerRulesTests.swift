@@ -12,7 +12,7 @@ import Vision
     func good(_ e: ExaminerLimits) -> ExaminerMeasurements {
         var m = ExaminerMeasurements()
         m.lipGap = Float(e.maxLipGap / 2); m.lipSlit = 0; m.teeth = 0; m.smile = 0
-        m.eyeLuma = Float(e.minEyeLuma + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
+        m.eyeVisibility = Float(e.minEyeVisibility + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
         m.frameLine = Float(e.maxFrameLine / 2); m.glare = 0
         m.cover = 0; m.sideEdges = 0; m.sideWhite = 0; m.lipSides = 0
         m.foreheadTop = 1; m.foreheadLow = 1
@@ -32,7 +32,7 @@ import Vision
         let e = try shippedProfile("uk").examiner
         let v = try verdict(good(e))
         #expect(v.passed, "\(v.failures)")
-        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "expression_neutral", "eyes_visible", "eyes_visible_iris", "no_glasses",
+        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_combined", "expression_neutral", "eyes_visible", "eyes_visible_iris", "no_glasses",
                      "face_uncovered", "face_uncovered_object", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
             #expect(v.rules.contains { $0.rule == rule }, "\(rule) missing from the report")
         }
@@ -51,8 +51,10 @@ import Vision
         try check({ $0.lipGap = Float(e.maxLipGap * 1.5) }, "mouth_closed", .mouthOpen)
         try check({ $0.lipSlit = Float(e.maxLipSlit * 2) }, "mouth_closed_slit", .mouthOpen)
         try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
+        // Each mouth measure under its own limit, the three together over the combined one.
+        try check({ $0.lipGap = Float(e.maxLipGap * 0.9); $0.lipSlit = Float(e.maxLipSlit * 0.9) }, "mouth_closed_combined", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
-        try check({ $0.eyeLuma = Float(e.minEyeLuma / 2) }, "eyes_visible", .eyesHidden)
+        try check({ $0.eyeVisibility = Float(e.minEyeVisibility / 2) }, "eyes_visible", .eyesHidden)
         try check({ $0.irisContrast = Float(e.minIrisContrast - 0.1) }, "eyes_visible_iris", .eyesHidden)
         try check({ $0.frameLine = Float(e.maxFrameLine * 2) }, "no_glasses", .removeGlasses)
         try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
@@ -60,6 +62,7 @@ import Vision
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)
+        try check({ $0.handAtJaw = Float(min(1, e.maxHandAtJaw + 0.2)) }, "face_uncovered_jaw", .faceCovered)
         try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
         try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
         try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)
@@ -70,7 +73,7 @@ import Vision
         var m = good(e)
         m.lipGap = 1; m.lightingBalance = 0; m.sharpness = 0
         #expect(try verdict(m).instruction == .mouthOpen)
-        m.eyeLuma = 0
+        m.eyeVisibility = 0
         #expect(try verdict(m).instruction == .eyesHidden)
         m.cover = 1
         #expect(try verdict(m).instruction == .faceCovered)

@@ -52,6 +52,7 @@ import Glibc
             let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models)
             let face = try #require(analyzer.analyze(img).first)
             #expect(Self.palms.handOverFace(img, face: face.box) == 0)
+            #expect(try #require(Self.palms.handAtJaw(img, face: face.box)) < 0.4)
             let region = Self.palms.region(around: face.box)
             #expect(abs(region.width - 3 * max(face.box.width, face.box.height)) < 1e-3)
         }
@@ -68,6 +69,33 @@ import Glibc
             let palms = Self.palms.detect(img, region: Self.palms.region(around: face.box))
             #expect(palms.contains { ($0.presence ?? 0) >= Self.palms.verifier?.minPresence ?? 1 }, "\(palms)")
             #expect(Self.palms.handOverFace(img, face: face.box) > 0.1)
+        }
+    }
+
+    /// Runs `body` on a photo of the examiner's real-photo set and its largest face (integer path).
+    static func onLargestFace(_ file: String, _ body: (Image, FaceObservation) throws -> Void) throws {
+        let image = try ImageDecoder.decode(path: Fixtures.packageRoot + "/Tests/PassportTests/ExaminerReal/" + file, as: .rgb888)
+        try image.withImage { img in
+            let analyzer = try FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
+            try body(img, try #require(analyzer.analyze(img).max { $0.box.area < $1.box.area }))
+        }
+    }
+
+    /// A hand at the mouth whose palm scores only 0.27 (under MediaPipe's 0.5) but reaches into
+    /// the face's lower half, confirmed by the hand model (tuning half, huy-train-000011): kept.
+    @Test func aWeakPalmInTheLowerFaceIsKept() throws {
+        try Self.onLargestFace("huy-train-000011.jpg") { img, face in
+            #expect(Self.palms.handOverFace(img, face: face.box) > 0.05)
+            #expect(Self.palms.minScore == 0.5, "handOverFace restores the detector's own score limit")
+        }
+    }
+
+    /// Both hands at the chin and cheeks (tuning half, huy-train-bb0109): the hand model finds a
+    /// hand beside the jaw.
+    @Test func aHandAtTheJawIsFound() throws {
+        try Self.onLargestFace("huy-train-bb0109.jpg") { img, face in
+            let jaw = try #require(Self.palms.handAtJaw(img, face: face.box))
+            #expect(jaw > 0.4)
         }
     }
 

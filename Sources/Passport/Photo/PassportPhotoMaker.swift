@@ -26,8 +26,8 @@ public final class PassportPhotoMaker {
     public let profile: Profile
     let analyzer: FaceAnalyzer
     let segmenter: PersonSegmenter
-    /// Where the palm detector for the hand at the face (`face_uncovered_hand`) is read from;
-    /// without it that rule is not run. It is built for each still and dropped right after it
+    /// Where the palm detector for the hand at the face (`face_uncovered_hand`, `_jaw`) is read
+    /// from; without it those rules are not run. It is built for each still and dropped right after it
     /// ran, before segmentation (its two float models take about 40 MiB).
     let palmModels: ModelStore?
     let quality = CaptureQualityEstimator()
@@ -81,6 +81,7 @@ public final class PassportPhotoMaker {
             let palms: PalmDetector
             do { palms = try palmModels.palmDetector() } catch { throw Failure(rules: rules, message: "\(error)") }
             examiner.hand = palms.handOverFace(still, face: face.box)
+            examiner.handAtJaw = palms.handAtJaw(still, face: face.box)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",

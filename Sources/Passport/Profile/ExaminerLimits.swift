@@ -20,12 +20,15 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
     public var maxTeeth = 0.02
+    /// The three mouth measures, each over its limit, added (`mouth_closed_combined`) at most this.
+    public var maxMouthEvidence = 1.7
     public var expressionNeutral = true
     /// `smile` (0 neutral … 1 broad smile) at most this.
     public var maxSmile = 0.68
     public var eyesVisible = true
-    /// `eyeLuma` (around the eyes over the skin) at least this …
-    public var minEyeLuma = 0.5
+    /// `eyeVisibility` (luma around the eyes plus the spread inside the eye openings, over the
+    /// cheeks') at least this …
+    public var minEyeVisibility = 0.71
     /// … and `irisContrast` (sclera over iris, over the skin) at least this.
     public var minIrisContrast = 0.08
     public var glasses = Glasses.refused
@@ -45,10 +48,12 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// an object over a mouth corner.
     public var maxLipSides = 0.85
     /// `hand` (share of a palm box over the face box; stills only) at most this.
-    public var maxHand = 0.1
+    public var maxHand = 0.05
+    /// `handAtJaw` (hand model's presence beside the jaw; stills only) at most this.
+    public var maxHandAtJaw = 0.4
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
-    public var minForeheadTop = 0.28
+    public var minForeheadTop = 0.31
     /// Allowed coverings: `foreheadLow` (skin share above the brows) at least this.
     public var minForeheadLow = 0.15
     /// `sharpness` (focus detail) at least this.
@@ -65,10 +70,11 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxLipGap = try t.double("max_lip_gap", default: e.maxLipGap, in: 0...1)
         e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
         e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
+        e.maxMouthEvidence = try t.double("max_mouth_evidence", default: e.maxMouthEvidence, in: 0...10)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
         e.eyesVisible = try t.bool("eyes_visible", default: e.eyesVisible)
-        e.minEyeLuma = try t.double("min_eye_luma", default: e.minEyeLuma, in: 0...2)
+        e.minEyeVisibility = try t.double("min_eye_visibility", default: e.minEyeVisibility, in: 0...4)
         e.minIrisContrast = try t.double("min_iris_contrast", default: e.minIrisContrast, in: -1...1)
         let glasses = try t.string("glasses", oneOf: Glasses.allCases.map(\.rawValue), default: e.glasses.rawValue)
         e.glasses = Glasses(rawValue: glasses) ?? .refused
@@ -80,6 +86,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)
+        e.maxHandAtJaw = try t.double("max_hand_at_jaw", default: e.maxHandAtJaw, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

@@ -11,9 +11,11 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var slit: Outcome? = nil
     /// `mouth_closed_teeth`: teeth-like share of the lips.
     public var teeth: Outcome? = nil
+    /// `mouth_closed_combined`: the three mouth measures together, each over its own limit.
+    public var mouthCombined: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
-    /// `eyes_visible`: luma around the eyes over the skin's.
+    /// `eyes_visible`: luma around the eyes plus the contrast inside them, over the skin's.
     public var eyesVisible: Outcome? = nil
     /// `eyes_visible_iris`: sclera-over-iris contrast.
     public var iris: Outcome? = nil
@@ -29,6 +31,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var lips: Outcome? = nil
     /// `face_uncovered_hand`: a palm found over the face (stills only).
     public var hand: Outcome? = nil
+    /// `face_uncovered_jaw`: the hand model's presence beside the jaw (stills only).
+    public var handAtJaw: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -45,10 +49,11 @@ public struct ExaminerCheck: Sendable, Equatable {
             self.mouthClosed = below(m.lipGap, e.maxLipGap)
             slit = below(m.lipSlit, e.maxLipSlit)
             teeth = below(m.teeth, e.maxTeeth)
+            mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
         }
         if e.expressionNeutral { expression = below(m.smile, e.maxSmile) }
         if e.eyesVisible {
-            eyesVisible = above(m.eyeLuma, e.minEyeLuma)
+            eyesVisible = above(m.eyeVisibility, e.minEyeVisibility)
             iris = above(m.irisContrast, e.minIrisContrast)
         }
         switch e.glasses {
@@ -61,6 +66,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
+            if let h = m.handAtJaw { handAtJaw = below(h, e.maxHandAtJaw) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -70,15 +76,27 @@ public struct ExaminerCheck: Sendable, Equatable {
         lighting = above(m.lightingBalance, e.minLightingBalance)
     }
 
+    /// Lips slightly apart often bring each mouth measure close to its limit without passing it:
+    /// lip gap, slit and teeth, each over its own limit (teeth counted up to twice theirs), added.
+    /// Closed lips read about 0.2–1.3, lips apart 1.5 and more.
+    static func mouthEvidence(_ m: ExaminerMeasurements, _ e: ExaminerLimits) -> Float {
+        let gap = Double(m.lipGap) / max(1e-6, e.maxLipGap), slit = Double(m.lipSlit) / max(1e-6, e.maxLipSlit)
+        let teeth = min(Double(m.teeth), 2 * e.maxTeeth) / max(1e-6, e.maxTeeth)
+        return Float(gap + slit + teeth)
+    }
+
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false {
+        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
+            || handAtJaw?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
-        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false { return .mouthOpen }
+        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || mouthCombined?.passed == false {
+            return .mouthOpen
+        }
         if expression?.passed == false { return .notNeutral }
         if sharpness?.passed == false { return .blurred }
         if lighting?.passed == false { return .unevenLight }
@@ -96,7 +114,8 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
-        add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeLuma))", .eyesHidden)
+        add("face_uncovered_jaw", handAtJaw, "≤ \(fmt3(e.maxHandAtJaw))", .faceCovered)
+        add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {
         case .refused: add("no_glasses", glasses, "≤ \(fmt3(e.maxFrameLine))", .removeGlasses)
@@ -109,6 +128,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed", mouthClosed, "≤ \(fmt3(e.maxLipGap))", .mouthOpen)
         add("mouth_closed_slit", slit, "≤ \(fmt3(e.maxLipSlit))", .mouthOpen)
         add("mouth_closed_teeth", teeth, "≤ \(fmt3(e.maxTeeth))", .mouthOpen)
+        add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
         add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)
         add("lighting", lighting, "≥ \(fmt3(e.minLightingBalance))", .unevenLight)

@@ -42,6 +42,18 @@ public final class PalmDetector {
     /// (the palm box leaves out the fingers).
     public var fingerScale: Float = 1.5
 
+    /// A palm whose widened box reaches into the face box's lower half (a hand at the mouth,
+    /// chin, jaw or lower cheek) is kept from this score on in `handOverFace` … (tuning half of
+    /// the examiner's real photos: such hands scored down to 0.23 there)
+    public var lowerFaceMinScore: Float = 0.2
+    /// … and confirmed from this presence (there: hands at the chin or mouth 0.60–0.77 under the
+    /// verifier's 0.8; palms the detector finds in the lower half of compliant faces, beards and
+    /// necks, at most 0.42).
+    public var lowerFaceMinPresence: Float = 0.6
+
+    /// The side of the squares `handAtJaw` runs the hand model on, in face-box sides.
+    public var jawRegionScale: Float = 0.8
+
     /// Confirms each palm (nil: palms are reported unconfirmed).
     public let verifier: HandLandmarkVerifier?
 
@@ -119,14 +131,43 @@ public final class PalmDetector {
 
     /// How much of a hand lies over the face `box`: the largest share (0...1), over the palms
     /// found around the face and confirmed by the verifier, of the palm's box (widened by
-    /// `fingerScale`) inside the face box. 0 when no palm is found.
+    /// `fingerScale`) inside the face box. 0 when no palm is found. A palm reaching into the
+    /// face's lower half needs only `lowerFaceMinScore` and `lowerFaceMinPresence` (a hand
+    /// against the jaw or over the mouth is partly hidden and scores lower); elsewhere
+    /// `minScore` and the verifier's `minPresence`.
     /// Only the palms over the face are verified (the hand model costs more than the detector).
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
         let minPresence = verifier?.minPresence ?? 0
-        let over = detect(image, region: region(around: box), verify: false).filter {
-            Self.overlap([$0], face: box, fingerScale: fingerScale) > 0 && (presence(image, $0) ?? 1) >= minPresence
+        let lower = Rect(x: box.x, y: box.y + box.height / 2, width: box.width, height: box.height / 2)
+        let regular = minScore
+        minScore = min(regular, lowerFaceMinScore)
+        defer { minScore = regular }
+        let over = detect(image, region: region(around: box), verify: false).filter { palm in
+            guard Self.overlap([palm], face: box, fingerScale: fingerScale) > 0 else { return false }
+            let low = Self.overlap([palm], face: lower, fingerScale: fingerScale) > 0
+            guard palm.score >= (low ? lowerFaceMinScore : regular) else { return false }
+            return (presence(image, palm) ?? 1) >= (low ? min(minPresence, lowerFaceMinPresence) : minPresence)
         }
         return Self.overlap(over, face: box, fingerScale: fingerScale)
+    }
+
+    /// The hand landmark model's presence score beside the jaw, where no palm need show (a hand
+    /// against the jaw or lower cheek shows its back or its fingers): the largest over two squares
+    /// of `jawRegionScale` face-box sides, centred on the face box's left and right edges at
+    /// three quarters of its height, each turned 0°, 90°, 180° and 270° (8 runs of the hand
+    /// model). nil without a verifier.
+    public func handAtJaw(_ image: Image, face box: Rect) -> Float? {
+        guard let verifier else { return nil }
+        let side = jawRegionScale * max(box.width, box.height)
+        let y = box.y + 0.75 * box.height
+        var best: Float = 0
+        for x in [box.x, box.x + box.width] {
+            for quarter in 0..<4 {
+                let region = RotatedRect(center: Point2(x, y), width: side, height: side, rotation: Float(quarter) * Float.pi / 2)
+                best = max(best, verifier.presence(image, region: region))
+            }
+        }
+        return best
     }
 
     /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.

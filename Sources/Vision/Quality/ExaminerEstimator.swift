@@ -17,6 +17,9 @@ public enum ExaminerEstimator {
     /// The face oval (MediaPipe's silhouette), from the forehead top clockwise on screen.
     static let faceOval = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176,
                            149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109]
+    /// Eye openings (upper and lower lid contours), person's right eye and left eye.
+    static let rightEyeOpening = [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246]
+    static let leftEyeOpening = [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466]
     /// Mirrored boxes compared side against side: mesh vertex on the person's right, on the left,
     /// and how far outwards (in eye distances) the box centre lies from it.
     static let mirroredBoxes: [(Int, Int, Float)] = [(61, 291, 0.22), (205, 425, 0), (50, 280, 0)]
@@ -56,7 +59,9 @@ public enum ExaminerEstimator {
             let y = max(16, s.y)
             return abs((s.u - 128) / y - refCU) + abs((s.v - 128) / y - refCV)
         }
-        func skinLike(_ s: FacePixels.YUV) -> Bool { hueDistance(s) < 0.09 && s.y > 0.3 * refY && s.y < 1.5 * refY + 10 }
+        // Forehead skin is often lighter, shinier and a little yellower than the cheeks: a
+        // looser match than a cover's (tuning half: at 0.09 / 1.5× bare foreheads read 0.07).
+        func skinLike(_ s: FacePixels.YUV) -> Bool { hueDistance(s) < 0.15 && s.y > 0.3 * refY && s.y < 1.8 * refY + 10 }
 
         // Mouth: lip gap against the face height, teeth inside the outer lips.
         var gap: Float = 0
@@ -109,6 +114,11 @@ public enum ExaminerEstimator {
         }
         // Each eye against the cheek on its own side (a shadow across the face darkens both).
         m.eyeLuma = min(around(eyeR) / max(16, cheekR.y), around(eyeL) / max(16, cheekL.y))
+        // Inside each eye opening, the spread of luma (90th minus 10th percentile, over its own
+        // cheek's): an open eye shows the white of the eye against the iris and the lashes even
+        // when deep-set; a dark lens is dark and even all over.
+        m.eyeContrast = min(px.spread(p, rightEyeOpening) / max(16, cheekR.y), px.spread(p, leftEyeOpening) / max(16, cheekL.y))
+        m.eyeVisibility = m.eyeLuma + m.eyeContrast
         m.glare = aroundSamples > 0 ? Float(glareSamples) / Float(aroundSamples) : 0
         func contrast(outer: Int, inner: Int, pupil: Point2) -> Float {
             let a = p[outer].xy, b = p[inner].xy

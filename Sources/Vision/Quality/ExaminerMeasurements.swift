@@ -22,6 +22,13 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Mean luma of the box around each eye (brow to upper cheek) over the skin's; the darker
     /// eye. Lower = darker (sunglasses, tinted lenses, a shadow).
     public var eyeLuma: Float = 0
+    /// Luma spread inside each eye opening (90th minus 10th percentile of the samples inside the
+    /// lid contour, over its own cheek's luma); the weaker eye. Lower = even and dark (a dark
+    /// lens); an open eye, deep-set or not, shows the white of the eye against iris and lashes.
+    public var eyeContrast: Float = 0
+    /// `eyeLuma + eyeContrast`: what the `eyes_visible` rule limits. Deep-set eyes read dark but
+    /// keep their contrast; sunglasses lose both. Lower = eyes hidden.
+    public var eyeVisibility: Float = 0
     /// Sclera minus iris luma, over the skin's; the weaker eye. Lower = iris not told from the
     /// white of the eye (dark lenses, hair across the eye, eye hidden).
     public var irisContrast: Float = 0
@@ -53,10 +60,15 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// 1.5× for the fingers) inside the face box. 0 = no palm found; nil = the detector did not
     /// run (live frames: it runs on stills only). Higher = a hand at the face.
     public var hand: Float? = nil
+    /// The hand landmark model's presence score (0...1) on squares beside the jaw, turned four
+    /// ways (`PalmDetector.handAtJaw`): a hand against the jaw or the lower cheek that the palm
+    /// detector misses. nil = not run (live frames: stills only). Higher = a hand at the jaw.
+    public var handAtJaw: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
-    /// Share of the forehead's top band (hairline) coloured like the skin. Lower = covered (hat,
-    /// scarf) — a fringe reads the same.
+    /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
+    /// 0.15 of the cheeks', luma 0.3–1.8× theirs). Lower = covered (hat, scarf) — a fringe down
+    /// to the brows reads the same.
     public var foreheadTop: Float = 0
     /// Share of the forehead's lower band (above the brows) coloured like the skin: what must stay
     /// visible under a religious or medical covering.

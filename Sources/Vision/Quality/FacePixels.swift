@@ -90,6 +90,31 @@ struct FacePixels {
         }
     }
 
+    /// Luma spread inside the polygon through mesh vertices `indices`: its 90th minus its 10th
+    /// percentile (whole luma levels; 0 when fewer than 5 samples fall inside). The histogram
+    /// lives on the stack.
+    func spread(_ points: [Point3], _ indices: [Int]) -> Float {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { histogram -> Float in
+            histogram.initialize(repeating: 0)
+            var n: Int32 = 0
+            polygon(points, indices) { _, s in
+                histogram[Int(max(0, min(255, s.y)))] += 1
+                n += 1
+            }
+            guard n >= 5 else { return 0 }
+            func percentile(_ q: Float) -> Int {
+                let rank = Int32((q * Float(n)).rounded(.down))
+                var seen: Int32 = 0
+                for level in 0..<256 {
+                    seen += histogram[level]
+                    if seen > rank { return level }
+                }
+                return 255
+            }
+            return Float(percentile(0.9) - percentile(0.1))
+        }
+    }
+
     /// Even-odd point-in-polygon test over mesh vertices `indices`.
     static func inside(_ points: [Point3], _ indices: [Int], _ x: Float, _ y: Float) -> Bool {
         var result = false
