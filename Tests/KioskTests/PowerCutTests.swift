@@ -19,6 +19,7 @@ import Testing
     @Test(.enabled(if: booth != nil, "the booth executable is not built"))
     func killedMidSaveLeavesOnlyWholePhotos() throws {
         let dir = NSTemporaryDirectory() + "booth-powercut-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }   // hundreds of MB of photos
         var kills = 0
         for round in 0..<10 {
             let p = Process()
