@@ -11,7 +11,7 @@ import NeuralCore
 public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
         [requantize, elementwise(.add), elementwise(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
-         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16]
+         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic]
     }
 
     /// Channel counts around the vector widths.
@@ -42,6 +42,7 @@ public enum NeuralCoreKernels {
     static func int8(_ p: Plane) -> UnsafeMutablePointer<Int8> { p.base.assumingMemoryBound(to: Int8.self) }
     static func int16(_ p: Plane) -> UnsafeMutablePointer<Int16> { p.base.assumingMemoryBound(to: Int16.self) }
     static func int32(_ p: Plane) -> UnsafeMutablePointer<Int32> { p.base.assumingMemoryBound(to: Int32.self) }
+    static func float(_ p: Plane) -> UnsafeMutablePointer<Float> { p.base.assumingMemoryBound(to: Float.self) }
 
     static func int8Output(_ count: Int) -> PlaneShape { PlaneShape(width: count, height: 1, bytesPerPixel: 1) }
 
@@ -331,6 +332,28 @@ public enum NeuralCoreKernels {
             let input = TestPlane(count: n, elementSize: 1, random: &r)
             let (ref, vars) = variants { set, i, o in set.lookup(UnsafePointer(int8(i[0])), n, table, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [int8Output(n)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: LOGISTIC with a float output
+
+    /// Values across `FloatMath.exp`'s clamp (−87.3...88.7) and beyond, every fourth one special
+    /// (NaN, ±∞, ±0, the clamp bounds, tiny and large values), in counts around the 4-lane step.
+    static var logistic: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for n in [1, 3, 4, 5, 8, 17, 100] { cases.append(ConformanceCase(label: "n\(n)", width: n)) }
+        return ConformanceKernel(name: "nn.logistic", cases: cases, benchCase: ConformanceCase(label: "n4096", width: 4096),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width
+            let special: [Float] = [.nan, .infinity, -.infinity, 0, -0.0, 88.7, -87.3, 1e-30, -150, 150]
+            let input = TestPlane(count: n, elementSize: 4, random: &r)
+            let x = float(input.plane)
+            for i in 0..<n {
+                x[i] = i % 4 == 3 ? special[(i / 4) % special.count] : Float.random(in: -100...100, using: &r)
+            }
+            let (ref, vars) = variants { set, i, o in set.logistic(UnsafePointer(float(i[0])), n, float(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: n, height: 1, bytesPerPixel: 4)],
+                                       reference: ref, variants: vars)
         }
     }
 
