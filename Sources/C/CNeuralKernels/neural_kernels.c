@@ -656,10 +656,65 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
     else ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 0);
 }
 
+/* Eight int16 ADD results: k + x1·s1 + x2·s2 by `smlal` of the int16 lanes by the scales (which
+ * fit int16: ElementwiseParams keeps them ≤ 2^14 for int16), `k` the rounding constant with
+ * both zero points folded in (and a broadcast scalar x2's product, `x2` then unused), then the
+ * arithmetic shift and the output zero point in int32, a saturating narrow and the clamp in
+ * int16 (the bounds lie in int16): elementwise16's values. */
+static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int16_t s1,
+                                                               int16_t s2, int32x4_t k, int32x4_t shift, int32x4_t zpo,
+                                                               int16x8_t lo, int16x8_t hi) {
+    int32x4_t v0 = vmlal_n_s16(k, vget_low_s16(x1), s1), v1 = vmlal_high_n_s16(k, x1, s1);
+    if (!splat) {
+        v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
+        v1 = vmlal_high_n_s16(v1, x2, s2);
+    }
+    v0 = vaddq_s32(vshlq_s32(v0, shift), zpo);
+    v1 = vaddq_s32(vshlq_s32(v1, shift), zpo);
+    int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
+    return vminq_s16(vmaxq_s16(r, lo), hi);
+}
+
+/* int16 ADD, every period, sixteen elements per step (tails through a zero-padded copy). */
+static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                    int16_t *out) {
+    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
+                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
+    int splat = period == 1;
+    if (splat) c += (uint32_t)p->scale2 * (uint32_t)(int32_t)b[0];
+    int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
+    int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
+    int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
+    ptrdiff_t chunk = splat ? count : period;
+    int16x8_t zero = vdupq_n_s16(0);
+    for (ptrdiff_t base = 0; base < count; base += chunk) {
+        ptrdiff_t i = 0;
+        for (; i + 16 <= chunk; i += 16) {
+            int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);
+            int16x8_t b0 = splat ? zero : vld1q_s16(b + i), b1 = splat ? zero : vld1q_s16(b + i + 8);
+            vst1q_s16(out + base + i, add8_s16(a0, b0, splat, s1, s2, k, shift, zpo, lo, hi));
+            vst1q_s16(out + base + i + 8, add8_s16(a1, b1, splat, s1, s2, k, shift, zpo, lo, hi));
+        }
+        if (i < chunk) {
+            int16_t ta[16] = {0}, tb[16] = {0}, to[16];
+            ptrdiff_t n = chunk - i;
+            memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));
+            if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));
+            vst1q_s16(to, add8_s16(vld1q_s16(ta), vld1q_s16(tb), splat, s1, s2, k, shift, zpo, lo, hi));
+            vst1q_s16(to + 8, add8_s16(vld1q_s16(ta + 8), vld1q_s16(tb + 8), splat, s1, s2, k, shift, zpo, lo, hi));
+            memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));
+        }
+    }
+}
+
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
-    else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
+    else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
+             params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
+        if (period == 1) add_s16(a, b, count, 1, params, out);
+        else add_s16(a, b, count, period, params, out);
+    } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
 void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
