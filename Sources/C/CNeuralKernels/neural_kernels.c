@@ -317,6 +317,15 @@ static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
 /* Keeps the activation rows in vector registers: without it GCC 12 reloads each pair from
  * memory (`ldrsh` + `dup` from a general register: two instructions for one `dup` by lane). */
 #define PAIR_KEEP(x0, x1, x2, x3) __asm__("" : "+w"(x0), "+w"(x1), "+w"(x2), "+w"(x3))
+/* The R rows' sixteen activations at k (x0...x3, x0 standing in for absent rows) and the
+ * filters of this k (`wk`). */
+#define PAIR_ROWS()                                                                               \
+    int8x16_t x0 = vld1q_s8(a + k);                                                               \
+    int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;                                             \
+    int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;                                         \
+    int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;                                         \
+    PAIR_KEEP(x0, x1, x2, x3);                                                                    \
+    const int8_t *wk = w + k * 16
 #define PAIR_QUAD(q)                                                                              \
     do {                                                                                          \
         int8x16_t w0 = vld1q_s8(wk + 64 * (q)), w1 = vld1q_s8(wk + 64 * (q) + 16);                \
@@ -337,22 +346,12 @@ static inline __attribute__((always_inline)) void pair_tile(
         for (int j = 0; j < 4; j++) c[r][j] = start[j];
     ptrdiff_t k = 0;
     for (; k + 16 <= k4; k += 16) {
-        int8x16_t x0 = vld1q_s8(a + k);
-        int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;
-        int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;
-        int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;
-        PAIR_KEEP(x0, x1, x2, x3);
-        const int8_t *wk = w + k * 16;
+        PAIR_ROWS();
         PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
     }
     ptrdiff_t quads = (k4 - k) / 4;
     if (quads > 0) {
-        int8x16_t x0 = vld1q_s8(a + k);
-        int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;
-        int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;
-        int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;
-        PAIR_KEEP(x0, x1, x2, x3);
-        const int8_t *wk = w + k * 16;
+        PAIR_ROWS();
         PAIR_QUAD(0);
         if (quads > 1) PAIR_QUAD(1);
         if (quads > 2) PAIR_QUAD(2);
@@ -953,20 +952,18 @@ void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t st
     (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
     (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
 }
-void booth_depthwise_border_s8(const int8_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
-                               ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
-                               ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
-                               int32_t zero_point, const booth_output_stage *stage, int8_t *out_row) {
-    (void)input; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_left; (void)iy0; (void)ky0;
-    (void)ky1; (void)ox0; (void)ox1; (void)w; (void)tap_stride; (void)zero_point; (void)stage; (void)out_row;
-}
-void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
-                                ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
-                                ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
-                                int32_t zero_point, const booth_output_stage *stage, int16_t *out_row) {
-    (void)input; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_left; (void)iy0; (void)ky0;
-    (void)ky1; (void)ox0; (void)ox1; (void)w; (void)tap_stride; (void)zero_point; (void)stage; (void)out_row;
-}
+/* The two border stubs: one signature for either activation type. */
+#define BOOTH_DEPTHWISE_BORDER_STUB(NAME, T)                                                           \
+    void NAME(const T *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k, ptrdiff_t stride,   \
+              ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1, \
+              const int16_t *w, ptrdiff_t tap_stride, int32_t zero_point, const booth_output_stage *stage,    \
+              T *out_row) {                                                                            \
+        (void)input; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_left; (void)iy0; \
+        (void)ky0; (void)ky1; (void)ox0; (void)ox1; (void)w; (void)tap_stride; (void)zero_point; (void)stage; \
+        (void)out_row;                                                                                 \
+    }
+BOOTH_DEPTHWISE_BORDER_STUB(booth_depthwise_border_s8, int8_t)
+BOOTH_DEPTHWISE_BORDER_STUB(booth_depthwise_border_s16, int16_t)
 void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                          ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
