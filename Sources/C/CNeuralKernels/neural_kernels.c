@@ -44,15 +44,15 @@ static inline int32x4_t fixup4(int32x4_t x, int32x4_t negative_right) {
  * saturating case being x = m = INT32_MIN), then gemmlowp's RoundingDivideByPOT fix-up: negative
  * values move down by one before `srshl`'s round-half-up shift, which makes it round half away
  * from zero. Then the zero point (wrapping) and the clamp. */
-static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp) {
-    int32x4_t x = vshlq_s32(acc, s.left);
+static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifted) {
+    int32x4_t x = shifted ? vshlq_s32(acc, s.left) : acc;
     x = vqrdmulhq_s32(x, s.multiplier);
     x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
     return vaddq_s32(x, zp);
 }
 
 static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32x4_t lo, int32x4_t hi) {
-    return vminq_s32(vmaxq_s32(scale4(acc, s, zp), lo), hi);
+    return vminq_s32(vmaxq_s32(scale4(acc, s, zp, 1), lo), hi);
 }
 
 /* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
@@ -171,10 +171,10 @@ static inline void clamp_constants(const booth_output_stage *stage, int kind, in
  * instruction. The same values as `requantize4`'s int32 clamp, because the clamp bounds lie in
  * the output type's range (OutputStage's invariant): clamp(sat(v)) = clamp(v) there. */
 static inline __attribute__((always_inline)) void requantize_store16(
-    int kind, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, const stage4 s[4], int32x4_t zp,
+    int kind, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, const stage4 s[4], int shifted, int32x4_t zp,
     int32x4_t lo, int32x4_t hi, void *out, ptrdiff_t valid) {
-    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(scale4(v0, s[0], zp)), scale4(v1, s[1], zp));
-    int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(scale4(v2, s[2], zp)), scale4(v3, s[3], zp));
+    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(scale4(v0, s[0], zp, shifted)), scale4(v1, s[1], zp, shifted));
+    int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(scale4(v2, s[2], zp, shifted)), scale4(v3, s[3], zp, shifted));
     int16x8_t lo16 = vcombine_s16(vmovn_s32(lo), vmovn_s32(lo)), hi16 = vcombine_s16(vmovn_s32(hi), vmovn_s32(hi));
     if (kind == BOOTH_OUT_INT8) {
         int8x16_t b = vqmovn_high_s16(vqmovn_s16(h0), h1);
@@ -190,11 +190,19 @@ static inline __attribute__((always_inline)) void requantize_store16(
     }
 }
 
+/* Whether any of sixteen channels has a left shift (OutputStage's are 0...31; most are 0, and
+ * the `sshl` by 0 is then left out). Loop-invariant in the callers' row loops. */
+static inline int any_left_shift(const stage4 s[4]) {
+    int32x4_t any = vorrq_s32(vorrq_s32(s[0].left, s[1].left), vorrq_s32(s[2].left, s[3].left));
+    return vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
+}
+
 /* One row of a 4×16 tile: requantised (unless raw int32) and stored as `kind`. */
 static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4_t c[4], const stage4 s[4], int32x4_t zp,
                                                                int32x4_t lo, int32x4_t hi, char *out, ptrdiff_t valid) {
     if (kind == BOOTH_OUT_INT32) store16(kind, out, c[0], c[1], c[2], c[3], valid);
-    else requantize_store16(kind, c[0], c[1], c[2], c[3], s, zp, lo, hi, out, valid);
+    else if (any_left_shift(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
+    else requantize_store16(kind, c[0], c[1], c[2], c[3], s, 0, zp, lo, hi, out, valid);
 }
 
 /* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. */
@@ -503,7 +511,7 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
                         c3 = vmlal_high_s16(c3, xh, wh);                                        \
                     }                                                                           \
                 }                                                                               \
-                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c0, c1, c2, c3, s, zp, lo, \
+                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c0, c1, c2, c3, s, 1, zp, lo, \
                                    hi, o, 16);                                                  \
                 p += step;                                                                      \
                 o += channels;                                                                  \
@@ -546,7 +554,7 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
                         c[3] = vmlsl_high_n_s16(vmlal_high_s16(c[3], xh, wh), wh, izp);         \
                     }                                                                           \
                 }                                                                               \
-                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c[0], c[1], c[2], c[3], s, \
+                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c[0], c[1], c[2], c[3], s, 1, \
                                    zp, lo, hi, out_row + ox * channels + cc, 16);               \
             }                                                                                   \
         }                                                                                       \
