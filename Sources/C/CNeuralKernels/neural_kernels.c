@@ -4,6 +4,12 @@
 #include <string.h>
 
 #if defined(__aarch64__)
+/* GCC's scheduling before register allocation hoists the loads and products of a fully
+ * unrolled tile until the accumulators spill (the int8 GEMM's 16-k loop: 373 instructions with
+ * it, 240 without); the scheduling after allocation still runs. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-schedule-insns")
+#endif
 #include <arm_neon.h>
 #if defined(__linux__)
 #include <sys/auxv.h>
@@ -25,47 +31,62 @@ typedef struct {
     int32x4_t left, multiplier, negative_right;
 } stage4;
 
+/* The fix-up before `srshl` by `negative_right`: x − 1 where x < 0 and the shift is a right
+ * shift, else x (`and` + `ssra`). A plain add is exact: `sqrdmulh` by a multiplier other than
+ * INT32_MIN (FixedMultiplier's invariant) never yields INT32_MIN (|x·m| < 2^62), so x − 1 does
+ * not wrap and equals gemmlowp's saturating add. */
+static inline int32x4_t fixup4(int32x4_t x, int32x4_t negative_right) {
+    return vsraq_n_s32(x, vandq_s32(x, negative_right), 31);
+}
+
 /* TFLite's MultiplyByQuantizedMultiplier on four lanes, bit for bit: a wrapping left shift,
  * `sqrdmulh` (SaturatingRoundingDoublingHighMul: (x·m + 2^30) >> 31 for m ≠ INT32_MIN, the only
  * saturating case being x = m = INT32_MIN), then gemmlowp's RoundingDivideByPOT fix-up: negative
  * values move down by one before `srshl`'s round-half-up shift, which makes it round half away
  * from zero. Then the zero point (wrapping) and the clamp. */
-static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32x4_t lo, int32x4_t hi) {
-    int32x4_t x = vshlq_s32(acc, s.left);
+static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifted) {
+    int32x4_t x = shifted ? vshlq_s32(acc, s.left) : acc;
     x = vqrdmulhq_s32(x, s.multiplier);
-    int32x4_t fixup = vshrq_n_s32(vandq_s32(x, s.negative_right), 31);
-    x = vrshlq_s32(vqaddq_s32(x, fixup), s.negative_right);
-    x = vaddq_s32(x, zp);
-    return vminq_s32(vmaxq_s32(x, lo), hi);
+    x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+    return vaddq_s32(x, zp);
 }
 
-/* Sixteen int32 lanes stored as `kind` at `out` (`valid` of them). */
+static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32x4_t lo, int32x4_t hi) {
+    return vminq_s32(vmaxq_s32(scale4(acc, s, zp, 1), lo), hi);
+}
+
+/* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
+ * pieces (no call to memcpy). */
+static inline __attribute__((always_inline)) void store_bytes(void *out, int8x16_t b0, int8x16_t b1, size_t n) {
+    int8_t *o = (int8_t *)out;
+    if (n & 16) { vst1q_s8(o, b0); o += 16; b0 = b1; }
+    if (n & 8) { vst1_s8(o, vget_low_s8(b0)); o += 8; b0 = vextq_s8(b0, b0, 8); }
+    if (n & 4) { vst1q_lane_s32((int32_t *)(void *)o, vreinterpretq_s32_s8(b0), 0); o += 4; b0 = vextq_s8(b0, b0, 4); }
+    if (n & 2) { vst1q_lane_s16((int16_t *)(void *)o, vreinterpretq_s16_s8(b0), 0); o += 2; b0 = vextq_s8(b0, b0, 2); }
+    if (n & 1) vst1q_lane_s8(o, b0, 0);
+}
+
+/* Sixteen int32 lanes stored as `kind` at `out` (`valid` of them), narrowed by truncation. */
 static inline void store16(int kind, void *out, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3,
                            ptrdiff_t valid) {
     if (kind == BOOTH_OUT_INT8) {
         int8x16_t b = vcombine_s8(vmovn_s16(vcombine_s16(vmovn_s32(v0), vmovn_s32(v1))),
                                   vmovn_s16(vcombine_s16(vmovn_s32(v2), vmovn_s32(v3))));
-        if (valid == 16) { vst1q_s8((int8_t *)out, b); return; }
-        int8_t tmp[16];
-        vst1q_s8(tmp, b);
-        memcpy(out, tmp, (size_t)valid);
+        if (valid == 16) vst1q_s8((int8_t *)out, b);
+        else store_bytes(out, b, b, (size_t)valid);
     } else if (kind == BOOTH_OUT_INT16) {
         int16x8_t lo = vcombine_s16(vmovn_s32(v0), vmovn_s32(v1));
         int16x8_t hi = vcombine_s16(vmovn_s32(v2), vmovn_s32(v3));
-        if (valid == 16) { vst1q_s16((int16_t *)out, lo); vst1q_s16((int16_t *)out + 8, hi); return; }
-        int16_t tmp[16];
-        vst1q_s16(tmp, lo);
-        vst1q_s16(tmp + 8, hi);
-        memcpy(out, tmp, (size_t)valid * 2);
+        if (valid == 16) { vst1q_s16((int16_t *)out, lo); vst1q_s16((int16_t *)out + 8, hi); }
+        else store_bytes(out, vreinterpretq_s8_s16(lo), vreinterpretq_s8_s16(hi), (size_t)valid * 2);
     } else {
+        int32_t *o = (int32_t *)out;
         if (valid == 16) {
-            int32_t *o = (int32_t *)out;
             vst1q_s32(o, v0); vst1q_s32(o + 4, v1); vst1q_s32(o + 8, v2); vst1q_s32(o + 12, v3);
             return;
         }
-        int32_t tmp[16];
-        vst1q_s32(tmp, v0); vst1q_s32(tmp + 4, v1); vst1q_s32(tmp + 8, v2); vst1q_s32(tmp + 12, v3);
-        memcpy(out, tmp, (size_t)valid * 4);
+        if (valid >= 8) { vst1q_s32(o, v0); vst1q_s32(o + 4, v1); o += 8; v0 = v2; v1 = v3; valid -= 8; }
+        store_bytes(o, vreinterpretq_s8_s32(v0), vreinterpretq_s8_s32(v1), (size_t)valid * 4);
     }
 }
 
@@ -145,12 +166,43 @@ static inline void clamp_constants(const booth_output_stage *stage, int kind, in
     *hi = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum);
 }
 
+/* Sixteen accumulators requantised and stored as `kind` (BOOTH_OUT_INT8 or _INT16; `valid` of
+ * them): `scale4`, then saturating narrows and the clamp in the narrow type, 8 or 16 lanes per
+ * instruction. The same values as `requantize4`'s int32 clamp, because the clamp bounds lie in
+ * the output type's range (OutputStage's invariant): clamp(sat(v)) = clamp(v) there. */
+static inline __attribute__((always_inline)) void requantize_store16(
+    int kind, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3, const stage4 s[4], int shifted, int32x4_t zp,
+    int32x4_t lo, int32x4_t hi, void *out, ptrdiff_t valid) {
+    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(scale4(v0, s[0], zp, shifted)), scale4(v1, s[1], zp, shifted));
+    int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(scale4(v2, s[2], zp, shifted)), scale4(v3, s[3], zp, shifted));
+    int16x8_t lo16 = vcombine_s16(vmovn_s32(lo), vmovn_s32(lo)), hi16 = vcombine_s16(vmovn_s32(hi), vmovn_s32(hi));
+    if (kind == BOOTH_OUT_INT8) {
+        int8x16_t b = vqmovn_high_s16(vqmovn_s16(h0), h1);
+        b = vminq_s8(vmaxq_s8(b, vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16))),
+                     vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16)));
+        if (valid == 16) vst1q_s8((int8_t *)out, b);
+        else store_bytes(out, b, b, (size_t)valid);
+    } else {
+        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
+        h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
+        if (valid == 16) { vst1q_s16((int16_t *)out, h0); vst1q_s16((int16_t *)out + 8, h1); }
+        else store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
+    }
+}
+
+/* Whether any of sixteen channels has a left shift (OutputStage's are 0...31; most are 0, and
+ * the `sshl` by 0 is then left out). Loop-invariant in the callers' row loops. */
+static inline int any_left_shift(const stage4 s[4]) {
+    int32x4_t any = vorrq_s32(vorrq_s32(s[0].left, s[1].left), vorrq_s32(s[2].left, s[3].left));
+    return vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
+}
+
 /* One row of a 4×16 tile: requantised (unless raw int32) and stored as `kind`. */
 static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4_t c[4], const stage4 s[4], int32x4_t zp,
                                                                int32x4_t lo, int32x4_t hi, char *out, ptrdiff_t valid) {
-    if (kind != BOOTH_OUT_INT32)
-        for (int j = 0; j < 4; j++) c[j] = requantize4(c[j], s[j], zp, lo, hi);
-    store16(kind, out, c[0], c[1], c[2], c[3], valid);
+    if (kind == BOOTH_OUT_INT32) store16(kind, out, c[0], c[1], c[2], c[3], valid);
+    else if (any_left_shift(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
+    else requantize_store16(kind, c[0], c[1], c[2], c[3], s, 0, zp, lo, hi, out, valid);
 }
 
 /* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. */
@@ -207,29 +259,6 @@ void booth_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdif
     }
 }
 
-/* Eight int32 lanes stored as `kind` (`valid` of them). */
-static inline void store8(int kind, void *out, int32x4_t v0, int32x4_t v1, ptrdiff_t valid) {
-    if (kind == BOOTH_OUT_INT8) {
-        int8x8_t b = vmovn_s16(vcombine_s16(vmovn_s32(v0), vmovn_s32(v1)));
-        if (valid == 8) { vst1_s8((int8_t *)out, b); return; }
-        int8_t tmp[8];
-        vst1_s8(tmp, b);
-        memcpy(out, tmp, (size_t)valid);
-    } else if (kind == BOOTH_OUT_INT16) {
-        int16x8_t h = vcombine_s16(vmovn_s32(v0), vmovn_s32(v1));
-        if (valid == 8) { vst1q_s16((int16_t *)out, h); return; }
-        int16_t tmp[8];
-        vst1q_s16(tmp, h);
-        memcpy(out, tmp, (size_t)valid * 2);
-    } else {
-        int32_t tmp[8];
-        int32_t *o = valid == 8 ? (int32_t *)out : tmp;
-        vst1q_s32(o, v0);
-        vst1q_s32(o + 4, v1);
-        if (valid != 8) memcpy(out, tmp, (size_t)valid * 4);
-    }
-}
-
 /* What both int8-activation GEMMs (`smlal`, `sdot`) set up once per call: the output element
  * size, the depth rounded up to the 16-byte step of their packings, and the clamp constants. */
 typedef struct {
@@ -247,8 +276,8 @@ static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_
     return c;
 }
 
-/* One block of 4·G channels from n0 (a packing of blocks of that width): how many are real, the
- * block's packed filters, its first output column, and its accumulator starts and stage constants. */
+/* One block of 4·G channels from n0 (a packing of blocks of that width, `k_stride` filter bytes
+ * per channel): how many are real, the block's packed filters, its first output column, and its accumulator starts and stage constants. */
 typedef struct {
     ptrdiff_t valid;
     const int8_t *w;
@@ -256,11 +285,11 @@ typedef struct {
 } gemm8_block;
 
 static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
-    const gemm8_call *call, const booth_output_stage *stage, const int8_t *w, ptrdiff_t channels,
+    const gemm8_call *call, const booth_output_stage *stage, const int8_t *w, ptrdiff_t k_stride, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, ptrdiff_t n0, int G, int kind, void *out, int32x4_t *start, stage4 *s) {
     gemm8_block b;
     b.valid = channels - n0 < 4 * G ? channels - n0 : 4 * G;
-    b.w = w + n0 * call->k16;
+    b.w = w + n0 * k_stride;
     b.out = (char *)out + (size_t)n0 * call->esize;
     stage_constants(stage, row_sums, zero_point, n0, G, kind, start, s);
     return b;
@@ -277,35 +306,63 @@ static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
         }                                                                                       \
     } while (0)
 
-/* 1 or 2 rows × 8 channels of one block, k by 16. */
-static inline __attribute__((always_inline)) void mlal_tile(
-    const int8_t *a0, const int8_t *a1, ptrdiff_t k16, const int8_t *w, int R, int32x4_t sum[2][2]) {
-    int32x4_t c[2][8];
-#pragma GCC unroll 2
-    for (int r = 0; r < 2; r++)
-#pragma GCC unroll 8
-        for (int j = 0; j < 8; j++) c[r][j] = vdupq_n_s32(0);
-    for (ptrdiff_t k = 0; k < k16; k += 16) {
-        int8x16_t x0 = vld1q_s8(a0 + k);
-        int8x16_t x1 = R > 1 ? vld1q_s8(a1 + k) : x0;
-        const int8_t *wk = w + k * 8;
-#pragma GCC unroll 8
-        for (int j = 0; j < 8; j++) {
-            int8x16_t wv = vld1q_s8(wk + 16 * j);
-            int16x8_t p0 = vmull_s8(vget_low_s8(wv), vget_low_s8(x0));
-            p0 = vmlal_high_s8(p0, wv, x0);
-            c[0][j] = vpadalq_s16(c[0][j], p0);
-            if (R > 1) {
-                int16x8_t p1 = vmull_s8(vget_low_s8(wv), vget_low_s8(x1));
-                p1 = vmlal_high_s8(p1, wv, x1);
-                c[1][j] = vpadalq_s16(c[1][j], p1);
-            }
-        }
+/* Four channel groups of one k-quad for `R` rows (1...4), the activations of row r in x[r]
+ * (16 bytes, the quad being its pairs 2·q and 2·q + 1): each 16-byte filter register g holds
+ * pair 2q of channels 4g...4g+3 in its low half and pair 2q+1 in its high half; `dup` spreads
+ * each activation pair over four int16 lanes, `smull` + `smlal2` leave in int16 lane 2i + j
+ * channel 4g+i's two products of k = 4q+j and 4q+2+j (|x·w| ≤ 128·127: the pair fits), and
+ * `sadalp` adds each lane pair into channel 4g+i's int32 lane. No reduction is left for the end. */
+#define PAIR_ROW(r, xr, q)                                                                        \
+    do {                                                                                          \
+        int16x8_t xs = vreinterpretq_s16_s8(xr);                                                  \
+        int8x8_t lo = vreinterpret_s8_s16(vdup_laneq_s16(xs, 2 * (q)));                           \
+        int8x16_t hi = vreinterpretq_s8_s16(vdupq_laneq_s16(xs, 2 * (q) + 1));                    \
+        c[r][0] = vpadalq_s16(c[r][0], vmlal_high_s8(vmull_s8(vget_low_s8(w0), lo), w0, hi));     \
+        c[r][1] = vpadalq_s16(c[r][1], vmlal_high_s8(vmull_s8(vget_low_s8(w1), lo), w1, hi));     \
+        c[r][2] = vpadalq_s16(c[r][2], vmlal_high_s8(vmull_s8(vget_low_s8(w2), lo), w2, hi));     \
+        c[r][3] = vpadalq_s16(c[r][3], vmlal_high_s8(vmull_s8(vget_low_s8(w3), lo), w3, hi));     \
+    } while (0)
+/* Keeps the activation rows in vector registers: without it GCC 12 reloads each pair from
+ * memory (`ldrsh` + `dup` from a general register: two instructions for one `dup` by lane). */
+#define PAIR_KEEP(x0, x1, x2, x3) __asm__("" : "+w"(x0), "+w"(x1), "+w"(x2), "+w"(x3))
+/* The R rows' sixteen activations at k (x0...x3, x0 standing in for absent rows) and the
+ * filters of this k (`wk`). */
+#define PAIR_ROWS()                                                                               \
+    int8x16_t x0 = vld1q_s8(a + k);                                                               \
+    int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;                                             \
+    int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;                                         \
+    int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;                                         \
+    PAIR_KEEP(x0, x1, x2, x3);                                                                    \
+    const int8_t *wk = w + k * 16
+#define PAIR_QUAD(q)                                                                              \
+    do {                                                                                          \
+        int8x16_t w0 = vld1q_s8(wk + 64 * (q)), w1 = vld1q_s8(wk + 64 * (q) + 16);                \
+        int8x16_t w2 = vld1q_s8(wk + 64 * (q) + 32), w3 = vld1q_s8(wk + 64 * (q) + 48);           \
+        PAIR_ROW(0, x0, q);                                                                       \
+        if (R > 1) PAIR_ROW(1, x1, q);                                                            \
+        if (R > 2) PAIR_ROW(2, x2, q);                                                            \
+        if (R > 3) PAIR_ROW(3, x3, q);                                                            \
+    } while (0)
+
+/* `R` rows (1...4) × 16 channels of one block over `k4` (the depth rounded up to 4), the
+ * accumulators starting at `start`: sixteen k per activation load, then the last one to three
+ * quads (rows are readable to the depth rounded up to 16; filters past the depth are zero). */
+static inline __attribute__((always_inline)) void pair_tile(
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int R, const int32x4_t start[4],
+    int32x4_t c[4][4]) {
+    for (int r = 0; r < 4; r++)
+        for (int j = 0; j < 4; j++) c[r][j] = start[j];
+    ptrdiff_t k = 0;
+    for (; k + 16 <= k4; k += 16) {
+        PAIR_ROWS();
+        PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
     }
-#pragma GCC unroll 2
-    for (int r = 0; r < R; r++) {
-        sum[r][0] = vpaddq_s32(vpaddq_s32(c[r][0], c[r][1]), vpaddq_s32(c[r][2], c[r][3]));
-        sum[r][1] = vpaddq_s32(vpaddq_s32(c[r][4], c[r][5]), vpaddq_s32(c[r][6], c[r][7]));
+    ptrdiff_t quads = (k4 - k) / 4;
+    if (quads > 0) {
+        PAIR_ROWS();
+        PAIR_QUAD(0);
+        if (quads > 1) PAIR_QUAD(1);
+        if (quads > 2) PAIR_QUAD(2);
     }
 }
 
@@ -313,24 +370,24 @@ static inline __attribute__((always_inline)) void gemm_s8_mlal(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
     gemm8_call call = gemm8_begin(stage, depth, kind);
-    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 8) {
-        int32x4_t start[2];
-        stage4 s[2];
-        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 2, kind, out, start, s);
-        int32x4_t sum[2][2];
-        for (ptrdiff_t r = 0; r < rows; r += 2) {
-            int R = rows - r >= 2 ? 2 : 1;
-            if (R == 2) mlal_tile(a + r * as, a + (r + 1) * as, call.k16, b.w, 2, sum);
-            else mlal_tile(a + r * as, a + r * as, call.k16, b.w, 1, sum);
-            for (int i = 0; i < R; i++) {
-                int32x4_t v0 = vaddq_s32(sum[i][0], start[0]), v1 = vaddq_s32(sum[i][1], start[1]);
-                if (kind != BOOTH_OUT_INT32) {
-                    v0 = requantize4(v0, s[0], call.zp, call.lo, call.hi);
-                    v1 = requantize4(v1, s[1], call.zp, call.lo, call.hi);
-                }
-                store8(kind, b.out + (size_t)((r + i) * os) * call.esize, v0, v1, b.valid);
-            }
+    ptrdiff_t k4 = (depth + 3) / 4 * 4;
+    for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
+        int32x4_t start[4];
+        stage4 s[4];
+        gemm8_block b = gemm8_block_begin(&call, stage, w, k4, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
+        int32x4_t c[4][4];
+        ptrdiff_t r = 0;
+        for (; r + 4 <= rows; r += 4) {
+            pair_tile(a + r * as, as, k4, b.w, 4, start, c);
+            for (int i = 0; i < 4; i++)
+                finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
         }
+        ptrdiff_t left = rows - r;
+        if (left == 3) pair_tile(a + r * as, as, k4, b.w, 3, start, c);
+        else if (left == 2) pair_tile(a + r * as, as, k4, b.w, 2, start, c);
+        else if (left == 1) pair_tile(a + r * as, as, k4, b.w, 1, start, c);
+        for (int i = 0; i < left; i++)
+            finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
     }
 }
 
@@ -380,7 +437,7 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
         int32x4_t start[4];
         stage4 s[4];
-        gemm8_block b = gemm8_block_begin(&call, stage, w, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
+        gemm8_block b = gemm8_block_begin(&call, stage, w, call.k16, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
         int32x4_t c[4][4];
         ptrdiff_t r = 0;
         for (; r + 4 <= rows; r += 4) {
@@ -454,16 +511,68 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
                         c3 = vmlal_high_s16(c3, xh, wh);                                        \
                     }                                                                           \
                 }                                                                               \
-                c0 = requantize4(c0, s[0], zp, lo, hi);                                         \
-                c1 = requantize4(c1, s[1], zp, lo, hi);                                         \
-                c2 = requantize4(c2, s[2], zp, lo, hi);                                         \
-                c3 = requantize4(c3, s[3], zp, lo, hi);                                         \
-                store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, o, c0, c1, c2, c3, 16); \
+                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c0, c1, c2, c3, s, 1, zp, lo, \
+                                   hi, o, 16);                                                  \
                 p += step;                                                                      \
                 o += channels;                                                                  \
             }                                                                                   \
         }                                                                                       \
     } while (0)
+
+/* Border pixels ox0 ..< ox1 of one output row: each pixel's taps clipped to the input (rows
+ * ky0 ..< ky1 of the window, columns by the pixel), acc = bias + Σ x·w − zp·Σ w over those taps
+ * (`smlal` then `smlsl` by the zero point: the reference's Σ (x − zp)·w in wrapping int32), then
+ * the output stage. */
+#define DEPTHWISE_BORDER_BODY(T, LOAD)                                                          \
+    do {                                                                                        \
+        int32x4_t zp = vdupq_n_s32(stage->zero_point), lo = vdupq_n_s32(stage->minimum),        \
+                  hi = vdupq_n_s32(stage->maximum);                                             \
+        const int16_t izp = (int16_t)zero_point;                                                \
+        for (ptrdiff_t ox = ox0; ox < ox1; ox++) {                                              \
+            ptrdiff_t ix0 = ox * stride - pad_left;                                             \
+            ptrdiff_t kx0 = ix0 < 0 ? -ix0 : 0;                                                 \
+            ptrdiff_t kx1 = input_width - ix0 < k ? input_width - ix0 : k;                      \
+            for (ptrdiff_t ch = 0; ch < channels; ch += 16) {                                   \
+                ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;                         \
+                stage4 s[4];                                                                    \
+                int32x4_t c[4];                                                                 \
+                for (int j = 0; j < 4; j++) {                                                   \
+                    c[j] = vld1q_s32(stage->bias + cc + 4 * j);                                 \
+                    s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);                      \
+                    s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);                \
+                    s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j)); \
+                }                                                                               \
+                for (ptrdiff_t ky = ky0; ky < ky1; ky++) {                                      \
+                    for (ptrdiff_t kx = kx0; kx < kx1; kx++) {                                  \
+                        int16x8_t xl, xh;                                                       \
+                        LOAD(input + ((iy0 + ky) * input_width + ix0 + kx) * channels + cc, &xl, &xh); \
+                        const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;                \
+                        int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);                   \
+                        c[0] = vmlsl_n_s16(vmlal_s16(c[0], vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp); \
+                        c[1] = vmlsl_high_n_s16(vmlal_high_s16(c[1], xl, wl), wl, izp);         \
+                        c[2] = vmlsl_n_s16(vmlal_s16(c[2], vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp); \
+                        c[3] = vmlsl_high_n_s16(vmlal_high_s16(c[3], xh, wh), wh, izp);         \
+                    }                                                                           \
+                }                                                                               \
+                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c[0], c[1], c[2], c[3], s, 1, \
+                                   zp, lo, hi, out_row + ox * channels + cc, 16);               \
+            }                                                                                   \
+        }                                                                                       \
+    } while (0)
+
+void booth_depthwise_border_s8(const int8_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+                               ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
+                               ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
+                               int32_t zero_point, const booth_output_stage *stage, int8_t *out_row) {
+    DEPTHWISE_BORDER_BODY(int8_t, load16_s8);
+}
+
+void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+                                ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
+                                ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
+                                int32_t zero_point, const booth_output_stage *stage, int16_t *out_row) {
+    DEPTHWISE_BORDER_BODY(int16_t, load16_s16);
+}
 
 void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
@@ -554,10 +663,65 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
     else ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 0);
 }
 
+/* Eight int16 ADD results: k + x1·s1 + x2·s2 by `smlal` of the int16 lanes by the scales (which
+ * fit int16: ElementwiseParams keeps them ≤ 2^14 for int16), `k` the rounding constant with
+ * both zero points folded in (and a broadcast scalar x2's product, `x2` then unused), then the
+ * arithmetic shift and the output zero point in int32, a saturating narrow and the clamp in
+ * int16 (the bounds lie in int16): elementwise16's values. */
+static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int16_t s1,
+                                                               int16_t s2, int32x4_t k, int32x4_t shift, int32x4_t zpo,
+                                                               int16x8_t lo, int16x8_t hi) {
+    int32x4_t v0 = vmlal_n_s16(k, vget_low_s16(x1), s1), v1 = vmlal_high_n_s16(k, x1, s1);
+    if (!splat) {
+        v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
+        v1 = vmlal_high_n_s16(v1, x2, s2);
+    }
+    v0 = vaddq_s32(vshlq_s32(v0, shift), zpo);
+    v1 = vaddq_s32(vshlq_s32(v1, shift), zpo);
+    int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
+    return vminq_s16(vmaxq_s16(r, lo), hi);
+}
+
+/* int16 ADD, every period, sixteen elements per step (tails through a zero-padded copy). */
+static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                    int16_t *out) {
+    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
+                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
+    int splat = period == 1;
+    if (splat) c += (uint32_t)p->scale2 * (uint32_t)(int32_t)b[0];
+    int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
+    int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
+    int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
+    ptrdiff_t chunk = splat ? count : period;
+    int16x8_t zero = vdupq_n_s16(0);
+    for (ptrdiff_t base = 0; base < count; base += chunk) {
+        ptrdiff_t i = 0;
+        for (; i + 16 <= chunk; i += 16) {
+            int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);
+            int16x8_t b0 = splat ? zero : vld1q_s16(b + i), b1 = splat ? zero : vld1q_s16(b + i + 8);
+            vst1q_s16(out + base + i, add8_s16(a0, b0, splat, s1, s2, k, shift, zpo, lo, hi));
+            vst1q_s16(out + base + i + 8, add8_s16(a1, b1, splat, s1, s2, k, shift, zpo, lo, hi));
+        }
+        if (i < chunk) {
+            int16_t ta[16] = {0}, tb[16] = {0}, to[16];
+            ptrdiff_t n = chunk - i;
+            memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));
+            if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));
+            vst1q_s16(to, add8_s16(vld1q_s16(ta), vld1q_s16(tb), splat, s1, s2, k, shift, zpo, lo, hi));
+            vst1q_s16(to + 8, add8_s16(vld1q_s16(ta + 8), vld1q_s16(tb + 8), splat, s1, s2, k, shift, zpo, lo, hi));
+            memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));
+        }
+    }
+}
+
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
-    else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
+    else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
+             params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
+        if (period == 1) add_s16(a, b, count, 1, params, out);
+        else add_s16(a, b, count, period, params, out);
+    } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
 void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
@@ -650,6 +814,50 @@ void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float
     for (; i < n; i++) {
         float v = __builtin_roundf(in[i] * inverse_scale) + zero_point;
         out[i] = (int16_t)(int32_t)(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+    }
+}
+
+/* FloatMath.exp on four lanes, operation for operation (separate multiplies and adds, no
+ * fusing: the file is built with -ffp-contract=off and each step is its own intrinsic): the clamp
+ * to [−87.3, 88.7], k = round-half-even(c · log2 e), r = (c − k·ln2_hi) − k·ln2_lo, the degree-7
+ * Horner polynomial, times 2^k built in the exponent bits. NaN stays NaN (the clamp keeps it, the
+ * scale's integer conversion gives 0, the polynomial NaN). */
+static inline float32x4_t exp4(float32x4_t x) {
+    float32x4_t c = vminq_f32(vmaxq_f32(x, vdupq_n_f32(-87.3f)), vdupq_n_f32(88.7f));
+    float32x4_t k = vrndnq_f32(vmulq_f32(c, vdupq_n_f32(1.44269504f)));
+    float32x4_t r = vsubq_f32(vsubq_f32(c, vmulq_f32(k, vdupq_n_f32(0.693145751953125f))),
+                              vmulq_f32(k, vdupq_n_f32(1.428606765330187e-6f)));
+    float32x4_t p = vdupq_n_f32(1.0f / 5040);
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f / 720));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f / 120));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f / 24));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f / 6));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(0.5f));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f));
+    p = vaddq_f32(vmulq_f32(p, r), vdupq_n_f32(1.0f));
+    int32x4_t bits = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(k), vdupq_n_s32(127)), 23);
+    return vmulq_f32(p, vreinterpretq_f32_s32(bits));
+}
+
+/* FloatMath.logistic: 1 / (1 + exp(−x)). */
+static inline float32x4_t logistic4(float32x4_t x) {
+    float32x4_t one = vdupq_n_f32(1.0f);
+    return vdivq_f32(one, vaddq_f32(one, exp4(vnegq_f32(x))));
+}
+
+void booth_logistic_f32(const float *in, ptrdiff_t n, float *out) {
+    ptrdiff_t i = 0;
+    for (; i + 4 <= n; i += 4) vst1q_f32(out + i, logistic4(vld1q_f32(in + i)));
+    ptrdiff_t m = n - i;
+    if (m > 0) {
+        /* One to three values by lane (`out` may be `in`, so no overlapping recomputation). */
+        float32x4_t v = vld1q_lane_f32(in + i, vdupq_n_f32(0), 0);
+        if (m > 1) v = vld1q_lane_f32(in + i + 1, v, 1);
+        if (m > 2) v = vld1q_lane_f32(in + i + 2, v, 2);
+        v = logistic4(v);
+        vst1q_lane_f32(out + i, v, 0);
+        if (m > 1) vst1q_lane_f32(out + i + 1, v, 1);
+        if (m > 2) vst1q_lane_f32(out + i + 2, v, 2);
     }
 }
 
@@ -752,6 +960,18 @@ void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t st
     (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
     (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
 }
+/* The two border stubs: one signature for either activation type. */
+#define BOOTH_DEPTHWISE_BORDER_STUB(NAME, T)                                                           \
+    void NAME(const T *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k, ptrdiff_t stride,   \
+              ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1, \
+              const int16_t *w, ptrdiff_t tap_stride, int32_t zero_point, const booth_output_stage *stage,    \
+              T *out_row) {                                                                            \
+        (void)input; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_left; (void)iy0; \
+        (void)ky0; (void)ky1; (void)ox0; (void)ox1; (void)w; (void)tap_stride; (void)zero_point; (void)stage; \
+        (void)out_row;                                                                                 \
+    }
+BOOTH_DEPTHWISE_BORDER_STUB(booth_depthwise_border_s8, int8_t)
+BOOTH_DEPTHWISE_BORDER_STUB(booth_depthwise_border_s16, int16_t)
 void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                          ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
@@ -776,6 +996,9 @@ void booth_lookup_s8(const int8_t *in, ptrdiff_t n, const int8_t *table, int8_t 
 }
 void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int16_t *out) {
     (void)in; (void)n; (void)table; (void)out;
+}
+void booth_logistic_f32(const float *in, ptrdiff_t n, float *out) {
+    (void)in; (void)n; (void)out;
 }
 void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
     (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;

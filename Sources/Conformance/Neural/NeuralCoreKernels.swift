@@ -10,8 +10,8 @@ import NeuralCore
 /// architecture, so the golden checksums also hold the two builds to the same float results.
 public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
-        [requantize, elementwise(.add), elementwise(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
-         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16]
+        [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
+         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic]
     }
 
     /// Channel counts around the vector widths.
@@ -42,6 +42,7 @@ public enum NeuralCoreKernels {
     static func int8(_ p: Plane) -> UnsafeMutablePointer<Int8> { p.base.assumingMemoryBound(to: Int8.self) }
     static func int16(_ p: Plane) -> UnsafeMutablePointer<Int16> { p.base.assumingMemoryBound(to: Int16.self) }
     static func int32(_ p: Plane) -> UnsafeMutablePointer<Int32> { p.base.assumingMemoryBound(to: Int32.self) }
+    static func float(_ p: Plane) -> UnsafeMutablePointer<Float> { p.base.assumingMemoryBound(to: Float.self) }
 
     static func int8Output(_ count: Int) -> PlaneShape { PlaneShape(width: count, height: 1, bytesPerPixel: 1) }
 
@@ -334,6 +335,28 @@ public enum NeuralCoreKernels {
         }
     }
 
+    // MARK: LOGISTIC with a float output
+
+    /// Values across `FloatMath.exp`'s clamp (−87.3...88.7) and beyond, every fourth one special
+    /// (NaN, ±∞, ±0, the clamp bounds, tiny and large values), in counts around the 4-lane step.
+    static var logistic: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for n in [1, 3, 4, 5, 8, 17, 100] { cases.append(ConformanceCase(label: "n\(n)", width: n)) }
+        return ConformanceKernel(name: "nn.logistic", cases: cases, benchCase: ConformanceCase(label: "n4096", width: 4096),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width
+            let special: [Float] = [.nan, .infinity, -.infinity, 0, -0.0, 88.7, -87.3, 1e-30, -150, 150]
+            let input = TestPlane(count: n, elementSize: 4, random: &r)
+            let x = float(input.plane)
+            for i in 0..<n {
+                x[i] = i % 4 == 3 ? special[(i / 4) % special.count] : Float.random(in: -100...100, using: &r)
+            }
+            let (ref, vars) = variants { set, i, o in set.logistic(UnsafePointer(float(i[0])), n, float(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: n, height: 1, bytesPerPixel: 4)],
+                                       reference: ref, variants: vars)
+        }
+    }
+
     static var prelu: ConformanceKernel {
         var cases: [ConformanceCase] = []
         for ch in channelCounts {
@@ -354,6 +377,40 @@ public enum NeuralCoreKernels {
     // MARK: Bilinear resize
 
     static let resizeSizes: [(ih: Int, iw: Int, oh: Int, ow: Int)] = [(4, 5, 8, 10), (3, 3, 7, 5), (6, 8, 3, 4)]
+
+    /// The int16 table's ADD / MUL (`IntegerKernels.all16`: `neon16` runs `booth_elementwise_s16`),
+    /// symmetric int16 operands (zero points 0, any int16 value) and an output zero point of 0 or
+    /// not, every period.
+    static func elementwise16(_ op: ElementwiseParams.Operation) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for (pi, period) in ["full", "channel", "scalar"].enumerated() {
+                cases.append(ConformanceCase(label: "c\(ch)p3\(period)", width: ch, height: 3, extra: pi))
+            }
+        }
+        return ConformanceKernel(name: op == .add ? "nn.add16" : "nn.mul16", cases: cases,
+                                 benchCase: ConformanceCase(label: "c64p64full", width: 64, height: 64),
+                                 variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
+            let count = c.width * c.height
+            let period = c.extra == 0 ? count : (c.extra == 1 ? c.width : 1)
+            let p1 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
+            let p2 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
+            let outScale = op == .add
+                ? max(p1.scale, p2.scale) * Float.random(in: 1...2.5, using: &r)
+                : p1.scale * p2.scale * Float.random(in: 4000...30000, using: &r)
+            let pout = QuantParams(scale: outScale, zeroPoint: c.width % 2 == 0 ? 0 : Int32.random(in: -20...20, using: &r))
+            let params = ElementwiseParams(op, p1, p2, output: pout, activation: randomActivation(&r), as: Int16.self)
+            let a = TestPlane(count: count, elementSize: 2, random: &r)
+            let b = TestPlane(count: period, elementSize: 2, random: &r)
+            let all = IntegerKernels.all16.map { set in
+                ConformanceVariant(name: name(set.name)) { i, o in
+                    set.elementwise(int16(i[0]), int16(i[1]), count, period, params, int16(o[0]))
+                }
+            }
+            return ConformanceInstance(inputs: [a, b], outputs: [PlaneShape(width: count, height: 1, bytesPerPixel: 2)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
+        }
+    }
 
     static var resize: ConformanceKernel { resize(int16: false) }
 

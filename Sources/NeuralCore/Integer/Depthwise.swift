@@ -387,8 +387,8 @@ func depthwiseNarrow<E: QuantizedActivation>(
 /// aarch64: the interior pixels of each row through `booth_depthwise_s8`/`_s16`
 /// (Sources/C/CNeuralKernels: sixteen channels per step, `smlal`/`smlal2` of the int16 filters
 /// with the sign-extended activations, the bias and zero point folded into the accumulator's
-/// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`); border pixels and fewer than
-/// sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
+/// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`), border pixels through
+/// `booth_depthwise_border_*` (`depthwiseBorderNEON`); fewer than sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
 /// outside `StageRegisters`' exact range runs `depthwiseSIMD`.
 public func depthwiseNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
@@ -407,10 +407,10 @@ public func depthwiseNEON<E: QuantizedActivation>(
     var neonStage = stage.neonStage
     for oy in 0..<g.outputHeight {
         guard oy >= oyLo && oy < oyHi && oxLo < oxHi else {
-            depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
+            depthwiseBorderNEON(input, g, inputZeroPoint, weights, &neonStage, output, oy: oy, ox0: 0, ox1: g.outputWidth)
             continue
         }
-        depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: 0, ox1: oxLo)
+        depthwiseBorderNEON(input, g, inputZeroPoint, weights, &neonStage, output, oy: oy, ox0: 0, ox1: oxLo)
         let origin = (oy * g.strideY - g.padTop) * g.inputWidth + oxLo * g.strideX - g.padLeft
         let first = (oy * g.outputWidth + oxLo) * c
         let rowStride = g.inputWidth * c, step = g.strideX * c
@@ -427,6 +427,33 @@ public func depthwiseNEON<E: QuantizedActivation>(
                                 weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage,
                                 dst + first)
         }
-        depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
+        depthwiseBorderNEON(input, g, inputZeroPoint, weights, &neonStage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
+    }
+}
+
+/// Border pixels `ox0..<ox1` of output row `oy` through `booth_depthwise_border_s8`/`_s16` (the
+/// taps clipped to the input per pixel, `smlal` of x·w and `smlsl` of zp·w: `depthwiseBorderSpan`'s
+/// arithmetic, bit for bit). `depthwiseNEON`'s conditions hold (≥ 16 channels, square filter).
+@inline(__always)
+func depthwiseBorderNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ zp: Int32, _ weights: PackedDepthwiseWeights,
+    _ stage: UnsafePointer<booth_output_stage>, _ output: UnsafeMutablePointer<E>, oy: Int, ox0: Int, ox1: Int
+) {
+    guard ox0 < ox1 else { return }
+    let (ky0, ky1) = depthwiseTaps(oy, stride: g.strideY, pad: g.padTop, kernel: g.kernelHeight, size: g.inputHeight)
+    let iy0 = oy * g.strideY - g.padTop
+    let row = oy * g.outputWidth * g.channels
+    if E.bitWidth == 8 {
+        let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self)
+        let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self)
+        booth_depthwise_border_s8(src, g.inputWidth, g.channels, g.kernelWidth, g.strideX, g.padLeft, iy0, ky0,
+                                  depthwiseMax(ky0, ky1), ox0, ox1, weights.narrow, weights.paddedChannels, zp, stage,
+                                  dst + row)
+    } else {
+        let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int16.self)
+        let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int16.self)
+        booth_depthwise_border_s16(src, g.inputWidth, g.channels, g.kernelWidth, g.strideX, g.padLeft, iy0, ky0,
+                                   depthwiseMax(ky0, ky1), ox0, ox1, weights.narrow, weights.paddedChannels, zp, stage,
+                                   dst + row)
     }
 }

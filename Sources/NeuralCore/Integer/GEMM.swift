@@ -39,9 +39,9 @@ public final class PackedGEMMWeights {
     let neon: UnsafeMutablePointer<Int16>?
     /// K rounded up to 16: the row length the int8 kernels read.
     public let depth16: Int
-    /// aarch64: the filters as int8 for `booth_gemm_s8_mlal`, `[block of 8][k/16][8][16]`, and for
-    /// `booth_gemm_s8_dot`, `[block of 16][k/4][16][4]` (zero past K), and `rowSums` padded
-    /// to `paddedChannels`.
+    /// aarch64: the filters as int8 for `booth_gemm_s8_mlal`, `[block of 16][k/4][4 groups][2 pairs]
+    /// [4 channels][2]` (K rounded up to 4), and for `booth_gemm_s8_dot`, `[block of 16][k/4][16][4]`
+    /// (K rounded up to 16), zero past K, and `rowSums` padded to `paddedChannels`.
     let mlal8: UnsafeMutablePointer<Int8>?
     let dot8: UnsafeMutablePointer<Int8>?
     let paddedRowSums: UnsafeMutablePointer<Int32>?
@@ -74,6 +74,7 @@ public final class PackedGEMMWeights {
         }
         self.neon = neon
         let k16 = (k + 15) / 16 * 16
+        let k4 = (k + 3) / 4 * 4
         let count8 = paddedChannels * k16
         let mlal8 = UnsafeMutablePointer<Int8>.allocate(capacity: count8)
         mlal8.initialize(repeating: 0, count: count8)
@@ -82,7 +83,7 @@ public final class PackedGEMMWeights {
         for c in 0..<n {
             for d in 0..<k {
                 let w = weights[c * k + d]
-                mlal8[(c >> 3) * (8 * k16) + (d >> 4) * 128 + (c & 7) * 16 + (d & 15)] = w
+                mlal8[(c >> 4) * (16 * k4) + (d >> 2) * 64 + ((c & 15) >> 2) * 16 + ((d >> 1) & 1) * 8 + (c & 3) * 2 + (d & 1)] = w
                 dot8[(c >> 4) * (16 * k16) + (d >> 2) * 64 + (c & 15) * 4 + (d & 3)] = w
             }
         }
@@ -593,8 +594,9 @@ func withNEONOutput(
     }
 }
 
-/// ARMv8.0 (Cortex-A72): `booth_gemm_s8_mlal`, 2 rows × 8 channels, two int8 products per int16
-/// lane (`smull` + `smlal2`) and `sadalp` into int32: 16 products in three instructions.
+/// ARMv8.0 (Cortex-A72): `booth_gemm_s8_mlal`, 4 rows × 16 channels, each activation pair
+/// broadcast over four int16 lanes, two int8 products per int16 lane (`smull` + `smlal2`) and
+/// `sadalp` into one int32 lane per channel: 16 products in three instructions, no reduction.
 public func gemm8MLAL(_ a: UnsafePointer<Int8>, _ rows: Int, _ rowStride: Int, _ zeroPoint: Int32,
                       _ weights: PackedGEMMWeights, _ output: GEMMOutput) {
     gemm8C(a, rows, rowStride, zeroPoint, weights, output, packing: weights.mlal8, booth_gemm_s8_mlal)

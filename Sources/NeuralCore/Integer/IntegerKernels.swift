@@ -19,6 +19,8 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     /// CONV_2D on int8 activations as they are (`conv2D8`), where the set has such a GEMM
     /// (aarch64); nil: `gemm` on `A − zeroPoint` rows.
     public var gemm8: GEMM8Kernel? = nil
+    /// LOGISTIC with a float output (`IntegerStep.logisticFloat`).
+    public var logistic: FloatLogisticKernel = logisticScalar
 }
 
 /// The int8 kernel table.
@@ -41,12 +43,12 @@ public enum IntegerKernels {
 
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
     /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `resizeBilinearNEON`,
-    /// `quantizeNEON`, `dequantizeNEON`; CNeuralKernels).
+    /// `quantizeNEON`, `dequantizeNEON`, `logisticNEON`; CNeuralKernels).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
-        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL)
+        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
     public static let neonDot: IntegerKernelSet = {
@@ -87,7 +89,7 @@ public enum IntegerKernels {
         name: "neon16", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
-        quantize: quantizeNEON, dequantize: dequantizeNEON)
+        quantize: quantizeNEON, dequantize: dequantizeNEON, logistic: logisticNEON)
 
     /// Every int16 variant this CPU can run; the first is the reference.
     public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)

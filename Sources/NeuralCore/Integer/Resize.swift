@@ -177,7 +177,9 @@ public func padSpatial<E: QuantizedActivation>(
     for y in 0..<height {
         let dst = output + ((y + top) * ow) * c
         dst.update(repeating: z, count: left * c)
-        (dst + left * c).update(from: input + y * width * c, count: width * c)
+        // A raw copy (memmove): `update(from:count:)` is a per-element loop in Embedded Swift.
+        UnsafeMutableRawPointer(dst + left * c).copyMemory(from: input + y * width * c,
+                                                           byteCount: width * c * MemoryLayout<E>.stride)
         (dst + (left + width) * c).update(repeating: z, count: right * c)
     }
     (output + (top + height) * ow * c).update(repeating: z, count: (oh - top - height) * ow * c)

@@ -57,9 +57,11 @@ void booth_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdif
  * BOOTH_OUT_INT32), the same int32 in wrapping arithmetic. `a`: `rows` rows, `a_stride` bytes
  * apart, each readable to `depth` rounded up to 16 (columns past `depth` meet zero filters);
  * `row_sums`: Σ_k W[n][k] padded to a multiple of 16 channels. Output as booth_gemm_s16.
- *   booth_gemm_s8_mlal: ARMv8.0 (Cortex-A72): 2 rows × 8 channels, k by 16: `smull` + `smlal2`
- *     (two int8 products per int16 lane: |x·w| ≤ 128 · 127, so the pair fits) and `sadalp`
- *     into int32; `w` packed `[block of 8][k / 16][8 channels][16]`.
+ *   booth_gemm_s8_mlal: ARMv8.0 (Cortex-A72): 4 rows × 16 channels, k by 4: each activation
+ *     pair `dup`ed over four int16 lanes, `smull` + `smlal2` (two int8 products per int16 lane:
+ *     |x·w| ≤ 128 · 127, so the pair fits) and `sadalp` into one int32 lane per channel, so no
+ *     reduction is left at the end; `w` packed `[block of 16][k4 / 4][4 groups of 4 channels]
+ *     [2 pairs][4 channels][2]` with k4 the depth rounded up to 4 (pair 0 of a quad is k, k + 1).
  *   booth_gemm_s8_dot: ARMv8.2 dot product (Cortex-A76): 4 rows × 16 channels, `sdot` by
  *     element; `w` packed `[block of 16][k / 4][16 channels][4]`. Only on a CPU with asimddp.
  */
@@ -85,6 +87,23 @@ void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t st
 void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                          ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out);
+
+/*
+ * Depthwise border pixels `ox0 ..< ox1` of one output row (the pixels booth_depthwise_* cannot
+ * take): `input` the whole input (`input_width` pixels of `channels` ≥ 16 per row), `iy0` the
+ * input row under the window's top tap (may be negative), `ky0 ..< ky1` the window rows inside
+ * the input, each pixel's columns clipped the same way (`stride`, `pad_left`, `k`×`k` taps);
+ * `w`, `tap_stride`, `zero_point` and `stage` as booth_depthwise_*. acc = bias + Σ (x − zp)·w
+ * over the taps inside, then the output stage; pixel ox at `out_row + ox · channels`.
+ */
+void booth_depthwise_border_s8(const int8_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+                               ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
+                               ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
+                               int32_t zero_point, const booth_output_stage *stage, int8_t *out_row);
+void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+                                ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
+                                ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
+                                int32_t zero_point, const booth_output_stage *stage, int16_t *out_row);
 
 /* ADD and MUL of NeuralCore's ElementwiseParams (the `scaledAdd` form of ADD). */
 typedef struct booth_elementwise {
@@ -121,6 +140,10 @@ void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int1
  * in that order (NeuralCore's boundary quantisation); `lo`/`hi`: the storage type's range. */
 void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out);
 void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out);
+
+/* out[i] = 1 / (1 + exp(−in[i])) with NeuralCore's FloatMath.exp (a degree-7 polynomial times
+ * 2^k), the same float operations in the same order: bit for bit FloatMath.logistic. */
+void booth_logistic_f32(const float *in, ptrdiff_t n, float *out);
 
 /* out[i] = scale · (float)(in[i] − zero_point). */
 void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);

@@ -22,13 +22,6 @@ enum IntegerStep<E: QuantizedActivation> {
     case partFloat(UnsafePointer<Float>, outer: Int, inner: Int, stride: Int, UnsafeMutablePointer<Float>)
     case partDequantize(UnsafePointer<E>, outer: Int, inner: Int, stride: Int, QuantParams, UnsafeMutablePointer<Float>)
 
-    /// LOGISTIC in float, kept out of line: inlined into `run`'s large switch, its loop's
-    /// register allocation moved with unrelated changes (+4 aarch64 instructions per element).
-    @inline(never)
-    static func logistic(_ input: UnsafePointer<Float>, _ count: Int, _ output: UnsafeMutablePointer<Float>) {
-        for i in 0..<count { output[i] = FloatMath.logistic(input[i]) }
-    }
-
     /// Runs the step with kernel set `k`; `scratch16` holds `tileRows` im2col rows and `scratch32`
     /// as many int32 accumulator rows (`IntegerArena`).
     @inline(__always)
@@ -68,7 +61,7 @@ enum IntegerStep<E: QuantizedActivation> {
             plan.run(input, inputZeroPoint: zp, output: .float(stage, output, scratch32), scratch: scratch16,
                      kernel: k.gemm)
         case .logisticFloat(let input, let count, let output):
-            Self.logistic(input, count, output)
+            k.logistic(input, count, output)
         case .elementwise(let a, let b, let count, let period, let p, let output):
             k.elementwise(a, b, count, period, p, output)
         case .pool(let input, let g, let p, let output):

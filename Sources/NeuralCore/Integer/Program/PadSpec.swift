@@ -17,7 +17,9 @@ struct PadSpec {
         for y in 0..<height {
             for x in 0..<width {
                 let dst = output + ((y + top) * outputWidth + x + left) * outputChannels + front
-                dst.update(from: input + (y * width + x) * channels, count: channels)
+                // A raw copy (memmove): `update(from:count:)` is a per-element loop in Embedded Swift.
+                UnsafeMutableRawPointer(dst).copyMemory(from: input + (y * width + x) * channels,
+                                                        byteCount: channels * MemoryLayout<E>.stride)
             }
         }
     }
