@@ -1,3 +1,4 @@
+import Foundation
 import NeuralCore
 import Testing
 import Vision
@@ -20,7 +21,7 @@ import Vision
             return abs(a.x - 0.5) + abs(a.y - 0.5) < abs(b.x - 0.5) + abs(b.y - 0.5)
         }
         for (k, i) in nearest.prefix(scores.count).enumerated() {
-            logits[i] = logf(scores[k] / (1 - scores[k]))
+            logits[i] = log(scores[k] / (1 - scores[k]))
             boxes[i * 16] = 64 - anchors[i].x * 128
             boxes[i * 16 + 1] = 64 - anchors[i].y * 128
             boxes[i * 16 + 2] = widths[k]

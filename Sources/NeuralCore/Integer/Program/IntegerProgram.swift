@@ -88,7 +88,8 @@ final class IntegerProgram {
         usedTable = calibrated.usedTable
         let table = calibration.usableTable(calibrated.graph)
         let widths = try WidthPlan(calibrated, base: bits, requested: table?.widths ?? [:],
-                                   inputRange: (calibration.inputLower, calibration.inputUpper))
+                                   inputRange: (calibration.inputLower, calibration.inputUpper),
+                                   floatOperations: table?.floatTensors ?? [])
         let quantization = QuantizationPlan(widths, calibration: calibration)
         let memory = try IntegerArena(graph: widths.graph, elementSizes: widths.elementSizes, tileRows: Self.tileRows,
                                       shared: shared)
