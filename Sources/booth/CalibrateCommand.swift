@@ -41,6 +41,8 @@ struct CalibrateCommand: ParsableCommand {
     var floatOps = 0
     @Option(help: "With --float-ops: stop once every figure's worst is within this share of its bound.")
     var floatMargin: Float = 0.8
+    @Option(help: "With --float-ops: every operation of these kinds (e.g. PRELU) in float first, comma-separated.")
+    var floatKinds: String = ""
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -119,7 +121,8 @@ struct CalibrateCommand: ParsableCommand {
                     let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
                                                   landmarker: faces.landmarker, variants: 1)
                     return try FloatChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
-                                           inputs: quick, margin: floatMargin, maxOperations: floatOps) { print("  " + $0) }
+                                           inputs: quick, margin: floatMargin, maxOperations: floatOps,
+                                           kinds: Set(floatKinds.split(separator: ",").map(String.init))) { print("  " + $0) }
                 }
                 table?.floatTensors = choice.floatTensors
                 print("\(which.rawValue): \(choice.floatTensors.count) operations in float (ops "

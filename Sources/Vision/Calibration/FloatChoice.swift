@@ -4,7 +4,8 @@ import NeuralCore
 /// by measured error on the calibration inputs (issue 16: float for the layers that need it). The
 /// choice is shipped as `f` records in the model's `CalibrationTable` (`scripts/calibrate`).
 ///
-/// Greedy, one operation per round, on the real integer program:
+/// Operations of the `kinds` asked for (e.g. PRELU, which has no int16 kernel) go to float first;
+/// then greedy, one operation per round, on the real integer program:
 /// 1. every operation not yet chosen is tried in float alone with the ones chosen so far, on the
 ///    `sample` calibration inputs the current program does worst on; the `confirm` best by that
 ///    score
@@ -36,7 +37,7 @@ public struct FloatChoice {
 
     public init(model: CalibrationModel, bytes: [UInt8], table: CalibrationTable, calibration: IntegerCalibration,
                 inputs: CalibrationInputs, margin: Float = 0.8, maxOperations: Int = 8, sample: Int = 12, confirm: Int = 4,
-                log: (String) -> Void = { _ in }) throws(ModelError) {
+                kinds: Set<String> = [], log: (String) -> Void = { _ in }) throws(ModelError) {
         guard margin > 0 && margin <= 1 else { throw .unsupported("the float-choice margin must be in (0, 1]") }
         guard inputs.count > 0 else { throw .unsupported("choosing float operations needs calibration inputs") }
         var base = table
@@ -114,7 +115,18 @@ public struct FloatChoice {
         before = figures(current)
         log("all integer: " + before.map(\.summary).joined(separator: "; "))
         var rounds: [Round] = []
-        while !meets(current) && chosen.count < maxOperations {
+        // Every operation of the given kinds first (not counted against `maxOperations`).
+        let forced = operations.filter { kinds.contains($0.kind) }
+        if !forced.isEmpty {
+            chosen = Set(forced.map(\.output))
+            current = try errors(chosen, all)
+            for op in forced {
+                rounds.append(Round(operation: op.operation, kind: op.kind, tensor: op.output, figures: figures(current)))
+            }
+            log("\(forced.count) operations of kind \(kinds.sorted().joined(separator: ", ")) in float: "
+                + figures(current).map(\.summary).joined(separator: "; "))
+        }
+        while !meets(current) && chosen.count < maxOperations + forced.count {
             // The inputs the current program does worst on.
             let perInput = current.map { e in bounds.indices.map { e[$0].isNaN ? 0 : share(e[$0], $0) }.max() ?? 0 }
             let worst = all.sorted { perInput[$0] > perInput[$1] }.prefix(sample).map { $0 }
