@@ -18,8 +18,9 @@ import Vision
     /// a regression limit just above it. Every other figure must meet its bound. See README
     /// "Calibration" for what was tried.
     static let misses: [CalibrationModel: [String: (measured: Float, limit: Float)]] = [
-        // int16 activations, no float operations chosen yet: measured 0.072 / 1.82 px (192×192 input).
-        .faceDetectionFullRange: ["face score Δ": (0.072, 0.08), "face box Δ px": (1.82, 1.9)],
+        // int16 activations and 16 float operations: measured 0.0296 / 1.21 px (192×192 input;
+        // 0.072 / 1.82 px without the float operations).
+        .faceDetectionFullRange: ["face score Δ": (0.0296, 0.032), "face box Δ px": (1.21, 1.3)],
     ]
 
     static let images: [ImageBuffer] = {
