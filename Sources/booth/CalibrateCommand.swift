@@ -170,6 +170,9 @@ struct CalibrateCommand: ParsableCommand {
                 return IntegerAccuracy(model: which, integer: integer, reference: reference, inputs: inputs)
             }
             for f in report.figures { print("  \(f.summary)") }
+            if let m = integer.integerMemory {
+                print("  integer program memory: \(m.bytes) bytes, of which \(m.floatRunBytes) in \(m.floatRuns) float runs")
+            }
         }
     }
 

@@ -72,7 +72,11 @@ final class IntegerProgram {
     /// The runs of operations computed in float (`FloatIsland`), in program order.
     let islands: [FloatIsland]
     /// Bytes of integer memory: the arena, scratch and float intermediates, and the float runs'.
-    var byteCount: Int { memory.byteCount + islands.reduce(0) { $0 + $1.totalBytes } }
+    var byteCount: Int { memory.byteCount + floatRunBytes }
+    /// Bytes of the float runs: their shared arena once, and their packed constants.
+    var floatRunBytes: Int {
+        (islands.first?.memory.byteCount ?? 0) + islands.reduce(0) { $0 + $1.constantBytes }
+    }
 
     /// Lowers `graph` through the passes above at `bits` (8 or 16) per activation, except the
     /// tensors the calibration table gives another width. `floatPlan`/`floatArena` are the
@@ -110,6 +114,16 @@ final class IntegerProgram {
             throw .malformed("a float record names tensor " + String(t) + " of " + String(g.tensors.count))
         }
         let runsInFloat = g.operations.indices.map { !widths.isConversion[$0] && floatTensors.contains(g.operations[$0].output) }
+        var layouts: [Int: FloatIsland.Layout] = [:]   // first operation -> its run
+        var first = 0
+        while first < g.operations.count {
+            guard runsInFloat[first] else { first += 1; continue }
+            var end = first + 1
+            while end < g.operations.count && runsInFloat[end] { end += 1 }
+            layouts[first] = try FloatIsland.Layout(graph: g, operations: first..<end)
+            first = end
+        }
+        let islandMemory = layouts.isEmpty ? nil : FloatIsland.Memory(Array(layouts.values))
         var islands: [FloatIsland] = []
         var islandOutputs = Set<Int>()
         for i in g.inputs {
@@ -125,10 +139,9 @@ final class IntegerProgram {
             let label = "operator " + String(k) + " (" + op.kind.name + ")"
             narrow.label = label
             wide.label = label
-            if runsInFloat[k] {
-                var end = k + 1
-                while end < g.operations.count && runsInFloat[end] { end += 1 }
-                let island = try Self.island(g, k..<end, widths: widths, quantization: quantization, narrow: narrow, wide: wide,
+            if let layout = layouts[k], let islandMemory {
+                let end = layout.operations.upperBound
+                let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
                                              floatSIMD: kernels.floatSIMD)
                 islands.append(island)
                 for o in g.outputs where g.operations[k..<end].contains(where: { $0.output == o }) { islandOutputs.insert(o) }
@@ -185,13 +198,13 @@ final class IntegerProgram {
         }
     }
 
-    /// The float run of `g`'s `operations`, wired to the program's tensors: model inputs read from
+    /// The float run laid out in `layout` (operations of `g`), in the shared `memory`, wired to the program's tensors: model inputs read from
     /// the interpreter's float tensor, float tensors from the program's buffers, quantised ones
     /// dequantised from their slot; outputs to the slot of a quantised tensor, to the float buffer
     /// of a float one, and unrounded to the interpreter's tensor of a model output.
-    static func island(_ g: Graph, _ operations: Range<Int>, widths: WidthPlan, quantization: QuantizationPlan,
+    static func island(_ layout: FloatIsland.Layout, _ memory: FloatIsland.Memory, _ g: Graph, quantization: QuantizationPlan,
                        narrow: Lowering<Int8>, wide: Lowering<Int16>, floatSIMD: Bool) throws(ModelError) -> FloatIsland {
-        try FloatIsland(graph: g, operations: operations, floatSIMD: floatSIMD, source: { t throws(ModelError) -> FloatIsland.Source in
+        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, source: { t throws(ModelError) -> FloatIsland.Source in
             if g.inputs.contains(t) || quantization.isFloat[t] { return .float(UnsafePointer(try narrow.float(t))) }
             if quantization.tensorBits[t] == 16 { return .int16(UnsafePointer(try wide.quantized(t)), try wide.parameters(t)) }
             return .int8(UnsafePointer(try narrow.quantized(t)), try narrow.parameters(t))
