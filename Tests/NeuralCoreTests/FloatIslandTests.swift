@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Operations of an integer program computed in float (`f` records of a `CalibrationTable`,
-/// `FloatIsland`): the records round-trip and bad ones are refused; a program with every
+/// `FloatIsland`): the records round-trip (bad ones are refused in CalibrationTableTests); a program with every
 /// operation in float gives the float path's bits; one with a few float operations in the middle
 /// runs them, the same bits on the scalar and native kernels, different from the all-integer
 /// program; a record past the graph is refused at load.
@@ -16,21 +16,6 @@ import Testing
         #expect(table.text().contains("f 0\nf 2\n"))
         table.floatTensors = []
         #expect(!table.text().contains("\nf "))
-    }
-
-    @Test(arguments: [
-        ("booth-calibration 1\nmodel " + String(repeating: "a", count: 64) + "\nf 1\ntensors 2\n", "before 'tensors'"),
-        ("booth-calibration 1\nmodel " + String(repeating: "a", count: 64) + "\ntensors 2\nf 2\n", "past the tensor count"),
-        ("booth-calibration 1\nmodel " + String(repeating: "a", count: 64) + "\ntensors 2\nf 1 8\n", "expected 'f <tensor>'"),
-        ("booth-calibration 1\nmodel " + String(repeating: "a", count: 64) + "\ntensors 2\nf x\n", "not a count"),
-    ])
-    func badFloatRecordsAreRefused(text: String, why: String) {
-        #expect {
-            _ = try CalibrationTable(parsing: text)
-        } throws: { error in
-            guard let e = error as? ModelError, case .malformed(let what) = e else { return false }
-            return what.contains(why)
-        }
     }
 
     static func integer(_ bytes: [UInt8], _ table: CalibrationTable, kernels: InterpreterKernels = .native) throws -> Interpreter {
