@@ -88,7 +88,7 @@ final class FloatIsland {
         let byteCount: Int
 
         init(_ layouts: [Layout]) {
-            byteCount = max(layouts.map(\.plan.byteCount).max() ?? 0, MemoryPlan.alignment)
+            byteCount = max(layouts.map { $0.plan.byteCount }.max() ?? 0, MemoryPlan.alignment)
             base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryPlan.alignment)
             base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
         }

@@ -171,13 +171,13 @@ final class IntegerProgram {
             take(-1)
         }
         self.widths = widths
-        self.islands = islands
         self.quantization = quantization
         self.memory = memory
         scratch16 = memory.scratch16
         scratch32 = memory.scratch32
         self.steps = steps
         self.stepTensors = stepTensors
+        self.islands = islands
     }
 
     func run() {
