@@ -37,6 +37,12 @@ struct CalibrateCommand: ParsableCommand {
     var narrowBudget: Float?
     @Flag(help: "With --narrow-budget: one contiguous int8 block, shrunk from its more sensitive end, instead of operations one by one.")
     var narrowBlock = false
+    @Option(help: "Run up to this many operations in float, chosen one at a time by the error they remove on the calibration images (see FloatChoice; 0: none).")
+    var floatOps = 0
+    @Option(help: "With --float-ops: stop once every figure's worst is within this share of its bound.")
+    var floatMargin: Float = 0.8
+    @Option(help: "With --float-ops: every operation of these kinds (e.g. PRELU) in float first, comma-separated.")
+    var floatKinds: String = ""
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -62,6 +68,9 @@ struct CalibrateCommand: ParsableCommand {
         guard coverage > 0 && coverage <= 1 else { throw ValidationError("--coverage must be in (0, 1]") }
         guard !imageFolders.isEmpty || !heldOutFolders.isEmpty else { throw ValidationError("give --images, --held-out or both") }
         if output != nil && imageFolders.isEmpty { throw ValidationError("--output needs --images") }
+        guard floatOps >= 0 else { throw ValidationError("--float-ops must be at least 0") }
+        guard floatMargin > 0 && floatMargin <= 1 else { throw ValidationError("--float-margin must be in (0, 1]") }
+        if floatOps > 0 && imageFolders.isEmpty { throw ValidationError("--float-ops needs --images") }
         if let narrowBudget {
             guard narrowBudget >= 0 && narrowBudget < 1 else { throw ValidationError("--narrow-budget must be in [0, 1)") }
             guard !imageFolders.isEmpty else { throw ValidationError("--narrow-budget needs --images") }
@@ -107,6 +116,18 @@ struct CalibrateCommand: ParsableCommand {
                     + "calibration figures " + choice.before.figures.map(\.summary).joined(separator: "; ") + " → "
                     + choice.after.figures.map(\.summary).joined(separator: "; "))
             }
+            if floatOps > 0, let recorded = table {
+                let choice = try images.withImages { views throws(ModelError) -> FloatChoice in
+                    let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
+                                                  landmarker: faces.landmarker, variants: 1)
+                    return try FloatChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
+                                           inputs: quick, margin: floatMargin, maxOperations: floatOps,
+                                           kinds: Set(floatKinds.split(separator: ",").map(String.init))) { print("  " + $0) }
+                }
+                table?.floatTensors = choice.floatTensors
+                print("\(which.rawValue): \(choice.floatTensors.count) operations in float (ops "
+                    + choice.rounds.map { String($0.operation) }.joined(separator: " ") + ")")
+            }
             if let output, let table {
                 let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"
                     + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "
@@ -149,6 +170,9 @@ struct CalibrateCommand: ParsableCommand {
                 return IntegerAccuracy(model: which, integer: integer, reference: reference, inputs: inputs)
             }
             for f in report.figures { print("  \(f.summary)") }
+            if let m = integer.integerMemory {
+                print("  integer program memory: \(m.bytes) bytes, of which \(m.floatRunBytes) in \(m.floatRuns) float runs")
+            }
         }
     }
 

@@ -40,6 +40,10 @@ import Testing
         ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 1 12\n", "not 8 or 16"),
         ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 2 8\n", "past the tensor count"),
         ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nw 0 8\n", "width before 'tensors'"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nf 1\ntensors 2\n", "float operation before 'tensors'"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf 2\n", "past the tensor count"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf 1 8\n", "expected 'f <tensor>'"),
+        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf x\n", "not a count"),
     ])
     func malformedTablesAreRefusedWithTheReason(text: String, reason: String) {
         #expect {

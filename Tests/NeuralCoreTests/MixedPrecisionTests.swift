@@ -49,11 +49,11 @@ import Testing
         }
     }
 
-    static func run(_ interpreter: Interpreter, seed: UInt64) -> [Float] {
+    static func run(_ interpreter: Interpreter, seed: UInt64, output: Int = 0) -> [Float] {
         var g = SeededGenerator(seed: seed)
         interpreter.withInput(0) { for i in 0..<$0.count { $0[i] = Float.random(in: 0...1, using: &g) } }
         interpreter.run()
-        return interpreter.withOutput(0) { Array($0) }
+        return interpreter.withOutput(output) { Array($0) }
     }
 
     /// The landscape model is int16 by default; its table asking every tensor for int8 must give

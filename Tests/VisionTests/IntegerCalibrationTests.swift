@@ -13,22 +13,14 @@ import Vision
 @Suite(.serialized) struct IntegerCalibrationTests {
     static let heldOut = Fixtures.packageRoot + "/calibration/images/held-out"
 
-    /// What each figure must meet: the NeuralCore issue's bound where the shipped table meets it,
-    /// else the figure measured when the table was recorded (a regression limit, printed as a
-    /// miss) — see README "How fast, how good" and IntegerCalibration for why.
-    static let limits: [CalibrationModel: [String: Float]] = [
-        // Misses (int16 activations): measured 0.0297 / 2.82 px. int8 weights alone cost 0.043 / 6.4 px here.
-        .faceDetection: ["face score Δ": 0.032, "face box Δ px": 3.0],
-        // Misses (int16 activations): measured 0.072 / 1.68 px (192×192 input) by scripts/calibrate;
-        // int8 weights alone cost 0.096 / 1.81 px on the calibration split.
-        .faceDetectionFullRange: ["face score Δ": 0.08, "face box Δ px": 1.9],
-        .faceLandmark: ["mesh RMS px": 1.0],  // the bound (measured 0.79)
-        // Misses: measured 0.71 (mean 0.24); PRELU has no int16 kernel, so int8 activations only.
-        .irisLandmark: ["iris RMS px": 0.75],
-        // Misses: measured 0.9568; int8 weights alone give 0.9573 on the same inputs.
-        .selfieSegmentation: ["IoU": 0.955],
-        // Misses: measured 0.9683.
-        .selfieSegmentationLandscape: ["IoU": 0.966],
+    /// Figures that still miss the NeuralCore issue's bound (`IntegerAccuracy`): the figure
+    /// measured when the table was recorded (a known issue, reported as such while it misses) and
+    /// a regression limit just above it. Every other figure must meet its bound. See README
+    /// "Calibration" for what was tried.
+    static let misses: [CalibrationModel: [String: (measured: Float, limit: Float)]] = [
+        // int16 activations and 16 float operations: measured 0.0296 / 1.21 px (192×192 input;
+        // 0.072 / 1.82 px without the float operations).
+        .faceDetectionFullRange: ["face score Δ": (0.0296, 0.032), "face box Δ px": (1.21, 1.3)],
     ]
 
     static let images: [ImageBuffer] = {
@@ -66,12 +58,18 @@ import Vision
         }()
         for f in report.figures {
             print("held-out \(model.rawValue) (int\(integer.activationBits)): \(f.summary)")
-            let limit = try #require(Self.limits[model]?[f.name], "no limit for \(f.name)")
             #expect(f.count >= 20, "\(model.rawValue) \(f.name): only \(f.count) measured inputs")
+            guard let miss = Self.misses[model]?[f.name] else {
+                #expect(f.meetsBound, "\(model.rawValue) \(f.name): worst \(f.worst), bound \(f.bound)")
+                continue
+            }
+            withKnownIssue("\(model.rawValue) \(f.name) misses its bound \(f.bound): measured \(miss.measured)") {
+                #expect(f.meetsBound, "\(model.rawValue) \(f.name): worst \(f.worst), bound \(f.bound)")
+            }
             if f.higherIsBetter {
-                #expect(f.worst >= limit, "\(model.rawValue) \(f.name): worst \(f.worst), limit \(limit)")
+                #expect(f.worst >= miss.limit, "\(model.rawValue) \(f.name): worst \(f.worst), regression limit \(miss.limit)")
             } else {
-                #expect(f.worst <= limit, "\(model.rawValue) \(f.name): worst \(f.worst), limit \(limit)")
+                #expect(f.worst <= miss.limit, "\(model.rawValue) \(f.name): worst \(f.worst), regression limit \(miss.limit)")
             }
         }
     }

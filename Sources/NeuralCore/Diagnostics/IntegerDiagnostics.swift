@@ -89,3 +89,13 @@ extension Interpreter {
         return outputs
     }
 }
+
+extension Interpreter {
+    /// On the integer path: the program's bytes (arena, scratch, float intermediates and float
+    /// runs) and, of them, the float runs' (`FloatIsland`: their shared arena and packed
+    /// constants), with the number of runs. Nil on the float path.
+    package var integerMemory: (bytes: Int, floatRunBytes: Int, floatRuns: Int)? {
+        guard case .integer(let program) = engine else { return nil }
+        return (program.byteCount, program.floatRunBytes, program.islands.count)
+    }
+}

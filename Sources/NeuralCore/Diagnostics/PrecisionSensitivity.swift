@@ -111,3 +111,23 @@ extension Interpreter {
         }
     }
 }
+
+/// One operation of the integer path's rewritten graph, as `FloatChoice` tries it in float.
+package struct RewrittenOperation: Sendable {
+    /// Index into the rewritten graph's operations, its kind, and the tensor it writes (the
+    /// `CalibrationTable`'s `f` record names it).
+    package var operation: Int
+    package var kind: String
+    package var output: Int
+}
+
+extension Interpreter {
+    /// The operations of the graph the integer path runs for `calibration` (after its rewrites),
+    /// with the tensor each writes.
+    package func rewrittenOperations(calibration: IntegerCalibration) throws(ModelError) -> [RewrittenOperation] {
+        let calibrated = try CalibratedGraph(graph, calibration: calibration)
+        return calibrated.graph.operations.enumerated().map { k, op in
+            RewrittenOperation(operation: k, kind: op.kind.name, output: op.output)
+        }
+    }
+}

@@ -19,10 +19,12 @@
 /// r <tensor> <lower bits> <upper bits>        (one per tensor with a range)
 /// c <tensor> <channels> <bits> <bits> …       (one per equalisation candidate)
 /// w <tensor> <8|16>                           (optional: a tensor's activation width)
+/// f <tensor>                                  (optional: the operation writing it runs in float)
 /// ```
 /// `w` records give tensors a width other than the model's (`IntegerProgram`, `WidthPlan`); they
 /// are chosen offline from measured sensitivity (`scripts/calibrate`, `booth model calibrate
-/// --widths`).
+/// --widths`). `f` records name the operations the integer program computes in float32 with the
+/// float path's kernels (`FloatIsland`), chosen offline by measured error (`FloatChoice`).
 /// Lines starting with `#` are comments.
 public struct CalibrationTable: Sendable, Equatable {
     public static let formatVersion = 1
@@ -39,9 +41,11 @@ public struct CalibrationTable: Sendable, Equatable {
     public var channels: [Int: [Float]]
     /// Activation bits (8 or 16) of the tensors that differ from the model's width.
     public var widths: [Int: Int]
+    /// Tensors whose writing operation runs in float (`FloatIsland`).
+    public var floatTensors: Set<Int>
 
     public init(modelSHA256: String, settings: String, lower: [Float], upper: [Float], channels: [Int: [Float]],
-                widths: [Int: Int] = [:]) {
+                widths: [Int: Int] = [:], floatTensors: Set<Int> = []) {
         precondition(lower.count == upper.count, "one lower and one upper bound per tensor")
         self.modelSHA256 = modelSHA256
         self.settings = settings
@@ -50,6 +54,7 @@ public struct CalibrationTable: Sendable, Equatable {
         self.upper = upper
         self.channels = channels
         self.widths = widths
+        self.floatTensors = floatTensors
     }
 
     /// Records the table of `model` by running its float path over `count` inputs, each written
@@ -108,6 +113,7 @@ public struct CalibrationTable: Sendable, Equatable {
             guard let b = widths[t] else { continue }
             s += "w " + String(t) + " " + String(b) + "\n"
         }
+        for t in floatTensors.sorted() { s += "f " + String(t) + "\n" }
         return s
     }
 
@@ -122,6 +128,7 @@ public struct CalibrationTable: Sendable, Equatable {
         var lower: [Float] = [], upper: [Float] = []
         var channels: [Int: [Float]] = [:]
         var widths: [Int: Int] = [:]
+        var floatTensors: Set<Int> = []
         var lineNumber = 0
         var sawHeader = false
         for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -183,12 +190,19 @@ public struct CalibrationTable: Sendable, Equatable {
                 guard t < count else { throw bad("tensor " + fields[1] + " is past the tensor count") }
                 guard b == 8 || b == 16 else { throw bad("width " + fields[2] + " is not 8 or 16") }
                 widths[t] = b
+            case "f":
+                guard count >= 0 else { throw bad("a float operation before 'tensors'") }
+                guard fields.count == 2 else { throw bad("expected 'f <tensor>'") }
+                let t = try int(fields[1])
+                guard t < count else { throw bad("tensor " + fields[1] + " is past the tensor count") }
+                floatTensors.insert(t)
             default:
                 throw bad("unknown record '" + key + "'")
             }
         }
         guard sawHeader else { throw .malformed("calibration table is empty") }
         guard !sha.isEmpty, count >= 0 else { throw .malformed("calibration table lacks its 'model' or 'tensors' line") }
-        self.init(modelSHA256: sha, settings: settings, lower: lower, upper: upper, channels: channels, widths: widths)
+        self.init(modelSHA256: sha, settings: settings, lower: lower, upper: upper, channels: channels, widths: widths,
+                  floatTensors: floatTensors)
     }
 }

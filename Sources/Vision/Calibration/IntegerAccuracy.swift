@@ -10,8 +10,9 @@ import Darwin
 /// outputs) on a calibration-style set of real inputs, with the bounds of the NeuralCore issue:
 /// BlazeFace face score within 0.02 and box within 1 px (input pixels: 128×128 short range,
 /// 192×192 full range) on every face the
-/// reference reports (decoded as `FaceDetector` does: score ≥ 0.5, weighted NMS; the integer
-/// path's faces down to 0.3, so that a face scored 0.51 and 0.49 counts as a 0.02 difference; a
+/// reference reports (decoded as `FaceDetector` does: score ≥ 0.5, weighted NMS; a face the
+/// integer path reports only below 0.5, down to 0.3, counts with its score difference, so that a
+/// face scored 0.51 and 0.49 counts as a 0.02 difference; a
 /// face it does not see at all counts as its whole score and width), mesh RMS ≤ 1.0 px (192×192), iris RMS ≤ 0.5 px (64×64, the 5 iris
 /// points), segmentation IoU ≥ 0.97 at 0.5 (on inputs where the reference mask covers at least 1 %
 /// of the pixels). Used by `booth model calibrate --check` and the tests.
@@ -53,13 +54,7 @@ public struct IntegerAccuracy: Sendable {
     public init(model: CalibrationModel, reference: Interpreter, inputs: CalibrationInputs,
                 candidate: (Int, [Float]) -> [[Float]]) {
         self.model = model
-        var names: [(String, Float, Bool)] = []
-        switch model {
-        case .faceDetection, .faceDetectionFullRange: names = [("face score Δ", 0.02, false), ("face box Δ px", 1, false)]
-        case .faceLandmark: names = [("mesh RMS px", 1, false)]
-        case .irisLandmark: names = [("iris RMS px", 0.5, false)]
-        case .selfieSegmentation, .selfieSegmentationLandscape: names = [("IoU", 0.97, true)]
-        }
+        let names = Self.bounds(model).map { ($0.name, $0.bound, $0.higherIsBetter) }
         var values: [[Float]] = names.map { _ in [] }
         var input = [Float](repeating: 0, count: reference.inputShape(0).reduce(1, *))
         for i in 0..<inputs.count {
@@ -78,21 +73,38 @@ public struct IntegerAccuracy: Sendable {
         }
     }
 
+    /// The figures of `model`, in `measure`'s order: name, bound, and whether higher is better.
+    static func bounds(_ model: CalibrationModel) -> [(name: String, bound: Float, higherIsBetter: Bool)] {
+        switch model {
+        case .faceDetection, .faceDetectionFullRange: return [("face score Δ", 0.02, false), ("face box Δ px", 1, false)]
+        case .faceLandmark: return [("mesh RMS px", 1, false)]
+        case .irisLandmark: return [("iris RMS px", 0.5, false)]
+        case .selfieSegmentation, .selfieSegmentationLandscape: return [("IoU", 0.97, true)]
+        }
+    }
+
     /// The figures of one input (NaN where it has none, e.g. no face anchor).
-    static func measure(_ model: CalibrationModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
+    package static func measure(_ model: CalibrationModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
         func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-min(max(x, -100), 100))) }
         switch model {
         case .faceDetection, .faceDetectionFullRange:
             // The faces as the detector reports them (decoded, weighted NMS), in input pixels.
-            // The candidate's faces are decoded down to 0.2 below the detector's threshold, so
-            // that a face the two score on either side of it counts with its score difference.
+            // The candidate's faces are decoded at the detector's threshold, as the reference's;
+            // a face it reports only below the threshold (down to 0.2 below) counts with its score
+            // difference. (Decoding the candidate at the lower threshold only would merge anchors
+            // scored 0.3–0.5 into the weighted average and move the box of identical outputs.)
             let detector = model.detector ?? .short
             let theirs = decodeFaces(ref, detector, minScore: detector.minScore)
-            let ours = decodeFaces(out, detector, minScore: detector.minScore - 0.2)
+            let ours = decodeFaces(out, detector, minScore: detector.minScore)
+            let below = decodeFaces(out, detector, minScore: detector.minScore - 0.2)
             guard !theirs.isEmpty else { return [.nan, .nan] }
+            func match(_ faces: [FaceDetection], _ t: FaceDetection) -> FaceDetection? {
+                guard let o = faces.max(by: { $0.box.iou(t.box) < $1.box.iou(t.box) }), o.box.iou(t.box) > 0.3 else { return nil }
+                return o
+            }
             var score: Float = 0, box: Float = 0
             for t in theirs {
-                guard let o = ours.max(by: { $0.box.iou(t.box) < $1.box.iou(t.box) }), o.box.iou(t.box) > 0.3 else {
+                guard let o = match(ours, t) ?? match(below, t) else {
                     // A face the reference finds and the candidate does not see at all.
                     score = max(score, t.score)
                     box = max(box, t.box.width)
@@ -120,6 +132,29 @@ public struct IntegerAccuracy: Sendable {
             // IoU says nothing on inputs with (almost) no person: a few stray pixels decide it.
             return [person * 100 < out[0].count ? .nan : Float(inter) / Float(union)]
         }
+    }
+
+    /// BlazeFace's figures per anchor, before decoding, for choosing by (`FloatChoice`): the
+    /// largest face-score difference over the anchors the reference scores at least 0.2 below the
+    /// threshold, and the largest box-regressor difference (input pixels) over those it scores at
+    /// or above it. Unlike the decoded figures, these move smoothly with the outputs (no anchor
+    /// crossing the threshold, no change of the top anchor); the decoded ones are bounded by them
+    /// while the same anchors pass. NaN where the reference has no such anchor.
+    package static func anchorErrors(_ model: FaceDetectorModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
+        let anchors = model == .short ? Self.anchors[0] : Self.anchors[1]
+        let first = ref[0].count == anchors.count * 16
+        let (boxes, logits) = first ? (out[0], out[1]) : (out[1], out[0])
+        let (refBoxes, refLogits) = first ? (ref[0], ref[1]) : (ref[1], ref[0])
+        func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-min(max(x, -100), 100))) }
+        var score: Float = .nan, box: Float = .nan
+        for i in anchors.indices {
+            let r = sigmoid(refLogits[i])
+            guard r >= model.minScore - 0.2 else { continue }
+            score = max(score.isNaN ? 0 : score, abs(sigmoid(logits[i]) - r))
+            guard r >= model.minScore else { continue }
+            for k in 0..<4 { box = max(box.isNaN ? 0 : box, abs(boxes[i * 16 + k] - refBoxes[i * 16 + k])) }
+        }
+        return [score, box]
     }
 
     static let anchors = [FaceAnchors.make(for: .short), FaceAnchors.make(for: .full)]

@@ -40,6 +40,10 @@
 /// CONCATENATION, as BlazeFace's and the landmark models' regressors are) are computed in float
 /// from the int32 accumulators, so the output itself adds no int8 rounding (1 LSB of a 0...192 px
 /// landmark range would be 0.75 px).
+///
+/// The operations the table names in `f` records run in float32 (`FloatIsland`: inputs
+/// dequantised, the float path's kernels, outputs quantised back), one island per run of
+/// consecutive such operations; without `f` records the steps are those of an all-integer program.
 final class IntegerProgram {
     let kernels8: IntegerKernelSetOf<Int8>
     let kernels16: IntegerKernelSetOf<Int16>
@@ -65,8 +69,14 @@ final class IntegerProgram {
     var parameters: [QuantParams?] { quantization.parameters }
     /// Tensors computed in float (regressor outputs).
     var isFloat: [Bool] { quantization.isFloat }
-    /// Bytes of integer memory: the arena, scratch and float intermediates.
-    var byteCount: Int { memory.byteCount }
+    /// The runs of operations computed in float (`FloatIsland`), in program order.
+    let islands: [FloatIsland]
+    /// Bytes of integer memory: the arena, scratch and float intermediates, and the float runs'.
+    var byteCount: Int { memory.byteCount + floatRunBytes }
+    /// Bytes of the float runs: their shared arena once, and their packed constants.
+    var floatRunBytes: Int {
+        (islands.first?.memory.byteCount ?? 0) + islands.reduce(0) { $0 + $1.constantBytes }
+    }
 
     /// Lowers `graph` through the passes above at `bits` (8 or 16) per activation, except the
     /// tensors the calibration table gives another width. `floatPlan`/`floatArena` are the
@@ -80,8 +90,10 @@ final class IntegerProgram {
         simdConversions = kernels.floatSIMD
         let calibrated = try CalibratedGraph(graph, calibration: calibration)
         usedTable = calibrated.usedTable
-        let widths = try WidthPlan(calibrated, base: bits, requested: calibration.usableTable(calibrated.graph)?.widths ?? [:],
-                                   inputRange: (calibration.inputLower, calibration.inputUpper))
+        let table = calibration.usableTable(calibrated.graph)
+        let widths = try WidthPlan(calibrated, base: bits, requested: table?.widths ?? [:],
+                                   inputRange: (calibration.inputLower, calibration.inputUpper),
+                                   floatOperations: table?.floatTensors ?? [])
         let quantization = QuantizationPlan(widths, calibration: calibration)
         let memory = try IntegerArena(graph: widths.graph, elementSizes: widths.elementSizes, tileRows: Self.tileRows,
                                       shared: shared)
@@ -97,16 +109,47 @@ final class IntegerProgram {
             wide.steps.removeAll()
         }
         let g = widths.graph
+        let floatTensors = table?.floatTensors ?? []
+        for t in floatTensors where t >= g.tensors.count {
+            throw .malformed("a float record names tensor " + String(t) + " of " + String(g.tensors.count))
+        }
+        let runsInFloat = g.operations.indices.map { !widths.isConversion[$0] && floatTensors.contains(g.operations[$0].output) }
+        var layouts: [Int: FloatIsland.Layout] = [:]   // first operation -> its run
+        var first = 0
+        while first < g.operations.count {
+            guard runsInFloat[first] else { first += 1; continue }
+            var end = first + 1
+            while end < g.operations.count && runsInFloat[end] { end += 1 }
+            layouts[first] = try FloatIsland.Layout(graph: g, operations: first..<end)
+            first = end
+        }
+        let islandMemory = layouts.isEmpty ? nil : FloatIsland.Memory(Array(layouts.values))
+        var islands: [FloatIsland] = []
+        var islandOutputs = Set<Int>()
         for i in g.inputs {
             narrow.label = "model input"
             wide.label = "model input"
             if quantization.tensorBits[i] == 16 { try wide.lowerInput(i) } else { try narrow.lowerInput(i) }
             take(i)
         }
-        for (k, op) in g.operations.enumerated() {
+        var k = 0
+        while k < g.operations.count {
+            defer { k += 1 }
+            let op = g.operations[k]
             let label = "operator " + String(k) + " (" + op.kind.name + ")"
             narrow.label = label
             wide.label = label
+            if let layout = layouts[k], let islandMemory {
+                let end = layout.operations.upperBound
+                let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
+                                             floatSIMD: kernels.floatSIMD)
+                islands.append(island)
+                for o in g.outputs where g.operations[k..<end].contains(where: { $0.output == o }) { islandOutputs.insert(o) }
+                steps.append(.float(island))
+                stepTensors.append(-1)
+                k = end - 1
+                continue
+            }
             if widths.isConversion[k] {
                 let p = RequantizeParams(input: try narrow.parameters(op.inputs[0]), output: try narrow.parameters(op.output))
                 let count = g.tensors[op.output].elementCount
@@ -121,7 +164,7 @@ final class IntegerProgram {
             if widths.operationBits[k] == 16 { try wide.lower(op) } else { try narrow.lower(op) }
             take(op.output)
         }
-        for o in g.outputs where !quantization.isFloat[o] {
+        for o in g.outputs where !quantization.isFloat[o] && !islandOutputs.contains(o) {
             narrow.label = "model output"
             wide.label = "model output"
             if quantization.tensorBits[o] == 16 { try wide.lowerOutput(o) } else { try narrow.lowerOutput(o) }
@@ -139,6 +182,7 @@ final class IntegerProgram {
         scratch32 = memory.scratch32
         self.steps = steps
         self.stepTensors = stepTensors
+        self.islands = islands
     }
 
     func run() {
@@ -154,6 +198,32 @@ final class IntegerProgram {
             if simdConversions { WidthConversion.simd(src, count, p, dst) } else { WidthConversion.scalar(src, count, p, dst) }
         case .narrow(let src, let count, let p, let dst):
             if simdConversions { WidthConversion.simd(src, count, p, dst) } else { WidthConversion.scalar(src, count, p, dst) }
+        case .float(let island):
+            island.run(kernels8, kernels16)
         }
+    }
+
+    /// The float run laid out in `layout` (operations of `g`), in the shared `memory`, wired to the program's tensors: model inputs read from
+    /// the interpreter's float tensor, float tensors from the program's buffers, quantised ones
+    /// dequantised from their slot; outputs to the slot of a quantised tensor, to the float buffer
+    /// of a float one, and unrounded to the interpreter's tensor of a model output.
+    static func island(_ layout: FloatIsland.Layout, _ memory: FloatIsland.Memory, _ g: Graph, quantization: QuantizationPlan,
+                       narrow: Lowering<Int8>, wide: Lowering<Int16>, floatSIMD: Bool) throws(ModelError) -> FloatIsland {
+        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, source: { t throws(ModelError) -> FloatIsland.Source in
+            if g.inputs.contains(t) || quantization.isFloat[t] { return .float(UnsafePointer(try narrow.float(t))) }
+            if quantization.tensorBits[t] == 16 { return .int16(UnsafePointer(try wide.quantized(t)), try wide.parameters(t)) }
+            return .int8(UnsafePointer(try narrow.quantized(t)), try narrow.parameters(t))
+        }, sinks: { t throws(ModelError) -> [FloatIsland.Sink] in
+            var sinks: [FloatIsland.Sink] = []
+            if quantization.isFloat[t] || g.outputs.contains(t) { sinks.append(.float(try narrow.float(t))) }
+            if !quantization.isFloat[t] {
+                if quantization.tensorBits[t] == 16 {
+                    sinks.append(.int16(try wide.quantized(t), try wide.parameters(t)))
+                } else {
+                    sinks.append(.int8(try narrow.quantized(t), try narrow.parameters(t)))
+                }
+            }
+            return sinks
+        })
     }
 }

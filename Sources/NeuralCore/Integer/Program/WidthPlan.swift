@@ -13,6 +13,10 @@
 /// lowering turns into a `ProgramStep.widen` / `.narrow`. One copy per (tensor, width) serves
 /// every later consumer; the arena's lifetime planner places the copies like any tensor.
 ///
+/// Operations computed in float (`floatOperations`, by output tensor; `FloatIsland`) read any
+/// width and write their output at the width asked for, without the int8-only exceptions above,
+/// and need no copies of their inputs.
+///
 /// With every tensor at `base` no copy is made and the graph is unchanged.
 struct WidthPlan {
     /// The calibrated graph with the conversions inserted (tensor indices of the calibrated graph
@@ -34,7 +38,7 @@ struct WidthPlan {
 
     /// `inputRange` is the calibration's model-input range (graph inputs' parameters cover it).
     init(_ calibrated: CalibratedGraph, base: Int, requested: [Int: Int],
-         inputRange: (Float, Float) = (0, 1)) throws(ModelError) {
+         inputRange: (Float, Float) = (0, 1), floatOperations: Set<Int> = []) throws(ModelError) {
         let source = calibrated.graph
         let n = source.tensors.count
         for (t, b) in requested {
@@ -56,6 +60,14 @@ struct WidthPlan {
         for op in source.operations {
             let inputs = op.inputs.filter { quantised($0) }
             var width: Int
+            if floatOperations.contains(op.output) && !floats[op.output] {
+                width = requested[op.output] ?? base
+                graph.operations.append(op)
+                operationBits.append(width)
+                isConversion.append(false)
+                bits[op.output] = width
+                continue
+            }
             switch op.kind {
             case .maxPool2D, .averagePool2D, .pad, .reshape, .resizeBilinear:
                 width = inputs.first.map { bits[$0] } ?? base
