@@ -7,6 +7,8 @@ import Testing
 /// or recorded for another graph.
 @Suite struct CalibrationTableTests {
     static let sha = String(repeating: "ab", count: 32)
+    /// The first two lines of a well-formed table, for the malformed cases.
+    static let head = "booth-calibration 1\nmodel " + String(repeating: "0", count: 64) + "\n"
 
     static func small() -> CalibrationTable {
         CalibrationTable(modelSHA256: sha, settings: IntegerCalibration.unit.graphSettings,
@@ -29,21 +31,21 @@ import Testing
         ("booth-calibration 2\n", "format version"),
         ("not a table\n", "not a Booth calibration table"),
         ("booth-calibration 1\nmodel abc\n", "model <sha256>"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nr 0 00000000 3f800000\n", "before 'tensors'"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 5 00000000 3f800000\n", "past the tensor count"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 3f800000 00000000\n", "lower bound above upper"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 0000zz00 3f800000\n", "8 hex digits"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nr 0 7f800000 7f800000\n", "finite"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nc 0 3 00000000\n", "channel values"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nq 1\n", "unknown record"),
+        (Self.head + "r 0 00000000 3f800000\n", "before 'tensors'"),
+        (Self.head + "tensors 2\nr 5 00000000 3f800000\n", "past the tensor count"),
+        (Self.head + "tensors 2\nr 0 3f800000 00000000\n", "lower bound above upper"),
+        (Self.head + "tensors 2\nr 0 0000zz00 3f800000\n", "8 hex digits"),
+        (Self.head + "tensors 2\nr 0 7f800000 7f800000\n", "finite"),
+        (Self.head + "tensors 2\nc 0 3 00000000\n", "channel values"),
+        (Self.head + "tensors 2\nq 1\n", "unknown record"),
         ("booth-calibration 1\ntensors 2\n", "lacks its 'model'"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 1 12\n", "not 8 or 16"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nw 2 8\n", "past the tensor count"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nw 0 8\n", "width before 'tensors'"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\nf 1\ntensors 2\n", "float operation before 'tensors'"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf 2\n", "past the tensor count"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf 1 8\n", "expected 'f <tensor>'"),
-        ("booth-calibration 1\nmodel \(String(repeating: "0", count: 64))\ntensors 2\nf x\n", "not a count"),
+        (Self.head + "tensors 2\nw 1 12\n", "not 8 or 16"),
+        (Self.head + "tensors 2\nw 2 8\n", "past the tensor count"),
+        (Self.head + "w 0 8\n", "width before 'tensors'"),
+        (Self.head + "f 1\ntensors 2\n", "float operation before 'tensors'"),
+        (Self.head + "tensors 2\nf 2\n", "past the tensor count"),
+        (Self.head + "tensors 2\nf 1 8\n", "expected 'f <tensor>'"),
+        (Self.head + "tensors 2\nf x\n", "not a count"),
     ])
     func malformedTablesAreRefusedWithTheReason(text: String, reason: String) {
         #expect {

@@ -101,12 +101,7 @@ public struct FloatChoice {
             return true
         }
         func figures(_ e: [[Float]]) -> [IntegerAccuracy.Figure] {
-            bounds.enumerated().map { f, b in
-                let v = e.map { $0[f] }.filter { !$0.isNaN }
-                let worst = v.isEmpty ? (b.higherIsBetter ? 1 : 0) : (b.higherIsBetter ? v.min()! : v.max()!)
-                return IntegerAccuracy.Figure(name: b.name, worst: worst, mean: v.isEmpty ? worst : v.reduce(0, +) / Float(v.count),
-                                              bound: b.bound, higherIsBetter: b.higherIsBetter, count: v.count)
-            }
+            IntegerAccuracy.figures(model, values: bounds.indices.map { f in e.map { $0[f] } })
         }
 
         let all = Array(0..<inputs.count)

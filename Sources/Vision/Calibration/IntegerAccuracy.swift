@@ -54,8 +54,7 @@ public struct IntegerAccuracy: Sendable {
     public init(model: CalibrationModel, reference: Interpreter, inputs: CalibrationInputs,
                 candidate: (Int, [Float]) -> [[Float]]) {
         self.model = model
-        let names = Self.bounds(model).map { ($0.name, $0.bound, $0.higherIsBetter) }
-        var values: [[Float]] = names.map { _ in [] }
+        var values: [[Float]] = Self.bounds(model).map { _ in [] }
         var input = [Float](repeating: 0, count: reference.inputShape(0).reduce(1, *))
         for i in 0..<inputs.count {
             input.withUnsafeMutableBufferPointer { inputs.fill(i, $0) }
@@ -63,13 +62,19 @@ public struct IntegerAccuracy: Sendable {
             reference.run()
             let ref = (0..<reference.outputCount).map { k in reference.withOutput(k) { Array($0) } }
             let out = candidate(i, input)
-            for (k, v) in Self.measure(model, out, ref).enumerated() where !v.isNaN { values[k].append(v) }
+            for (k, v) in Self.measure(model, out, ref).enumerated() { values[k].append(v) }
         }
-        figures = names.enumerated().map { k, n in
-            let v = values[k]
-            let worst = v.isEmpty ? (n.2 ? 1 : 0) : (n.2 ? v.min()! : v.max()!)
+        figures = Self.figures(model, values: values)
+    }
+
+    /// The figures of `model` from `values[k]`, figure k's value on each input (NaN: none there):
+    /// the worst and the mean of the values present.
+    static func figures(_ model: CalibrationModel, values: [[Float]]) -> [Figure] {
+        bounds(model).enumerated().map { k, b in
+            let v = values[k].filter { !$0.isNaN }
+            let worst = v.isEmpty ? (b.higherIsBetter ? 1 : 0) : (b.higherIsBetter ? v.min()! : v.max()!)
             let mean = v.isEmpty ? worst : v.reduce(0, +) / Float(v.count)
-            return Figure(name: n.0, worst: worst, mean: mean, bound: n.1, higherIsBetter: n.2, count: v.count)
+            return Figure(name: b.name, worst: worst, mean: mean, bound: b.bound, higherIsBetter: b.higherIsBetter, count: v.count)
         }
     }
 
@@ -85,7 +90,6 @@ public struct IntegerAccuracy: Sendable {
 
     /// The figures of one input (NaN where it has none, e.g. no face anchor).
     package static func measure(_ model: CalibrationModel, _ out: [[Float]], _ ref: [[Float]]) -> [Float] {
-        func sigmoid(_ x: Float) -> Float { 1 / (1 + expf(-min(max(x, -100), 100))) }
         switch model {
         case .faceDetection, .faceDetectionFullRange:
             // The faces as the detector reports them (decoded, weighted NMS), in input pixels.
