@@ -73,8 +73,9 @@ public final class PalmDetector {
     }
 
     /// Palms in the square around `region` (axis-aligned; black where it leaves the image), best
-    /// first, in image pixels; with `verify`, each with the verifier's presence score.
-    public func detect(_ image: Image, region: RotatedRect, verify: Bool = true) -> [PalmDetection] {
+    /// first, in image pixels; with `verify`, each with the verifier's presence score; palms from
+    /// `minScore` on (nil: the detector's `minScore`).
+    public func detect(_ image: Image, region: RotatedRect, verify: Bool = true, minScore: Float? = nil) -> [PalmDetection] {
         let size = Self.inputSize
         let side = max(region.width, region.height)
         let square = RotatedRect(center: region.center, width: side, height: side)
@@ -84,7 +85,7 @@ public final class PalmDetector {
         }
         interpreter.run()
         let scale = side / Float(size)
-        let logitLimit = -logf(1 / minScore - 1)
+        let logitLimit = -logf(1 / (minScore ?? self.minScore) - 1)
         let n = interpreter.withOutput(0) { boxes in
             interpreter.withOutput(1) { logits in
                 var n = 0
@@ -139,13 +140,10 @@ public final class PalmDetector {
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
         let minPresence = verifier?.minPresence ?? 0
         let lower = Rect(x: box.x, y: box.y + box.height / 2, width: box.width, height: box.height / 2)
-        let regular = minScore
-        minScore = min(regular, lowerFaceMinScore)
-        defer { minScore = regular }
-        let over = detect(image, region: region(around: box), verify: false).filter { palm in
+        let over = detect(image, region: region(around: box), verify: false, minScore: min(minScore, lowerFaceMinScore)).filter { palm in
             guard Self.overlap([palm], face: box, fingerScale: fingerScale) > 0 else { return false }
             let low = Self.overlap([palm], face: lower, fingerScale: fingerScale) > 0
-            guard palm.score >= (low ? lowerFaceMinScore : regular) else { return false }
+            guard palm.score >= (low ? lowerFaceMinScore : minScore) else { return false }
             return (presence(image, palm) ?? 1) >= (low ? min(minPresence, lowerFaceMinPresence) : minPresence)
         }
         return Self.overlap(over, face: box, fingerScale: fingerScale)
