@@ -163,15 +163,15 @@ import Vision
     static func mouthCaught(_ s: Sample) -> Bool {
         let c = s.check
         return c.mouthClosed?.passed == false || c.slit?.passed == false || c.teeth?.passed == false
-            || c.mouthCombined?.passed == false || c.expression?.passed == false
+            || c.teethLine?.passed == false || c.mouthCombined?.passed == false || c.expression?.passed == false
     }
 
     /// The measures a known miss is judged by, as measured in this run.
     static func measures(_ s: Sample) -> String {
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), smile \(f(m.smile)), palm \(f(m.hand)), "
-            + "jaw \(f(m.handAtJaw)), cover \(f(m.cover)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
+        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
+            + "jaw \(f(m.handAtJaw)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 
     /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.

@@ -32,8 +32,9 @@ import Vision
         let e = try shippedProfile("uk").examiner
         let v = try verdict(good(e))
         #expect(v.passed, "\(v.failures)")
-        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_combined", "expression_neutral", "eyes_visible", "eyes_visible_iris", "no_glasses",
-                     "face_uncovered", "face_uncovered_object", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
+        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined",
+                     "expression_neutral", "expression_neutral_brows", "eyes_visible", "eyes_visible_iris", "no_glasses",
+                     "face_uncovered", "face_uncovered_object", "face_uncovered_mouth", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
             #expect(v.rules.contains { $0.rule == rule }, "\(rule) missing from the report")
         }
     }
@@ -51,14 +52,17 @@ import Vision
         try check({ $0.lipGap = Float(e.maxLipGap * 1.5) }, "mouth_closed", .mouthOpen)
         try check({ $0.lipSlit = Float(e.maxLipSlit * 2) }, "mouth_closed_slit", .mouthOpen)
         try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
+        try check({ $0.teethLine = Float(e.maxTeethLine + 0.01) }, "mouth_closed_teeth_line", .mouthOpen)
         // Each mouth measure under its own limit, the three together over the combined one.
         try check({ $0.lipGap = Float(e.maxLipGap * 0.9); $0.lipSlit = Float(e.maxLipSlit * 0.9) }, "mouth_closed_combined", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
+        try check({ $0.browHeight = Float(e.maxBrowHeight + 0.1) }, "expression_neutral_brows", .notNeutral)
         try check({ $0.eyeVisibility = Float(e.minEyeVisibility / 2) }, "eyes_visible", .eyesHidden)
         try check({ $0.irisContrast = Float(e.minIrisContrast - 0.1) }, "eyes_visible_iris", .eyesHidden)
         try check({ $0.frameLine = Float(e.maxFrameLine * 2) }, "no_glasses", .removeGlasses)
         try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
         try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
+        try check({ $0.mouthWhite = Float(e.maxMouthObject + 0.05) }, "face_uncovered_mouth", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)

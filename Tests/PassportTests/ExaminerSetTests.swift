@@ -38,6 +38,9 @@ import Vision
         /// Eyes shut (the optional 11th column, `eyes_closed`): refused by the live eyes-open
         /// rule, so not a compliant face for the examiner's false-alarm count.
         var eyesClosed = false
+        /// Eyebrows raised (the optional 10th column, `class`, is `brows_raised`): the brow rule's
+        /// non-compliant photos; the other rules count them as compliant.
+        var browsRaised = false
         var blurred = false
         var uneven = false
     }
@@ -57,7 +60,7 @@ import Vision
             guard ["tune", "held"].contains(f[1]), ["none", "clear", "sun"].contains(f[5]) else { throw LabelError(line: String(line)) }
             out.append(Label(file: f[0], split: f[1], mouthOpen: try yes(f[2]), smile: try yes(f[3]), eyesHidden: try yes(f[4]),
                              glasses: f[5], covered: try yes(f[6]), headCovered: try yes(f[7]),
-                             eyesClosed: f.count > 10 ? try yes(f[10]) : false))
+                             eyesClosed: f.count > 10 ? try yes(f[10]) : false, browsRaised: f.count > 9 && f[9] == "brows_raised"))
         }
         return out
     }
@@ -146,21 +149,26 @@ import Vision
             ("mouth_closed (lip gap)", false, t({ $0.mouthOpen }, { no($0.mouthClosed) })),
             ("mouth_closed_slit", false, t({ $0.mouthOpen }, { no($0.slit) })),
             ("mouth_closed_teeth", false, t({ $0.mouthOpen }, { no($0.teeth) })),
+            ("mouth_closed_teeth_line", false, t({ $0.mouthOpen }, { no($0.teethLine) })),
             ("mouth_closed_combined", false, t({ $0.mouthOpen }, { no($0.mouthCombined) })),
-            ("group: the four mouth rules", true, t({ $0.mouthOpen }, { no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.mouthCombined) })),
+            ("group: the five mouth rules", true, t({ $0.mouthOpen }, {
+                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.mouthCombined)
+            })),
             ("expression_neutral", false, t({ $0.smile }, { no($0.expression) })),
+            ("expression_neutral_brows", false, t({ $0.browsRaised }, { no($0.brows) })),
             ("eyes_visible", false, t({ $0.eyesHidden }, { no($0.eyesVisible) })),
             ("eyes_visible_iris", false, t({ $0.eyesHidden }, { no($0.iris) })),
             ("group: the two eye rules", true, t({ $0.eyesHidden }, { no($0.eyesVisible) || no($0.iris) })),
             ("no_glasses", false, t({ $0.glasses != "none" }, { no($0.glasses) })),
             ("face_uncovered", false, t({ $0.covered }, { no($0.cover) })),
             ("face_uncovered_object", false, t({ $0.covered }, { no($0.object) })),
+            ("face_uncovered_mouth", false, t({ $0.covered }, { no($0.mouthObject) })),
             ("face_uncovered_sides", false, t({ $0.covered }, { no($0.sides) })),
             ("face_uncovered_lips", false, t({ $0.covered }, { no($0.lips) })),
             ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
             ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
-            ("group: the six cover rules", true, t({ $0.covered }, {
-                no($0.cover) || no($0.object) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+            ("group: the seven cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),
@@ -227,7 +235,7 @@ import Vision
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
-                || $0.check.mouthCombined?.passed == false || $0.check.expression?.passed == false
+                || $0.check.teethLine?.passed == false || $0.check.mouthCombined?.passed == false || $0.check.expression?.passed == false
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:

@@ -20,11 +20,15 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxLipSlit = 0.025
     /// `teeth` (teeth-like share of the lips) at most this.
     public var maxTeeth = 0.02
+    /// `teethLine` (teeth-like height along the lip line, in eye distances) at most this.
+    public var maxTeethLine = 0.0095
     /// The three mouth measures, each over its limit, added (`mouth_closed_combined`) at most this.
     public var maxMouthEvidence = 1.7
     public var expressionNeutral = true
     /// `smile` (0 neutral … 1 broad smile) at most this.
     public var maxSmile = 0.68
+    /// `browHeight` (upper lid below the brow, over the eye distance) at most this.
+    public var maxBrowHeight = 0.335
     public var eyesVisible = true
     /// `eyeVisibility` (luma around the eyes plus the spread inside the eye openings, over the
     /// cheeks') at least this …
@@ -42,6 +46,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `sideWhite` (near-white share of one side of the mouth and cheeks over the other's) at
     /// most this: a cigarette or another white object.
     public var maxObject = 0.05
+    /// `mouthWhite` (near-white share of the box round the mouth, teeth left out) at most this:
+    /// a cigarette, cigar or pipe at the lips.
+    public var maxMouthObject = 0.03
     /// `sideEdges` (edge share of one side over the other's) at most this: a hand's fingers.
     public var maxSideEdges = 0.55
     /// `lipSides` (one half of the lips' redness against the other's) at most this: a hand or
@@ -70,9 +77,11 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxLipGap = try t.double("max_lip_gap", default: e.maxLipGap, in: 0...1)
         e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
         e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
+        e.maxTeethLine = try t.double("max_teeth_line", default: e.maxTeethLine, in: 0...1)
         e.maxMouthEvidence = try t.double("max_mouth_evidence", default: e.maxMouthEvidence, in: 0...10)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
+        e.maxBrowHeight = try t.double("max_brow_height", default: e.maxBrowHeight, in: 0...2)
         e.eyesVisible = try t.bool("eyes_visible", default: e.eyesVisible)
         e.minEyeVisibility = try t.double("min_eye_visibility", default: e.minEyeVisibility, in: 0...4)
         e.minIrisContrast = try t.double("min_iris_contrast", default: e.minIrisContrast, in: -1...1)
@@ -83,6 +92,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.faceUncovered = try t.bool("face_uncovered", default: e.faceUncovered)
         e.maxCover = try t.double("max_cover", default: e.maxCover, in: 0...1)
         e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
+        e.maxMouthObject = try t.double("max_mouth_object", default: e.maxMouthObject, in: 0...1)
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)

@@ -11,10 +11,14 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var slit: Outcome? = nil
     /// `mouth_closed_teeth`: teeth-like share of the lips.
     public var teeth: Outcome? = nil
+    /// `mouth_closed_teeth_line`: teeth between the lips along the lip line.
+    public var teethLine: Outcome? = nil
     /// `mouth_closed_combined`: the three mouth measures together, each over its own limit.
     public var mouthCombined: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
+    /// `expression_neutral_brows`: brow height over the eyes.
+    public var brows: Outcome? = nil
     /// `eyes_visible`: luma around the eyes plus the contrast inside them, over the skin's.
     public var eyesVisible: Outcome? = nil
     /// `eyes_visible_iris`: sclera-over-iris contrast.
@@ -25,6 +29,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var cover: Outcome? = nil
     /// `face_uncovered_object`: a white object on one side of the mouth.
     public var object: Outcome? = nil
+    /// `face_uncovered_mouth`: a light object at the mouth (either side or the middle).
+    public var mouthObject: Outcome? = nil
     /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
     public var sides: Outcome? = nil
     /// `face_uncovered_lips`: one half of the lips unlike the other (a hand over a mouth corner).
@@ -49,9 +55,13 @@ public struct ExaminerCheck: Sendable, Equatable {
             self.mouthClosed = below(m.lipGap, e.maxLipGap)
             slit = below(m.lipSlit, e.maxLipSlit)
             teeth = below(m.teeth, e.maxTeeth)
+            teethLine = below(m.teethLine, e.maxTeethLine)
             mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
         }
-        if e.expressionNeutral { expression = below(m.smile, e.maxSmile) }
+        if e.expressionNeutral {
+            expression = below(m.smile, e.maxSmile)
+            brows = below(m.browHeight, e.maxBrowHeight)
+        }
         if e.eyesVisible {
             eyesVisible = above(m.eyeVisibility, e.minEyeVisibility)
             iris = above(m.irisContrast, e.minIrisContrast)
@@ -63,6 +73,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         if e.faceUncovered {
             cover = below(m.cover, e.maxCover)
             object = below(m.sideWhite, e.maxObject)
+            mouthObject = below(m.mouthWhite, e.maxMouthObject)
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
@@ -87,17 +98,18 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
+        if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
             || handAtJaw?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
-        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || mouthCombined?.passed == false {
+        if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || teethLine?.passed == false
+            || mouthCombined?.passed == false {
             return .mouthOpen
         }
-        if expression?.passed == false { return .notNeutral }
+        if expression?.passed == false || brows?.passed == false { return .notNeutral }
         if sharpness?.passed == false { return .blurred }
         if lighting?.passed == false { return .unevenLight }
         return nil
@@ -111,6 +123,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         }
         add("face_uncovered", cover, "≤ \(fmt3(e.maxCover))", .faceCovered)
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
+        add("face_uncovered_mouth", mouthObject, "≤ \(fmt3(e.maxMouthObject))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
@@ -128,8 +141,10 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed", mouthClosed, "≤ \(fmt3(e.maxLipGap))", .mouthOpen)
         add("mouth_closed_slit", slit, "≤ \(fmt3(e.maxLipSlit))", .mouthOpen)
         add("mouth_closed_teeth", teeth, "≤ \(fmt3(e.maxTeeth))", .mouthOpen)
+        add("mouth_closed_teeth_line", teethLine, "≤ \(fmt3(e.maxTeethLine))", .mouthOpen)
         add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
+        add("expression_neutral_brows", brows, "≤ \(fmt3(e.maxBrowHeight))", .notNeutral)
         add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)
         add("lighting", lighting, "≥ \(fmt3(e.minLightingBalance))", .unevenLight)
         return rules

@@ -24,6 +24,44 @@ public enum ExaminerEstimator {
     /// and how far outwards (in eye distances) the box centre lies from it.
     static let mirroredBoxes: [(Int, Int, Float)] = [(61, 291, 0.22), (205, 425, 0), (50, 280, 0)]
 
+    /// Inner-lip vertex pairs (upper, lower) between the mouth corners, right to left.
+    static let lipLinePairs: [(Int, Int)] = [(80, 88), (81, 178), (82, 87), (13, 14), (312, 317), (311, 402), (310, 318)]
+
+    /// `teethLine`: across the lip line at each of `lipLinePairs`' midpoints, the samples within
+    /// ±0.03 d that are brighter than 1.1× the lips' median luma (16 samples 0.06–0.095 d above
+    /// and below) and have under half their median chroma, as a height in d; mean of the places.
+    static func teethAlongLipLine(_ px: FacePixels, _ p: [Point3], _ axes: FacePixels.Axes, d: Float) -> Float {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 32) { buffer -> Float in
+            var height: Float = 0
+            for (a, b) in lipLinePairs {
+                let c = FaceExpression.midpoint(p[a], p[b]).xy
+                var n = 0
+                for side: Float in [-1, 1] {
+                    for k in 0..<8 {
+                        let q = axes.point(c, 0, side * (0.06 + 0.005 * Float(k)) * d)
+                        let s = px.sample(q.x, q.y)
+                        buffer[n] = s.y; buffer[16 + n] = s.saturation
+                        n += 1
+                    }
+                }
+                func median(_ from: Int) -> Float {
+                    var slice = UnsafeMutableBufferPointer(rebasing: buffer[from..<(from + 16)])
+                    slice.sort()
+                    return (slice[7] + slice[8]) / 2
+                }
+                let lips = median(0), lipsChroma = median(16)
+                var count = 0
+                for k in -6...6 {
+                    let q = axes.point(c, 0, 0.005 * Float(k) * d)
+                    let s = px.sample(q.x, q.y)
+                    if s.y > 1.1 * lips && s.saturation < 0.5 * lipsChroma { count += 1 }
+                }
+                height += Float(count) * 0.005
+            }
+            return height / Float(lipLinePairs.count)
+        }
+    }
+
     public static func measure(_ image: Image, face: FaceObservation, quality: CaptureQuality) -> ExaminerMeasurements {
         measure(image, points: face.mesh, rightPupil: face.rightPupil, leftPupil: face.leftPupil, quality: quality)
     }
@@ -99,7 +137,9 @@ public enum ExaminerEstimator {
             slit += Float(dark) * 0.01 * mouthWidth
         }
         m.lipSlit = slit / 7 / faceHeight
+        m.teethLine = teethAlongLipLine(px, p, axes, d: d)
         m.smile = FaceExpression.smile(cornerLift: FaceExpression.cornerLift(p), widthRatio: FaceExpression.mouthWidthRatio(p))
+        m.browHeight = FaceExpression.browHeight(p)
 
         // Eyes: luma around each eye, sclera against iris, glare.
         var glareSamples = 0, aroundSamples = 0
@@ -206,6 +246,13 @@ public enum ExaminerEstimator {
         }
         m.sideEdges = sideEdges
         m.sideWhite = sideWhite
+        // A light object at the mouth, either side or across the middle.
+        var mouthWhite = 0, mouthAll = 0
+        px.grid(axes.point(mouthC, 0, 0.025 * d), axes, halfU: 0.75 * d, halfV: 0.325 * d, columns: 40, rows: 20) { _, q, s in
+            mouthAll += 1
+            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !FacePixels.inside(p, innerLips, q.x, q.y) { mouthWhite += 1 }
+        }
+        m.mouthWhite = Float(mouthWhite) / Float(max(1, mouthAll))
 
         // Lip halves: redness above the skin's on each side of the mouth's centre.
         let halfMouth = 0.5 * max(2, ((p[291].x - p[61].x) * (p[291].x - p[61].x) + (p[291].y - p[61].y) * (p[291].y - p[61].y)).squareRoot())

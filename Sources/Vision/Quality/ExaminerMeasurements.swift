@@ -16,9 +16,19 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// contour: brighter than 0.85 of the skin and with less than half the skin's chroma (light
     /// on closed lips is outside the inner contour). Higher = more teeth showing.
     public var teeth: Float = 0
+    /// Teeth along the lip line, without the inner-lip contour: at the 7 inner-lip vertex pairs
+    /// between the corners, samples across the line (±0.03 d, every 0.005 d) brighter than 1.1×
+    /// the lips around them (0.06–0.095 d above and below, median) with under half their chroma;
+    /// the height they cover in d, mean of the 7 places. Lips slightly apart with the teeth
+    /// showing often leave the mesh's inner contour shut (so `teeth` reads 0); closed lips show
+    /// lip and shadow there, not teeth. Higher = teeth between the lips.
+    public var teethLine: Float = 0
     /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
     /// against the outer eye corners.
     public var smile: Float = 0
+    /// `FaceExpression.browHeight`: the upper lids' distance below the brows over the eye
+    /// distance. Higher = eyebrows raised.
+    public var browHeight: Float = 0
     /// Mean luma of the box around each eye (brow to upper cheek) over the skin's; the darker
     /// eye. Lower = darker (sunglasses, tinted lenses, a shadow).
     public var eyeLuma: Float = 0
@@ -50,6 +60,12 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Largest difference between the same boxes in their near-white share. Higher = a white
     /// object on one side (a cigarette).
     public var sideWhite: Float = 0
+    /// Share of near-white pixels (as `sideWhite` counts them: brighter than 1.2× the skin and
+    /// 25 levels above it, with under half its chroma) in the box round the mouth (1.5 d wide,
+    /// 0.3 d above to 0.35 d below the lip line), leaving out the inside of the inner lips (teeth).
+    /// Both sides at once: a cigarette, cigar or pipe held in the middle of the lips has no
+    /// mirror image to differ from. Higher = a light object at the mouth.
+    public var mouthWhite: Float = 0
     /// Lip redness (V chroma over luma, above the skin's) of the lips' half on one side of the
     /// mouth's centre against the other half's: the difference over the redder half's. Higher =
     /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).

@@ -73,5 +73,26 @@ public enum FaceExpression {
         max(clamp01((cornerLift - 0.02) / 0.12), clamp01((widthRatio - 0.62) / 0.20))
     }
 
+    /// Lower-brow vertices above each eye (person's right, left) and the upper-lid vertex under them.
+    static let rightBrow = [52, 65, 105, 66], rightUpperLid = 159
+    static let leftBrow = [282, 295, 334, 296], leftUpperLid = 386
+
+    /// Brow height: how far the upper lid lies below the brow (mean of four brow vertices per
+    /// eye, along the face's down axis, image plane), over the distance between the eye centres;
+    /// mean of both eyes. Relaxed brows read about 0.13–0.30, raised brows 0.37 and more.
+    public static func browHeight(_ p: [Point3]) -> Float {
+        let eyeR = midpoint(p[33], p[133]), eyeL = midpoint(p[263], p[362])
+        var ux = eyeL.x - eyeR.x, uy = eyeL.y - eyeR.y
+        let d = (ux * ux + uy * uy).squareRoot()
+        guard d > 0 else { return 0 }
+        ux /= d; uy /= d
+        func below(_ brow: [Int], _ lid: Int) -> Float {
+            var h: Float = 0
+            for i in brow { h += (p[lid].x - p[i].x) * -uy + (p[lid].y - p[i].y) * ux }
+            return h / Float(brow.count)
+        }
+        return (below(rightBrow, rightUpperLid) + below(leftBrow, leftUpperLid)) / 2 / d
+    }
+
     static func midpoint(_ a: Point3, _ b: Point3) -> Point3 { Point3((a.x + b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2) }
 }
