@@ -14,6 +14,15 @@ original's pixels after EXIF orientation). Sources are named in SOURCES.md.
       crops.tsv rows: 2.3 face widths wide, 3:4, the face centre at 45 % of the
       height, shifted (and if need be shrunk) to stay inside the image.
 
+  make_set.py split NEW.tsv
+      The tune/held half of photos added later (NEW.tsv: file, class and an
+      optional person key, tab-separated). Photos already in labels.tsv keep
+      theirs. Per class, the new photos are taken in name order and each goes
+      to the half with fewer photos of that class at that moment (tune on a
+      tie); a photo whose person key was seen before goes where that person
+      went. The rule reads only names, classes and person keys, never the
+      photo, so no half is chosen by what a photo shows.
+
 Needs Python 3 and Pillow.
 """
 import argparse
@@ -111,6 +120,39 @@ def build(args):
     print(f"wrote {made} photos to {out}; {skipped} rows skipped (no --root for their source)")
 
 
+def split(args):
+    counts = {}
+    with open(os.path.join(HERE, "labels.tsv")) as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        known = set()
+        for row in reader:
+            known.add(row["file"])
+            counts.setdefault(row["class"], {"tune": 0, "held": 0})[row["split"]] += 1
+    rows = []
+    with open(args.new) as handle:
+        for number, line in enumerate(handle, start=1):
+            fields = line.rstrip("\n").split("\t")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if len(fields) < 2 or not fields[0] or not fields[1]:
+                sys.exit(f"{args.new} line {number}: want file, class and an optional person key")
+            if fields[0] in known:
+                sys.exit(f"{args.new} line {number}: {fields[0]} is already in labels.tsv")
+            rows.append((fields[1], fields[0], fields[2] if len(fields) > 2 and fields[2] else None))
+    person_half = {}
+    writer = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
+    for cls, name, person in sorted(rows):
+        count = counts.setdefault(cls, {"tune": 0, "held": 0})
+        if person is not None and person in person_half:
+            half = person_half[person]
+        else:
+            half = "tune" if count["tune"] <= count["held"] else "held"
+        if person is not None:
+            person_half.setdefault(person, half)
+        count[half] += 1
+        writer.writerow([name, cls, half])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +165,9 @@ def main():
     p.add_argument("--root", required=True, help="checkout the image paths are relative to")
     p.add_argument("faces", nargs="+", help="JSON files written by `booth faces --json`")
     p.set_defaults(run=propose)
+    p = commands.add_parser("split", help="tune/held for photos not yet in labels.tsv")
+    p.add_argument("new", help="TSV of file, class and an optional person key")
+    p.set_defaults(run=split)
     args = parser.parse_args()
     args.run(args)
 
