@@ -6,23 +6,32 @@ import CNeuralKernels
 /// A table lookup is a gather, which neither SSE/AVX2 nor generic `SIMD` express for 256
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
+/// A HARD_SWISH table may be left unstored (`hardSwish(input:output:stored:)`): every kernel then
+/// computes its entries with the table construction's own operations (the same values), as the
+/// SIMD variant already does for all but the last `count mod 16` values. Integer programs leave
+/// their int16 HARD_SWISH tables unstored except on aarch64, where the NEON kernel's lookup is
+/// cheaper than the float lanes (2.75 MiB in the live landscape segmenter: 22 tables of 128 KiB).
+///
 /// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
 /// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative), each one fixed-point int32 product and
 /// one rounding shift (`PReLUParams`), 16 values per step in the vector variant.
 
 public final class LookupTable {
-    /// `entries` values of the element type the table was built for.
-    let storage: UnsafeMutableRawPointer
+    /// `entries` values of the element type the table was built for; nil for a HARD_SWISH table
+    /// that is computed, not stored.
+    let storage: UnsafeMutableRawPointer?
     let entries: Int
-    /// The int8 table (valid when built for `Int8`).
-    var table: UnsafeMutablePointer<Int8> { storage.assumingMemoryBound(to: Int8.self) }
+    /// The int8 table (valid when built for `Int8` and stored).
+    var table: UnsafeMutablePointer<Int8> { storage!.assumingMemoryBound(to: Int8.self) }
+    /// Whether the entries are stored (false: a HARD_SWISH table the kernels compute).
+    public var isStored: Bool { storage != nil }
 
     /// `f` maps real input to real output (int8 activations).
     public convenience init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
         self.init(input: input, output: output, as: Int8.self, f)
     }
 
-    init(storage: UnsafeMutableRawPointer, entries: Int) {
+    init(storage: UnsafeMutableRawPointer?, entries: Int) {
         self.storage = storage
         self.entries = entries
     }
@@ -42,7 +51,7 @@ public final class LookupTable {
         self.init(storage: storage, entries: entries)
     }
 
-    deinit { storage.deallocate() }
+    deinit { storage?.deallocate() }
 
     /// Set on HARD_SWISH tables (`hardSwish(input:output:as:)`): `lookupUnrolled` then computes
     /// the entries with float vectors — the operations of the table's construction in the same
@@ -50,12 +59,20 @@ public final class LookupTable {
     /// load per value from a 128 KiB table on the int16 path).
     public private(set) var hardSwishParameters: (input: QuantParams, output: QuantParams)?
 
-    /// The HARD_SWISH table from `input` to `output` quantisation.
+    /// The HARD_SWISH table from `input` to `output` quantisation; `stored` false: its entries
+    /// are not stored but computed by every kernel (`hardSwishEntry`, the same values).
     public static func hardSwish<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
-                                                         as e: E.Type) -> LookupTable {
-        let table = LookupTable(input: input, output: output, as: e, hardSwish)
+                                                         as e: E.Type, stored: Bool = true) -> LookupTable {
+        let table = stored ? LookupTable(input: input, output: output, as: e, hardSwish)
+                           : LookupTable(storage: nil, entries: 1 << E.bitWidth)
         table.hardSwishParameters = (input, output)
         return table
+    }
+
+    /// A HARD_SWISH entry computed as the table's construction computes it.
+    @inline(__always)
+    static func hardSwishEntry<E: QuantizedActivation>(_ q: E, _ input: QuantParams, _ output: QuantParams) -> E {
+        output.quantize(hardSwish(input.dequantize(q)), as: E.self)
     }
 
     public subscript(_ q: Int8) -> Int8 { table[Int(q) + 128] }
@@ -64,6 +81,7 @@ public final class LookupTable {
     @inline(__always)
     func center<E: QuantizedActivation>(_: E.Type) -> UnsafePointer<E> {
         precondition(entries == 1 << E.bitWidth)
+        guard let storage else { preconditionFailure("an unstored table has no entries to read") }
         return UnsafePointer(storage.assumingMemoryBound(to: E.self)) + (entries >> 1)
     }
 
@@ -101,6 +119,10 @@ public func lookupScalar<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
+    if !table.isStored, let (qin, qout) = table.hardSwishParameters {
+        for i in 0..<count { output[i] = LookupTable.hardSwishEntry(input[i], qin, qout) }
+        return
+    }
     let t = table.center(E.self)
     for i in 0..<count { output[i] = t[Int(input[i])] }
 }
@@ -111,8 +133,12 @@ public func lookupUnrolled<E: QuantizedActivation>(
 ) {
     if let (qin, qout) = table.hardSwishParameters {
         let done = hardSwishVector(input, count, qin, qout, output)
-        let t = table.center(E.self)
-        for i in done..<count { output[i] = t[Int(input[i])] }
+        if table.isStored {
+            let t = table.center(E.self)
+            for i in done..<count { output[i] = t[Int(input[i])] }
+        } else {
+            for i in done..<count { output[i] = LookupTable.hardSwishEntry(input[i], qin, qout) }
+        }
         return
     }
     let t = table.center(E.self)
@@ -135,6 +161,7 @@ public func lookupNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
+    guard table.isStored else { return lookupUnrolled(input, count, table, output) }
     let first = UnsafeRawPointer(table.center(E.self) + Int(E.min))
     let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
     if E.bitWidth == 8 {

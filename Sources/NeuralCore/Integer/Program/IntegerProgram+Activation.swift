@@ -1,3 +1,18 @@
+extension IntegerProgram {
+    /// Whether int16 HARD_SWISH tables are stored (128 KiB each). Only on aarch64, where the NEON
+    /// kernel looks every value up (about three instructions a value, against twice that for the
+    /// float lanes); elsewhere the kernels compute the entries (`hardSwishVector`), as the SIMD
+    /// variant did for all but a tail anyway, and the tables were 2.75 MiB of the live landscape
+    /// segmenter's resident memory.
+    static var storesWideHardSwish: Bool {
+        #if arch(arm64)
+        return true
+        #else
+        return false
+        #endif
+    }
+}
+
 extension IntegerProgram.Lowering {
     /// RELU, HARD_SWISH and LOGISTIC on quantised tensors: one lookup table over every input value
     /// of `E` (256 or 65,536 entries).
@@ -7,7 +22,8 @@ extension IntegerProgram.Lowering {
         let table: LookupTable
         switch op.kind {
         case .relu: table = LookupTable(input: qin, output: qo, as: E.self, LookupTable.relu)
-        case .hardSwish: table = LookupTable.hardSwish(input: qin, output: qo, as: E.self)
+        case .hardSwish: table = LookupTable.hardSwish(input: qin, output: qo, as: E.self,
+                                                       stored: E.bitWidth == 8 || IntegerProgram.storesWideHardSwish)
         case .logistic: table = LookupTable(input: qin, output: qo, as: E.self, LookupTable.logistic)
         default: throw .unsupported(label + " has no lookup table")
         }
