@@ -100,6 +100,32 @@ import Testing
         }
     }
 
+    /// The float path in a shared arena (the still path's palm detector and hand model): the
+    /// whole activation arena in the boundary block, not zeroed, and no float weights kept beside
+    /// the program's (`keepingWeights: false`): the same bits as interpreters of their own.
+    @Test("float-path interpreters sharing one arena, without their graph's weights, match their own arenas bit for bit")
+    func floatPathSharesTheBoundaryBlock() throws {
+        let names = ["palm_detection_lite", "hand_landmark_lite"]
+        let bytes = try names.map { try LiteRTReferenceTests.modelBytes($0) }
+        let own = try bytes.map { try Interpreter(model: $0, path: .float) }
+        let arena = SharedArena(capacity: 32 << 20)
+        let shared = try bytes.map { try Interpreter(model: $0, path: .float, sharing: arena, keepingWeights: false) }
+        #expect(arena.claimedBytes == 0)
+        #expect(arena.claimedBoundaryBytes == own.map(\.arenaByteCount).max())
+        for (name, interpreter) in zip(names, shared) {
+            #expect(interpreter.graph.constants.isEmpty, "\(name) kept its float weights")
+        }
+        #expect(own.allSatisfy { !$0.graph.constants.isEmpty })
+        arena.withUnsafeMutableBytes { _, boundary in boundary.initializeMemory(as: UInt8.self, repeating: 0x5A) }
+        for round in 0..<2 {
+            for (i, name) in names.enumerated() {
+                let seed = UInt64(10 * round + i + 1)
+                let expected = Self.run(own[i], seed: seed), got = Self.run(shared[i], seed: seed)
+                #expect(got == expected, "\(name), round \(round): outputs differ from the model's own arena")
+            }
+        }
+    }
+
     @Test("a program larger than the shared arena is refused at load, naming the sizes")
     func tooSmallArenaIsRefused() throws {
         let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")
