@@ -294,6 +294,24 @@ import TestSupport
         for (v, out) in outs8.enumerated() { #expect(out == expected8, "int8 variant \(v)") }
     }
 
+    /// An unstored LOGISTIC table (integer programs' int16 ones over small tensors) gives the
+    /// stored table's values in every variant, at every int16 input.
+    @Test(arguments: [(8 as Float, 1 as Float), (0.3, 0.9), (40, 1)])
+    func unstoredLogisticTableEqualsTheStoredOne(inputMax: Float, outputMax: Float) {
+        let pin = QuantParams(symmetric16: -inputMax, max: inputMax)
+        let pout = QuantParams(symmetric16: -outputMax, max: outputMax)
+        let stored = LookupTable.logistic(input: pin, output: pout, as: Int16.self)
+        let computed = LookupTable.logistic(input: pin, output: pout, as: Int16.self, stored: false)
+        #expect(stored.isStored && !computed.isStored && computed.hardSwishParameters == nil)
+        let input = (0..<65536 + 3).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ 32768) }
+        let expected = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, stored, out) }[0]
+        let outs = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, computed, out) }
+        for (v, out) in outs.enumerated() {
+            let first = out.indices.first { out[$0] != expected[$0] }
+            #expect(first == nil, "variant \(v): first difference at input \(first.map { input[$0] } ?? 0)")
+        }
+    }
+
     @Test func lookupTablesMatchTheirFunctionsAndVariantsAgree() {
         var g = SeededGenerator(seed: 1080)
         let functions: [(Float) -> Float] = [LookupTable.relu, LookupTable.hardSwish, LookupTable.logistic]

@@ -6,25 +6,32 @@ import CNeuralKernels
 /// A table lookup is a gather, which neither SSE/AVX2 nor generic `SIMD` express for 256
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
-/// A HARD_SWISH table may be left unstored (`hardSwish(input:output:stored:)`): every kernel then
-/// computes its entries with the table construction's own operations (the same values), as the
-/// SIMD variant already does for all but the last `count mod 16` values. Integer programs leave
-/// their int16 HARD_SWISH tables unstored except on aarch64, where the NEON kernel's lookup is
-/// cheaper than the float lanes (2.75 MiB in the live landscape segmenter: 22 tables of 128 KiB).
+/// A HARD_SWISH or LOGISTIC table may be left unstored (`hardSwish(input:output:as:stored:)`,
+/// `logistic(input:output:as:stored:)`): every kernel then computes its entries with the table
+/// construction's own operations (the same values); for HARD_SWISH the SIMD variant's float lanes
+/// already did so for all but the last `count mod 16` values. Integer programs leave their int16
+/// HARD_SWISH tables unstored except on aarch64, where the NEON kernel's lookup is cheaper than
+/// the float lanes, and their int16 LOGISTIC tables over small tensors (squeeze-and-excitation
+/// gates of a few hundred values) everywhere: the live landscape segmenter's 11 + 11 tables of
+/// 128 KiB were 2.75 MiB of its resident memory.
 ///
 /// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
 /// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative), each one fixed-point int32 product and
 /// one rounding shift (`PReLUParams`), 16 values per step in the vector variant.
 
 public final class LookupTable {
-    /// `entries` values of the element type the table was built for; nil for a HARD_SWISH table
-    /// that is computed, not stored.
+    /// `entries` values of the element type the table was built for; nil for a table that is
+    /// computed, not stored (`computed`).
     let storage: UnsafeMutableRawPointer?
     let entries: Int
     /// The int8 table (valid when built for `Int8` and stored).
     var table: UnsafeMutablePointer<Int8> { storage!.assumingMemoryBound(to: Int8.self) }
-    /// Whether the entries are stored (false: a HARD_SWISH table the kernels compute).
+    /// Whether the entries are stored (false: a table the kernels compute, `computed`).
     public var isStored: Bool { storage != nil }
+    /// The functions an unstored table can compute.
+    public enum Function: Sendable { case hardSwish, logistic }
+    /// An unstored table's function and quantisations (nil for a stored table).
+    public private(set) var computed: (function: Function, input: QuantParams, output: QuantParams)?
 
     /// `f` maps real input to real output (int8 activations).
     public convenience init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
@@ -60,19 +67,37 @@ public final class LookupTable {
     public private(set) var hardSwishParameters: (input: QuantParams, output: QuantParams)?
 
     /// The HARD_SWISH table from `input` to `output` quantisation; `stored` false: its entries
-    /// are not stored but computed by every kernel (`hardSwishEntry`, the same values).
+    /// are not stored but computed by every kernel (`entry`, the same values).
     public static func hardSwish<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
                                                          as e: E.Type, stored: Bool = true) -> LookupTable {
         let table = stored ? LookupTable(input: input, output: output, as: e, hardSwish)
-                           : LookupTable(storage: nil, entries: 1 << E.bitWidth)
+                           : unstored(.hardSwish, input: input, output: output, as: e)
         table.hardSwishParameters = (input, output)
         return table
     }
 
-    /// A HARD_SWISH entry computed as the table's construction computes it.
+    /// The LOGISTIC table from `input` to `output` quantisation; `stored` false: its entries are
+    /// not stored but computed by every kernel, one value at a time (for small tensors).
+    public static func logistic<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
+                                                        as e: E.Type, stored: Bool = true) -> LookupTable {
+        stored ? LookupTable(input: input, output: output, as: e, logistic) : unstored(.logistic, input: input, output: output, as: e)
+    }
+
+    private static func unstored<E: QuantizedActivation>(_ f: Function, input: QuantParams, output: QuantParams,
+                                                         as _: E.Type) -> LookupTable {
+        let table = LookupTable(storage: nil, entries: 1 << E.bitWidth)
+        table.computed = (f, input, output)
+        return table
+    }
+
+    /// An unstored table's entry for `q`, computed as the table's construction computes it.
     @inline(__always)
-    static func hardSwishEntry<E: QuantizedActivation>(_ q: E, _ input: QuantParams, _ output: QuantParams) -> E {
-        output.quantize(hardSwish(input.dequantize(q)), as: E.self)
+    func entry<E: QuantizedActivation>(_ q: E, _ f: Function, _ input: QuantParams, _ output: QuantParams) -> E {
+        let x = input.dequantize(q)
+        switch f {
+        case .hardSwish: return output.quantize(Self.hardSwish(x), as: E.self)
+        case .logistic: return output.quantize(Self.logistic(x), as: E.self)
+        }
     }
 
     public subscript(_ q: Int8) -> Int8 { table[Int(q) + 128] }
@@ -119,8 +144,8 @@ public func lookupScalar<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
-    if !table.isStored, let (qin, qout) = table.hardSwishParameters {
-        for i in 0..<count { output[i] = LookupTable.hardSwishEntry(input[i], qin, qout) }
+    if let (f, qin, qout) = table.computed {
+        for i in 0..<count { output[i] = table.entry(input[i], f, qin, qout) }
         return
     }
     let t = table.center(E.self)
@@ -137,8 +162,12 @@ public func lookupUnrolled<E: QuantizedActivation>(
             let t = table.center(E.self)
             for i in done..<count { output[i] = t[Int(input[i])] }
         } else {
-            for i in done..<count { output[i] = LookupTable.hardSwishEntry(input[i], qin, qout) }
+            for i in done..<count { output[i] = table.entry(input[i], .hardSwish, qin, qout) }
         }
+        return
+    }
+    if let (f, qin, qout) = table.computed {
+        for i in 0..<count { output[i] = table.entry(input[i], f, qin, qout) }
         return
     }
     let t = table.center(E.self)
