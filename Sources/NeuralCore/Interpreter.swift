@@ -15,7 +15,7 @@ public final class Interpreter {
     public let path: ExecutionPath
     /// The single activation arena (`plan.byteCount` bytes, 64-byte aligned).
     let arena: UnsafeMutableRawPointer
-    /// Where the integer path's memory lives when shared (the arena is then its boundary block).
+    /// Where the memory lives when shared (the arena is then its boundary block).
     let shared: SharedArena?
     let engine: Engine
 
@@ -27,27 +27,44 @@ public final class Interpreter {
 
     /// `calibration` only matters to the integer path (see `IntegerCalibration`).
     public convenience init(model bytes: [UInt8], path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
-                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil) throws(ModelError) {
-        try self.init(model: try TFLiteModel(bytes: bytes), path: path, kernels: kernels, calibration: calibration, sharing: shared)
+                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
+                            keepingWeights: Bool = true) throws(ModelError) {
+        try self.init(model: try TFLiteModel(bytes: bytes), path: path, kernels: kernels, calibration: calibration, sharing: shared,
+                      keepingWeights: keepingWeights)
     }
 
-    /// `kernels` is the variant set both paths run (`.scalar` for the reference loops). On the
-    /// integer path, `shared` holds the program's working memory and the float inputs and outputs,
-    /// shared with other interpreters that never run at the same time as this one (`SharedArena`:
-    /// read the outputs before another one runs); the float path ignores it.
+    /// `kernels` is the variant set both paths run (`.scalar` for the reference loops). `shared`
+    /// holds the memory of a run, shared with other interpreters that never run at the same time
+    /// as this one (`SharedArena`: read the outputs before another one runs): on the integer path
+    /// the program's working memory and the float inputs and outputs, on the float path the whole
+    /// activation arena (its boundary block; not zeroed, since every operation writes its output
+    /// before a later one reads it).
+    ///
+    /// `keepingWeights` false: the float path drops the graph's float weights once its program has
+    /// packed its own copy (`graph.constants` is then empty, as on the integer path, which never
+    /// keeps them), for a model that is only run; the float-path diagnostics (`PrecisionSensitivity`)
+    /// need them kept.
     public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
-                calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil) throws(ModelError) {
+                calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
+                keepingWeights: Bool = true) throws(ModelError) {
         let graph = try Graph(model: model)
         let plan = try MemoryPlan(graph: graph)
         self.plan = plan
         self.path = path
         switch path {
         case .float:
-            self.graph = graph
-            self.shared = nil
-            arena = UnsafeMutableRawPointer.allocate(byteCount: max(plan.byteCount, MemoryPlan.alignment), alignment: MemoryPlan.alignment)
-            arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(plan.byteCount, MemoryPlan.alignment))
+            let bytes = max(plan.byteCount, MemoryPlan.alignment)
+            self.shared = shared
+            if let shared {
+                arena = try shared.claimBoundary(bytes)
+            } else {
+                arena = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
+                arena.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+            }
             engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
+            var kept = graph
+            if !keepingWeights { kept.constants = [] }
+            self.graph = kept
         case .integer:
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)

@@ -265,6 +265,53 @@ import TestSupport
         #expect(first8 == nil, "int8, first difference at input \(first8.map { input8[$0] } ?? 0)")
     }
 
+    /// An unstored HARD_SWISH table (`stored: false`, as integer programs make their int16 ones
+    /// off aarch64) gives, in every variant and at every int16 and int8 input and every tail
+    /// length, the stored table's scalar lookup, bit for bit; it holds no entries.
+    @Test(arguments: [(8 as Float, 7 as Float, 0 as Int32), (0.3, 6, 0), (40, 0.01, 0), (0.05, 900, -5)])
+    func unstoredHardSwishTableEqualsTheStoredOne(inputMax: Float, outputMax: Float, int8ZeroPoint: Int32) {
+        let pin = QuantParams(symmetric16: -inputMax, max: inputMax)
+        let pout = QuantParams(symmetric16: -outputMax, max: outputMax)
+        let stored = LookupTable.hardSwish(input: pin, output: pout, as: Int16.self)
+        let computed = LookupTable.hardSwish(input: pin, output: pout, as: Int16.self, stored: false)
+        #expect(stored.isStored && !computed.isStored)
+        for count in [65536 + 5, 15, 1] {
+            let input = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ 32768) }
+            let expected = Self.eachVariant(count) { set, out in set.lookup(input, count, stored, out) }[0]
+            let outs = Self.eachVariant(count) { set, out in set.lookup(input, count, computed, out) }
+            for (v, out) in outs.enumerated() {
+                let first = out.indices.first { out[$0] != expected[$0] }
+                #expect(first == nil, "int16 variant \(v), \(count) values: first difference at input \(first.map { input[$0] } ?? 0)")
+            }
+        }
+        let pin8 = QuantParams(scale: inputMax / 100, zeroPoint: int8ZeroPoint)
+        let pout8 = QuantParams(scale: outputMax / 100, zeroPoint: -int8ZeroPoint)
+        let stored8 = LookupTable.hardSwish(input: pin8, output: pout8, as: Int8.self)
+        let computed8 = LookupTable.hardSwish(input: pin8, output: pout8, as: Int8.self, stored: false)
+        let input8 = (0..<256 + 19).map { Int8(truncatingIfNeeded: $0) }
+        let expected8 = IntTest.eachVariant(input8.count) { set, out in set.lookup(input8, input8.count, stored8, out) }[0]
+        let outs8 = IntTest.eachVariant(input8.count) { set, out in set.lookup(input8, input8.count, computed8, out) }
+        for (v, out) in outs8.enumerated() { #expect(out == expected8, "int8 variant \(v)") }
+    }
+
+    /// An unstored LOGISTIC table (integer programs' int16 ones over small tensors) gives the
+    /// stored table's values in every variant, at every int16 input.
+    @Test(arguments: [(8 as Float, 1 as Float), (0.3, 0.9), (40, 1)])
+    func unstoredLogisticTableEqualsTheStoredOne(inputMax: Float, outputMax: Float) {
+        let pin = QuantParams(symmetric16: -inputMax, max: inputMax)
+        let pout = QuantParams(symmetric16: -outputMax, max: outputMax)
+        let stored = LookupTable.logistic(input: pin, output: pout, as: Int16.self)
+        let computed = LookupTable.logistic(input: pin, output: pout, as: Int16.self, stored: false)
+        #expect(stored.isStored && !computed.isStored && computed.hardSwishParameters == nil)
+        let input = (0..<65536 + 3).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ 32768) }
+        let expected = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, stored, out) }[0]
+        let outs = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, computed, out) }
+        for (v, out) in outs.enumerated() {
+            let first = out.indices.first { out[$0] != expected[$0] }
+            #expect(first == nil, "variant \(v): first difference at input \(first.map { input[$0] } ?? 0)")
+        }
+    }
+
     @Test func lookupTablesMatchTheirFunctionsAndVariantsAgree() {
         var g = SeededGenerator(seed: 1080)
         let functions: [(Float) -> Float] = [LookupTable.relu, LookupTable.hardSwish, LookupTable.logistic]

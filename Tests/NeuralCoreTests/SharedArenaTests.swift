@@ -53,6 +53,79 @@ import Testing
         }
     }
 
+    /// A calibration with the outputs of `convolutions` (indices among the model's CONV_2Ds, and
+    /// `then` more operations after each) computed in float: one float run each.
+    static func withFloatRuns(_ bytes: [UInt8], convolutions: [Int], then: Int = 0) throws -> IntegerCalibration {
+        var table = try MixedPrecisionTests.table(bytes, settings: .unit)
+        let ops = try Interpreter(model: bytes, path: .float).graph.operations
+        let convs = ops.indices.filter { if case .conv2D = ops[$0].kind { return true } else { return false } }
+        table.floatTensors = Set(convolutions.flatMap { c in (0...then).map { ops[convs[c] + $0].output } })
+        var calibration = IntegerCalibration.unit
+        calibration.adopt(table)
+        return calibration
+    }
+
+    /// The float runs' arena (`FloatIsland`) lies in the shared block, inside its claim, and the
+    /// runs need nothing of it zeroed: the landscape segmenter (int16) and the mesh (int8), each
+    /// with two float runs, overwrite each other's runs' memory and give their private-arena bits.
+    @Test("float runs' arenas are inside the shared block's claim, and interleaved runs match private arenas bit for bit")
+    func floatRunsShareTheArena() throws {
+        let names = ["selfie_segmentation_landscape", "face_landmark"]
+        let bytes = try names.map { try LiteRTReferenceTests.modelBytes($0) }
+        let calibrations = try [Self.withFloatRuns(bytes[0], convolutions: [2, 6], then: 1),
+                                Self.withFloatRuns(bytes[1], convolutions: [1, 5])]
+        let own = try zip(bytes, calibrations).map { try Interpreter(model: $0, path: .integer, calibration: $1) }
+        let arena = SharedArena(capacity: 16 << 20)
+        let shared = try zip(bytes, calibrations).map { try Interpreter(model: $0, path: .integer, calibration: $1, sharing: arena) }
+        arena.withUnsafeMutableBytes { integer, boundary in
+            for (name, interpreter) in zip(names, shared) {
+                guard let runs = interpreter.floatRunArena, let memory = interpreter.integerMemory else {
+                    Issue.record("\(name): no float runs"); continue
+                }
+                #expect(memory.floatRuns == 2, "\(name)")
+                #expect(runs.count > 0)
+                let start = UnsafeRawPointer(integer.baseAddress!).distance(to: runs.baseAddress!)
+                #expect(start >= 0 && start + runs.count <= integer.count,
+                        "\(name): float runs' arena at \(start)+\(runs.count), outside the shared claim of \(integer.count) bytes")
+            }
+            integer.initializeMemory(as: UInt8.self, repeating: 0xA5)
+            boundary.initializeMemory(as: UInt8.self, repeating: 0x5A)
+        }
+        for round in 0..<2 {
+            for (i, name) in names.enumerated() {
+                let seed = UInt64(10 * round + i + 1)
+                let expected = Self.run(own[i], seed: seed), got = Self.run(shared[i], seed: seed)
+                #expect(got == expected, "\(name), round \(round): outputs differ from the model's own arena")
+            }
+        }
+    }
+
+    /// The float path in a shared arena (the still path's palm detector and hand model): the
+    /// whole activation arena in the boundary block, not zeroed, and no float weights kept beside
+    /// the program's (`keepingWeights: false`): the same bits as interpreters of their own.
+    @Test("float-path interpreters sharing one arena, without their graph's weights, match their own arenas bit for bit")
+    func floatPathSharesTheBoundaryBlock() throws {
+        let names = ["palm_detection_lite", "hand_landmark_lite"]
+        let bytes = try names.map { try LiteRTReferenceTests.modelBytes($0) }
+        let own = try bytes.map { try Interpreter(model: $0, path: .float) }
+        let arena = SharedArena(capacity: 32 << 20)
+        let shared = try bytes.map { try Interpreter(model: $0, path: .float, sharing: arena, keepingWeights: false) }
+        #expect(arena.claimedBytes == 0)
+        #expect(arena.claimedBoundaryBytes == own.map(\.arenaByteCount).max())
+        for (name, interpreter) in zip(names, shared) {
+            #expect(interpreter.graph.constants.isEmpty, "\(name) kept its float weights")
+        }
+        #expect(own.allSatisfy { !$0.graph.constants.isEmpty })
+        arena.withUnsafeMutableBytes { _, boundary in boundary.initializeMemory(as: UInt8.self, repeating: 0x5A) }
+        for round in 0..<2 {
+            for (i, name) in names.enumerated() {
+                let seed = UInt64(10 * round + i + 1)
+                let expected = Self.run(own[i], seed: seed), got = Self.run(shared[i], seed: seed)
+                #expect(got == expected, "\(name), round \(round): outputs differ from the model's own arena")
+            }
+        }
+    }
+
     @Test("a program larger than the shared arena is refused at load, naming the sizes")
     func tooSmallArenaIsRefused() throws {
         let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")

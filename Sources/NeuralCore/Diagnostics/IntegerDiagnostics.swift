@@ -98,4 +98,11 @@ extension Interpreter {
         guard case .integer(let program) = engine else { return nil }
         return (program.byteCount, program.floatRunBytes, program.islands.count)
     }
+
+    /// On the integer path with float runs: their shared float arena (inside the program's block,
+    /// so inside a `SharedArena`'s integer block when the interpreter shares one). Nil otherwise.
+    package var floatRunArena: UnsafeRawBufferPointer? {
+        guard case .integer(let program) = engine, !program.islands.isEmpty else { return nil }
+        return UnsafeRawBufferPointer(start: program.memory.floatRuns, count: program.memory.floatRunByteCount)
+    }
 }

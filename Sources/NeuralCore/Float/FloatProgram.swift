@@ -27,7 +27,8 @@ final class FloatProgram {
     private(set) var steps = UnsafeMutableBufferPointer<Step>(start: nil, count: 0)
     /// For graph operation k, the index one past its last step (a concatenation takes several).
     private(set) var operationEnds = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
-    /// Packed weights and biases of the convolutions plus every other constant (one allocation).
+    /// Packed weights and biases of the convolutions plus the other constants the operations read
+    /// (one allocation; the filters and biases are not copied raw as well).
     let constants: UnsafeMutablePointer<Float>
     let constantCount: Int
 
@@ -66,17 +67,35 @@ final class FloatProgram {
             packed += w
             packed += b
         }
+        // Then the raw constants an operation reads as an operand: not the convolutions' filters
+        // and biases, which are read packed only (a second copy of every weight).
+        var rawAt = [Int: Int]()  // constant tensor → offset from rawBase
+        var rawCount = 0
+        for op in graph.operations {
+            let packedOperands: Bool
+            switch op.kind {
+            case .conv2D, .depthwiseConv2D, .transposeConvBias: packedOperands = true
+            default: packedOperands = false
+            }
+            for (i, t) in op.inputs.enumerated() where t >= 0 && !(packedOperands && (i == 1 || i == 2)) {
+                guard graph.tensors[t].constantOffset != nil, rawAt[t] == nil else { continue }
+                rawAt[t] = rawCount
+                rawCount += graph.tensors[t].elementCount
+            }
+        }
         let rawBase = packed.count
-        let constantCount = packed.count + graph.constants.count + 8
+        let constantCount = packed.count + rawCount + 8
         let constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
         constants.initialize(repeating: 0, count: constantCount)
         self.constantCount = constantCount
         self.constants = constants
         packed.withUnsafeBufferPointer { constants.update(from: $0.baseAddress!, count: $0.count) }
-        graph.constants.withUnsafeBufferPointer { (constants + rawBase).update(from: $0.baseAddress!, count: $0.count) }
+        for (t, offset) in rawAt {
+            graph.constant(t).withUnsafeBufferPointer { (constants + rawBase + offset).update(from: $0.baseAddress!, count: $0.count) }
+        }
 
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> {
-            if let c = graph.tensors[t].constantOffset { return constants + rawBase + c }
+            if graph.tensors[t].constantOffset != nil { return constants + rawBase + rawAt[t]! }
             return (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
         }
         var steps = [Step]()

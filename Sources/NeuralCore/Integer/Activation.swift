@@ -6,23 +6,39 @@ import CNeuralKernels
 /// A table lookup is a gather, which neither SSE/AVX2 nor generic `SIMD` express for 256
 /// entries (NEON's `tbl` covers 64), so the "SIMD" variant is the same lookup unrolled by 8.
 ///
+/// A HARD_SWISH or LOGISTIC table may be left unstored (`hardSwish(input:output:as:stored:)`,
+/// `logistic(input:output:as:stored:)`): every kernel then computes its entries with the table
+/// construction's own operations (the same values); for HARD_SWISH the SIMD variant's float lanes
+/// already did so for all but the last `count mod 16` values. Integer programs leave their int16
+/// HARD_SWISH tables unstored except on aarch64, where the NEON kernel's lookup is cheaper than
+/// the float lanes, and their int16 LOGISTIC tables over small tensors (squeeze-and-excitation
+/// gates of a few hundred values) everywhere: the live landscape segmenter's 11 + 11 tables of
+/// 128 KiB were 2.75 MiB of its resident memory.
+///
 /// PRELU with a per-channel slope is requantisation with two multipliers, `s_in/s_out` for
 /// x ≥ zp and `s_in·α[c]/s_out` below (α may be negative), each one fixed-point int32 product and
 /// one rounding shift (`PReLUParams`), 16 values per step in the vector variant.
 
 public final class LookupTable {
-    /// `entries` values of the element type the table was built for.
-    let storage: UnsafeMutableRawPointer
+    /// `entries` values of the element type the table was built for; nil for a table that is
+    /// computed, not stored (`computed`).
+    let storage: UnsafeMutableRawPointer?
     let entries: Int
-    /// The int8 table (valid when built for `Int8`).
-    var table: UnsafeMutablePointer<Int8> { storage.assumingMemoryBound(to: Int8.self) }
+    /// The int8 table (valid when built for `Int8` and stored).
+    var table: UnsafeMutablePointer<Int8> { storage!.assumingMemoryBound(to: Int8.self) }
+    /// Whether the entries are stored (false: a table the kernels compute, `computed`).
+    public var isStored: Bool { storage != nil }
+    /// The functions an unstored table can compute.
+    public enum Function: Sendable { case hardSwish, logistic }
+    /// An unstored table's function and quantisations (nil for a stored table).
+    public private(set) var computed: (function: Function, input: QuantParams, output: QuantParams)?
 
     /// `f` maps real input to real output (int8 activations).
     public convenience init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
         self.init(input: input, output: output, as: Int8.self, f)
     }
 
-    init(storage: UnsafeMutableRawPointer, entries: Int) {
+    init(storage: UnsafeMutableRawPointer?, entries: Int) {
         self.storage = storage
         self.entries = entries
     }
@@ -42,7 +58,7 @@ public final class LookupTable {
         self.init(storage: storage, entries: entries)
     }
 
-    deinit { storage.deallocate() }
+    deinit { storage?.deallocate() }
 
     /// Set on HARD_SWISH tables (`hardSwish(input:output:as:)`): `lookupUnrolled` then computes
     /// the entries with float vectors — the operations of the table's construction in the same
@@ -50,12 +66,38 @@ public final class LookupTable {
     /// load per value from a 128 KiB table on the int16 path).
     public private(set) var hardSwishParameters: (input: QuantParams, output: QuantParams)?
 
-    /// The HARD_SWISH table from `input` to `output` quantisation.
+    /// The HARD_SWISH table from `input` to `output` quantisation; `stored` false: its entries
+    /// are not stored but computed by every kernel (`entry`, the same values).
     public static func hardSwish<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
-                                                         as e: E.Type) -> LookupTable {
-        let table = LookupTable(input: input, output: output, as: e, hardSwish)
+                                                         as e: E.Type, stored: Bool = true) -> LookupTable {
+        let table = stored ? LookupTable(input: input, output: output, as: e, hardSwish)
+                           : unstored(.hardSwish, input: input, output: output, as: e)
         table.hardSwishParameters = (input, output)
         return table
+    }
+
+    /// The LOGISTIC table from `input` to `output` quantisation; `stored` false: its entries are
+    /// not stored but computed by every kernel, one value at a time (for small tensors).
+    public static func logistic<E: QuantizedActivation>(input: QuantParams, output: QuantParams,
+                                                        as e: E.Type, stored: Bool = true) -> LookupTable {
+        stored ? LookupTable(input: input, output: output, as: e, logistic) : unstored(.logistic, input: input, output: output, as: e)
+    }
+
+    private static func unstored<E: QuantizedActivation>(_ f: Function, input: QuantParams, output: QuantParams,
+                                                         as _: E.Type) -> LookupTable {
+        let table = LookupTable(storage: nil, entries: 1 << E.bitWidth)
+        table.computed = (f, input, output)
+        return table
+    }
+
+    /// An unstored table's entry for `q`, computed as the table's construction computes it.
+    @inline(__always)
+    func entry<E: QuantizedActivation>(_ q: E, _ f: Function, _ input: QuantParams, _ output: QuantParams) -> E {
+        let x = input.dequantize(q)
+        switch f {
+        case .hardSwish: return output.quantize(Self.hardSwish(x), as: E.self)
+        case .logistic: return output.quantize(Self.logistic(x), as: E.self)
+        }
     }
 
     public subscript(_ q: Int8) -> Int8 { table[Int(q) + 128] }
@@ -64,6 +106,7 @@ public final class LookupTable {
     @inline(__always)
     func center<E: QuantizedActivation>(_: E.Type) -> UnsafePointer<E> {
         precondition(entries == 1 << E.bitWidth)
+        guard let storage else { preconditionFailure("an unstored table has no entries to read") }
         return UnsafePointer(storage.assumingMemoryBound(to: E.self)) + (entries >> 1)
     }
 
@@ -101,6 +144,10 @@ public func lookupScalar<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
+    if let (f, qin, qout) = table.computed {
+        for i in 0..<count { output[i] = table.entry(input[i], f, qin, qout) }
+        return
+    }
     let t = table.center(E.self)
     for i in 0..<count { output[i] = t[Int(input[i])] }
 }
@@ -111,8 +158,16 @@ public func lookupUnrolled<E: QuantizedActivation>(
 ) {
     if let (qin, qout) = table.hardSwishParameters {
         let done = hardSwishVector(input, count, qin, qout, output)
-        let t = table.center(E.self)
-        for i in done..<count { output[i] = t[Int(input[i])] }
+        if table.isStored {
+            let t = table.center(E.self)
+            for i in done..<count { output[i] = t[Int(input[i])] }
+        } else {
+            for i in done..<count { output[i] = table.entry(input[i], .hardSwish, qin, qout) }
+        }
+        return
+    }
+    if let (f, qin, qout) = table.computed {
+        for i in 0..<count { output[i] = table.entry(input[i], f, qin, qout) }
         return
     }
     let t = table.center(E.self)
@@ -135,6 +190,7 @@ public func lookupNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
     _ output: UnsafeMutablePointer<E>
 ) {
+    guard table.isStored else { return lookupUnrolled(input, count, table, output) }
     let first = UnsafeRawPointer(table.center(E.self) + Int(E.min))
     let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
     if E.bitWidth == 8 {

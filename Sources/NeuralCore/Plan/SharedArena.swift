@@ -1,10 +1,11 @@
 /// The integer-path memory of several interpreters that never run at the same time (one thread
 /// runs them one after another, as the kiosk's vision thread runs the face detector, the face
-/// mesh and the live segmenter), in two blocks: every integer program's activations and GEMM
-/// scratch start at one, and every interpreter's float tensors (on the integer path only the
+/// mesh and the live segmenter), in two blocks: every integer program's activations, GEMM
+/// scratch and float runs' arena (`FloatIsland`, the operations its calibration table computes in
+/// float) start at one, and every interpreter's float tensors (on the integer path only the
 /// model's inputs and outputs are used) at the other. Resident memory is then the largest
 /// model's need, not the sum (3.3 MiB less in booth mode, where the full-range detector's int16
-/// arena alone is 2.2 MiB).
+/// arena alone is 2.2 MiB; the float runs' arenas, 0.9–1.9 MB per model, count once too).
 ///
 /// This is sound because a run leaves nothing in its arena for the next run: every step writes
 /// its output before a later step reads it and nothing is placed in the arena at load

@@ -30,9 +30,11 @@ public final class HandLandmarkVerifier {
     /// 0.71, real hands 0.99 (the pasted hand cut-out 0.53–0.99), so the examiner asks for 0.8.
     public var minPresence: Float = 0.8
 
-    /// Loads `bytes` (`ModelFile.handLandmark`) for the float path; the shapes are checked.
-    public init(model bytes: [UInt8]) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: .float)
+    /// Loads `bytes` (`ModelFile.handLandmark`) for the float path, keeping no float weights
+    /// beside the program's packed ones, with its activations in `shared` when given (see
+    /// `PalmDetector.init`); the shapes are checked.
+    public init(model bytes: [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(model: bytes, path: .float, sharing: shared, keepingWeights: false)
         try interpreter.requireShapes("MediaPipe hand landmark model", inputs: Self.inputShapes, outputs: Self.outputShapes)
     }
 

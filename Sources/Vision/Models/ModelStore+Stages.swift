@@ -54,10 +54,22 @@ extension ModelStore {
 
     /// The palm detector the examiner runs on stills for a hand at the face, with the hand
     /// landmark model confirming each palm (float path; see `PalmDetector`).
+    /// The two share one activation block (they run one after the other: `SharedArena`), and
+    /// keep only their packed float weights.
     public func palmDetector() throws(ModelStoreError) -> PalmDetector {
-        let palms = try read(.palmDetection), hand = try read(.handLandmark)
+        let arena = SharedArena(capacity: Self.palmArenaCapacity)
+        // Each file is read just before its model is built, so the first one's bytes are gone
+        // when the second is read.
         let verifier: HandLandmarkVerifier
-        do { verifier = try HandLandmarkVerifier(model: hand) } catch { throw .invalid(path(.handLandmark), error) }
-        do { return try PalmDetector(model: palms, verifier: verifier) } catch { throw .invalid(path(.palmDetection), error) }
+        let hand = try read(.handLandmark)
+        do { verifier = try HandLandmarkVerifier(model: hand, sharing: arena) } catch { throw .invalid(path(.handLandmark), error) }
+        let palms = try read(.palmDetection)
+        do { return try PalmDetector(model: palms, verifier: verifier, sharing: arena) } catch {
+            throw .invalid(path(.palmDetection), error)
+        }
     }
+
+    /// Bytes reserved for the palm and hand models' shared activations (address space only: the
+    /// pages the larger plan never touches stay out of resident memory).
+    static let palmArenaCapacity = 32 << 20
 }

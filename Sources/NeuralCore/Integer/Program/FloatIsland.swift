@@ -12,8 +12,8 @@
 /// and written unrounded into the interpreter's float tensor for a model output.
 ///
 /// Its memory is planned and allocated at load: the packed constants its own, the arena shared
-/// with the program's other runs (`Memory`, as large as the largest run's plan); a run allocates
-/// nothing.
+/// with the program's other runs (`Memory`, as large as the largest run's plan, inside the
+/// program's `IntegerArena`); a run allocates nothing.
 final class FloatIsland {
     /// Where a value the run reads comes from.
     enum Source {
@@ -82,24 +82,24 @@ final class FloatIsland {
         }
     }
 
-    /// The float arena the runs of one program share, as large as the largest run's plan.
-    final class Memory {
+    /// The float arena the runs of one program share, as large as the largest run's plan: a region
+    /// of the program's `IntegerArena` (after its scratch), so that a program in a `SharedArena`
+    /// shares it with the other programs as well. Not zeroed: every operation of a run writes its
+    /// output before a later one reads it, and the run's inputs are written at its start.
+    struct Memory {
         let base: UnsafeMutableRawPointer
         let byteCount: Int
 
-        init(_ layouts: [Layout]) {
-            byteCount = max(layouts.map { $0.plan.byteCount }.max() ?? 0, MemoryPlan.alignment)
-            base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryPlan.alignment)
-            base.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        /// The bytes the runs laid out in `layouts` need (their largest plan).
+        static func byteCount(_ layouts: [Layout]) -> Int {
+            max(layouts.map { $0.plan.byteCount }.max() ?? 0, MemoryPlan.alignment)
         }
-
-        deinit { base.deallocate() }
     }
 
     /// The graph operations the run computes (indices into the program's graph).
     let operations: Range<Int>
     let program: FloatProgram
-    /// The shared arena (kept alive by every run that uses it).
+    /// The runs' shared arena (owned by the program's `IntegerArena`).
     let memory: Memory
     private let entries: [Edge<Source>]
     private let exits: [Edge<Sink>]

@@ -6,6 +6,8 @@
 ///   for the SIMD kernels' over-reads;
 /// - scratch: int16 im2col rows (`tileRows` output pixels at a time, depth rounded up to even)
 ///   and int32 accumulator rows, as large as the largest CONV_2D or transpose convolution needs;
+/// - the float runs' arena (`FloatIsland.Memory`: the largest run's float plan), after the scratch,
+///   so that with a `SharedArena` it is shared with the other programs too;
 /// - float buffers for the intermediate tensors the quantisation plan computes in float, made on
 ///   request by the lowering.
 final class IntegerArena {
@@ -15,28 +17,35 @@ final class IntegerArena {
     let scratch32: UnsafeMutablePointer<Int32>
     /// Elements of `scratch16` and `scratch32`.
     let scratch16Count: Int, scratch32Count: Int
-    /// The block `base` starts, holding the arena then both scratch buffers: the shared arena's
+    /// The float runs' arena (`floatRunByteCount` bytes, none without float runs).
+    let floatRuns: UnsafeMutableRawPointer
+    let floatRunByteCount: Int
+    /// The block `base` starts, holding the arena, both scratch buffers and the float runs' arena: the shared arena's
     /// (not freed here), or this arena's own.
     private let shared: SharedArena?
     private var floatBuffers: [Int: UnsafeMutablePointer<Float>] = [:]
     private var floatBytes = 0
 
-    /// With `shared`, the arena and scratch start at the shared block (see `SharedArena`).
+    /// With `shared`, the arena, scratch and `floatRunBytes` of float runs' arena start at the
+    /// shared block (see `SharedArena`).
     ///
-    /// The memory is not zeroed: every step writes its output before a later step reads it, so
-    /// the pages of a model that has not run yet stay out of resident memory (tested by running
-    /// on an arena filled with a pattern).
-    init(graph: Graph, elementSizes: [Int], tileRows: Int, shared: SharedArena? = nil) throws(ModelError) {
+    /// The memory is not zeroed: every step (and every float run's operation) writes its output
+    /// before a later one reads it, so the pages of a model that has not run yet stay out of
+    /// resident memory (tested by running on an arena filled with a pattern).
+    init(graph: Graph, elementSizes: [Int], tileRows: Int, floatRunBytes: Int = 0, shared: SharedArena? = nil) throws(ModelError) {
         plan = try MemoryPlan(graph: graph, elementSizes: elementSizes, tailPadding: 64)
         (scratch16Count, scratch32Count) = try Self.scratchCounts(graph, tileRows: tileRows)
         let a = MemoryPlan.alignment
         let scratch16Offset = (max(plan.byteCount, a) + a - 1) / a * a
         let scratch32Offset = (scratch16Offset + scratch16Count * 2 + a - 1) / a * a
-        let bytes = scratch32Offset + scratch32Count * 4
+        let floatRunOffset = (scratch32Offset + scratch32Count * 4 + a - 1) / a * a
+        let bytes = floatRunOffset + floatRunBytes
         self.shared = shared
         base = try shared?.claim(bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: a)
         scratch16 = (base + scratch16Offset).assumingMemoryBound(to: Int16.self)
         scratch32 = (base + scratch32Offset).assumingMemoryBound(to: Int32.self)
+        floatRuns = base + floatRunOffset
+        floatRunByteCount = floatRunBytes
     }
 
     deinit {
@@ -44,8 +53,8 @@ final class IntegerArena {
         for p in floatBuffers.values { p.deallocate() }
     }
 
-    /// Bytes of integer memory: the arena, scratch and float buffers.
-    var byteCount: Int { plan.byteCount + scratch16Count * 2 + scratch32Count * 4 + floatBytes }
+    /// Bytes of integer memory: the arena, scratch, float runs' arena and float buffers.
+    var byteCount: Int { plan.byteCount + scratch16Count * 2 + scratch32Count * 4 + floatRunByteCount + floatBytes }
 
     /// Tensor `t`'s slot in the arena, or nil when the plan gave it none (constants, unused tensors).
     func slot<E>(_ t: Int, as _: E.Type) -> UnsafeMutablePointer<E>? {

@@ -1,3 +1,22 @@
+extension IntegerProgram {
+    /// Whether int16 HARD_SWISH tables are stored (128 KiB each). Only on aarch64, where the NEON
+    /// kernel looks every value up (about three instructions a value, against twice that for the
+    /// float lanes); elsewhere the kernels compute the entries (`hardSwishVector`), as the SIMD
+    /// variant did for all but a tail anyway (the live landscape segmenter's 11 tables: 1.4 MiB).
+    static var storesWideHardSwish: Bool {
+        #if arch(arm64)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// int16 LOGISTIC tables over at most this many values are computed per value, not stored:
+    /// the landscape segmenter's 11 squeeze-and-excitation gates (a few hundred values a frame
+    /// between them, against a 65,536-entry table built at load for each).
+    static var computedLogisticLimit: Int { 4096 }
+}
+
 extension IntegerProgram.Lowering {
     /// RELU, HARD_SWISH and LOGISTIC on quantised tensors: one lookup table over every input value
     /// of `E` (256 or 65,536 entries).
@@ -7,8 +26,11 @@ extension IntegerProgram.Lowering {
         let table: LookupTable
         switch op.kind {
         case .relu: table = LookupTable(input: qin, output: qo, as: E.self, LookupTable.relu)
-        case .hardSwish: table = LookupTable.hardSwish(input: qin, output: qo, as: E.self)
-        case .logistic: table = LookupTable(input: qin, output: qo, as: E.self, LookupTable.logistic)
+        case .hardSwish: table = LookupTable.hardSwish(input: qin, output: qo, as: E.self,
+                                                       stored: E.bitWidth == 8 || IntegerProgram.storesWideHardSwish)
+        case .logistic:
+            table = LookupTable.logistic(input: qin, output: qo, as: E.self,
+                                         stored: E.bitWidth == 8 || graph.tensors[x].elementCount > IntegerProgram.computedLogisticLimit)
         default: throw .unsupported(label + " has no lookup table")
         }
         append(.lookup(UnsafePointer(try quantized(x)), graph.tensors[x].elementCount, table, try quantized(out)))

@@ -71,11 +71,12 @@ final class IntegerProgram {
     var isFloat: [Bool] { quantization.isFloat }
     /// The runs of operations computed in float (`FloatIsland`), in program order.
     let islands: [FloatIsland]
-    /// Bytes of integer memory: the arena, scratch and float intermediates, and the float runs'.
-    var byteCount: Int { memory.byteCount + floatRunBytes }
-    /// Bytes of the float runs: their shared arena once, and their packed constants.
+    /// Bytes of integer memory: the arena, scratch, float intermediates and float runs' arena
+    /// (`IntegerArena`), and the float runs' packed constants.
+    var byteCount: Int { memory.byteCount + islands.reduce(0) { $0 + $1.constantBytes } }
+    /// Bytes of the float runs: their shared arena once (part of `memory`), and their packed constants.
     var floatRunBytes: Int {
-        (islands.first?.memory.byteCount ?? 0) + islands.reduce(0) { $0 + $1.constantBytes }
+        memory.floatRunByteCount + islands.reduce(0) { $0 + $1.constantBytes }
     }
 
     /// Lowers `graph` through the passes above at `bits` (8 or 16) per activation, except the
@@ -95,19 +96,6 @@ final class IntegerProgram {
                                    inputRange: (calibration.inputLower, calibration.inputUpper),
                                    floatOperations: table?.floatTensors ?? [])
         let quantization = QuantizationPlan(widths, calibration: calibration)
-        let memory = try IntegerArena(graph: widths.graph, elementSizes: widths.elementSizes, tileRows: Self.tileRows,
-                                      shared: shared)
-        var narrow = Lowering<Int8>(graph: widths.graph, quantization: quantization, memory: memory,
-                                    floatPlan: floatPlan, floatArena: floatArena)
-        var wide = Lowering<Int16>(graph: widths.graph, quantization: quantization, memory: memory,
-                                   floatPlan: floatPlan, floatArena: floatArena)
-        var steps: [ProgramStep] = [], stepTensors: [Int] = []
-        func take(_ t: Int) {
-            for s in narrow.steps { steps.append(.int8(s)); stepTensors.append(t) }
-            for s in wide.steps { steps.append(.int16(s)); stepTensors.append(t) }
-            narrow.steps.removeAll()
-            wide.steps.removeAll()
-        }
         let g = widths.graph
         let floatTensors = table?.floatTensors ?? []
         for t in floatTensors where t >= g.tensors.count {
@@ -123,7 +111,22 @@ final class IntegerProgram {
             layouts[first] = try FloatIsland.Layout(graph: g, operations: first..<end)
             first = end
         }
-        let islandMemory = layouts.isEmpty ? nil : FloatIsland.Memory(Array(layouts.values))
+        // The float runs' arena is part of the program's (and so of a shared arena's) block.
+        let memory = try IntegerArena(graph: g, elementSizes: widths.elementSizes, tileRows: Self.tileRows,
+                                      floatRunBytes: layouts.isEmpty ? 0 : FloatIsland.Memory.byteCount(Array(layouts.values)),
+                                      shared: shared)
+        let islandMemory = layouts.isEmpty ? nil : FloatIsland.Memory(base: memory.floatRuns, byteCount: memory.floatRunByteCount)
+        var narrow = Lowering<Int8>(graph: widths.graph, quantization: quantization, memory: memory,
+                                    floatPlan: floatPlan, floatArena: floatArena)
+        var wide = Lowering<Int16>(graph: widths.graph, quantization: quantization, memory: memory,
+                                   floatPlan: floatPlan, floatArena: floatArena)
+        var steps: [ProgramStep] = [], stepTensors: [Int] = []
+        func take(_ t: Int) {
+            for s in narrow.steps { steps.append(.int8(s)); stepTensors.append(t) }
+            for s in wide.steps { steps.append(.int16(s)); stepTensors.append(t) }
+            narrow.steps.removeAll()
+            wide.steps.removeAll()
+        }
         var islands: [FloatIsland] = []
         var islandOutputs = Set<Int>()
         for i in g.inputs {
@@ -144,7 +147,7 @@ final class IntegerProgram {
                 let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
                                              floatSIMD: kernels.floatSIMD)
                 islands.append(island)
-                for o in g.outputs where g.operations[k..<end].contains(where: { $0.output == o }) { islandOutputs.insert(o) }
+                for o in layout.outputs where g.outputs.contains(o) { islandOutputs.insert(o) }
                 steps.append(.float(island))
                 stepTensors.append(-1)
                 k = end - 1
