@@ -1,6 +1,7 @@
 /* NeuralCore's aarch64 inner loops (see include/CNeuralKernels.h). */
 #include "CNeuralKernels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__aarch64__)
@@ -95,15 +96,18 @@ static inline void store16(int kind, void *out, int32x4_t v0, int32x4_t v1, int3
     do {                                                              \
         c[0] = vmlal_lane_s16(c[0], vget_low_s16(wl), x, lane);       \
         c[1] = vmlal_high_lane_s16(c[1], wl, x, lane);                \
-        c[2] = vmlal_lane_s16(c[2], vget_low_s16(wh), x, lane);       \
-        c[3] = vmlal_high_lane_s16(c[3], wh, x, lane);                \
+        if (!half) {                                                  \
+            c[2] = vmlal_lane_s16(c[2], vget_low_s16(wh), x, lane);   \
+            c[3] = vmlal_high_lane_s16(c[3], wh, x, lane);            \
+        }                                                             \
     } while (0)
 
 /* `R` rows (1...4) × 16 channels of one block: the register tile. Accumulators start at
  * `start` (the bias, or 0 for raw output); k runs four at a time with each row's four
- * activations in one d register (`smlal` by lane), then one at a time. */
+ * activations in one d register (`smlal` by lane), then one at a time. With `half` (a last
+ * block of at most 8 valid channels) only channels 0...7 are computed; 8...15 keep `start`. */
 static inline __attribute__((always_inline)) void tile(
-    const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, int R,
+    const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, int R, int half,
     const int32x4_t start[4], int32x4_t c[4][4]) {
     for (int r = 0; r < 4; r++)
         for (int j = 0; j < 4; j++) c[r][j] = start[j];
@@ -117,7 +121,7 @@ static inline __attribute__((always_inline)) void tile(
         const int16_t *wk = w + k * 16;
 #define STEP(lane)                                                            \
         do {                                                                  \
-            int16x8_t wl = vld1q_s16(wk + lane * 16), wh = vld1q_s16(wk + lane * 16 + 8); \
+            int16x8_t wl = vld1q_s16(wk + lane * 16), wh = half ? wl : vld1q_s16(wk + lane * 16 + 8); \
             MLAL_ROW(c[0], wl, wh, x0, lane);                                 \
             if (R > 1) MLAL_ROW(c[1], wl, wh, x1, lane);                      \
             if (R > 2) MLAL_ROW(c[2], wl, wh, x2, lane);                      \
@@ -127,7 +131,7 @@ static inline __attribute__((always_inline)) void tile(
 #undef STEP
     }
     for (; k < depth; k++) {
-        int16x8_t wl = vld1q_s16(w + k * 16), wh = vld1q_s16(w + k * 16 + 8);
+        int16x8_t wl = vld1q_s16(w + k * 16), wh = half ? wl : vld1q_s16(w + k * 16 + 8);
         int16x4_t x0 = vld1_dup_s16(a0 + k);
         MLAL_ROW(c[0], wl, wh, x0, 0);
         if (R > 1) { int16x4_t x1 = vld1_dup_s16(a1 + k); MLAL_ROW(c[1], wl, wh, x1, 0); }
@@ -218,12 +222,24 @@ static inline __attribute__((always_inline)) void gemm_block(
     clamp_constants(stage, kind, &zp, &lo, &hi);
     ptrdiff_t r = 0;
     int32x4_t c[4][4];
+    if (valid <= 8) {
+        /* A last block of 8 or fewer channels: half the products (channels 8...15 unused). */
+        for (; r + 4 <= rows; r += 4) {
+            tile(a + r * a_stride, a_stride, depth, w, 4, 1, start, c);
+            for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * out_stride) * esize, valid);
+        }
+        for (; r < rows; r++) {
+            tile(a + r * a_stride, a_stride, depth, w, 1, 1, start, c);
+            finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * out_stride) * esize, valid);
+        }
+        return;
+    }
     for (; r + 4 <= rows; r += 4) {
-        tile(a + r * a_stride, a_stride, depth, w, 4, start, c);
+        tile(a + r * a_stride, a_stride, depth, w, 4, 0, start, c);
         for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * out_stride) * esize, valid);
     }
     for (; r < rows; r++) {
-        tile(a + r * a_stride, a_stride, depth, w, 1, start, c);
+        tile(a + r * a_stride, a_stride, depth, w, 1, 0, start, c);
         finish_row16(kind, c[0], s, zp, lo, hi, o + (size_t)(r * out_stride) * esize, valid);
     }
 }
@@ -318,9 +334,11 @@ static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
         int8x8_t lo = vreinterpret_s8_s16(vdup_laneq_s16(xs, 2 * (q)));                           \
         int8x16_t hi = vreinterpretq_s8_s16(vdupq_laneq_s16(xs, 2 * (q) + 1));                    \
         c[r][0] = vpadalq_s16(c[r][0], vmlal_high_s8(vmull_s8(vget_low_s8(w0), lo), w0, hi));     \
-        c[r][1] = vpadalq_s16(c[r][1], vmlal_high_s8(vmull_s8(vget_low_s8(w1), lo), w1, hi));     \
-        c[r][2] = vpadalq_s16(c[r][2], vmlal_high_s8(vmull_s8(vget_low_s8(w2), lo), w2, hi));     \
-        c[r][3] = vpadalq_s16(c[r][3], vmlal_high_s8(vmull_s8(vget_low_s8(w3), lo), w3, hi));     \
+        if (G > 1) c[r][1] = vpadalq_s16(c[r][1], vmlal_high_s8(vmull_s8(vget_low_s8(w1), lo), w1, hi)); \
+        if (G > 2) {                                                                              \
+            c[r][2] = vpadalq_s16(c[r][2], vmlal_high_s8(vmull_s8(vget_low_s8(w2), lo), w2, hi)); \
+            c[r][3] = vpadalq_s16(c[r][3], vmlal_high_s8(vmull_s8(vget_low_s8(w3), lo), w3, hi)); \
+        }                                                                                         \
     } while (0)
 /* Keeps the activation rows in vector registers: without it GCC 12 reloads each pair from
  * memory (`ldrsh` + `dup` from a general register: two instructions for one `dup` by lane). */
@@ -336,19 +354,21 @@ static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
     const int8_t *wk = w + k * 16
 #define PAIR_QUAD(q)                                                                              \
     do {                                                                                          \
-        int8x16_t w0 = vld1q_s8(wk + 64 * (q)), w1 = vld1q_s8(wk + 64 * (q) + 16);                \
-        int8x16_t w2 = vld1q_s8(wk + 64 * (q) + 32), w3 = vld1q_s8(wk + 64 * (q) + 48);           \
+        int8x16_t w0 = vld1q_s8(wk + 64 * (q)), w1 = G > 1 ? vld1q_s8(wk + 64 * (q) + 16) : w0;    \
+        int8x16_t w2 = G > 2 ? vld1q_s8(wk + 64 * (q) + 32) : w0;                                 \
+        int8x16_t w3 = G > 2 ? vld1q_s8(wk + 64 * (q) + 48) : w0;                                 \
         PAIR_ROW(0, x0, q);                                                                       \
         if (R > 1) PAIR_ROW(1, x1, q);                                                            \
         if (R > 2) PAIR_ROW(2, x2, q);                                                            \
         if (R > 3) PAIR_ROW(3, x3, q);                                                            \
     } while (0)
 
-/* `R` rows (1...4) × 16 channels of one block over `k4` (the depth rounded up to 4), the
- * accumulators starting at `start`: sixteen k per activation load, then the last one to three
+/* `R` rows (1...4) × 16 channels of one block over `k4` (the depth rounded up to 4), of which
+ * the first `G` (1, 2 or 4) groups of four are computed (a last block of at most 4 or 8 valid
+ * channels; the others keep `start`), the accumulators starting at `start`: sixteen k per activation load, then the last one to three
  * quads (rows are readable to the depth rounded up to 16; filters past the depth are zero). */
 static inline __attribute__((always_inline)) void pair_tile(
-    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int R, const int32x4_t start[4],
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int R, int G, const int32x4_t start[4],
     int32x4_t c[4][4]) {
     for (int r = 0; r < 4; r++)
         for (int j = 0; j < 4; j++) c[r][j] = start[j];
@@ -366,6 +386,25 @@ static inline __attribute__((always_inline)) void pair_tile(
     }
 }
 
+/* Every row of one block, tiles of 4 rows then the last 1...3, `G` groups of four channels. */
+static inline __attribute__((always_inline)) void mlal_rows(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
+    const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind) {
+    int32x4_t c[4][4];
+    ptrdiff_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        pair_tile(a + r * as, as, k4, b.w, 4, G, start, c);
+        for (int i = 0; i < 4; i++)
+            finish_row16(kind, c[i], s, call->zp, call->lo, call->hi, b.out + (size_t)((r + i) * os) * call->esize, b.valid);
+    }
+    ptrdiff_t left = rows - r;
+    if (left == 3) pair_tile(a + r * as, as, k4, b.w, 3, G, start, c);
+    else if (left == 2) pair_tile(a + r * as, as, k4, b.w, 2, G, start, c);
+    else if (left == 1) pair_tile(a + r * as, as, k4, b.w, 1, G, start, c);
+    for (int i = 0; i < left; i++)
+        finish_row16(kind, c[i], s, call->zp, call->lo, call->hi, b.out + (size_t)((r + i) * os) * call->esize, b.valid);
+}
+
 static inline __attribute__((always_inline)) void gemm_s8_mlal(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
@@ -375,19 +414,9 @@ static inline __attribute__((always_inline)) void gemm_s8_mlal(
         int32x4_t start[4];
         stage4 s[4];
         gemm8_block b = gemm8_block_begin(&call, stage, w, k4, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
-        int32x4_t c[4][4];
-        ptrdiff_t r = 0;
-        for (; r + 4 <= rows; r += 4) {
-            pair_tile(a + r * as, as, k4, b.w, 4, start, c);
-            for (int i = 0; i < 4; i++)
-                finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
-        }
-        ptrdiff_t left = rows - r;
-        if (left == 3) pair_tile(a + r * as, as, k4, b.w, 3, start, c);
-        else if (left == 2) pair_tile(a + r * as, as, k4, b.w, 2, start, c);
-        else if (left == 1) pair_tile(a + r * as, as, k4, b.w, 1, start, c);
-        for (int i = 0; i < left; i++)
-            finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
+        if (b.valid <= 4) mlal_rows(a, rows, as, k4, b, 1, start, s, &call, os, kind);
+        else if (b.valid <= 8) mlal_rows(a, rows, as, k4, b, 2, start, s, &call, os, kind);
+        else mlal_rows(a, rows, as, k4, b, 4, start, s, &call, os, kind);
     }
 }
 
@@ -714,9 +743,66 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
     }
 }
 
+/* Eight int16 MUL results: (x1 − zp1)·(x2 − zp2) exactly in int32 (`ssubl` then `mul`, or
+ * `smull` when both zero points are 0, as int16 paths' are), MultiplyByQuantizedMultiplier,
+ * the output zero point, then a saturating narrow and the clamp in int16 (the bounds lie in
+ * int16): elementwise16's values. */
+static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, int16x8_t x2, int centred, int shifted,
+                                                               int16x4_t z1, int16x4_t z2, stage4 s, int32x4_t zpo,
+                                                               int16x8_t lo, int16x8_t hi) {
+    int32x4_t v0, v1;
+    if (centred) {
+        v0 = vmull_s16(vget_low_s16(x1), vget_low_s16(x2));
+        v1 = vmull_high_s16(x1, x2);
+    } else {
+        v0 = vmulq_s32(vsubl_s16(vget_low_s16(x1), z1), vsubl_s16(vget_low_s16(x2), z2));
+        v1 = vmulq_s32(vsubl_s16(vget_high_s16(x1), z1), vsubl_s16(vget_high_s16(x2), z2));
+    }
+    int16x8_t r = vqmovn_high_s32(vqmovn_s32(scale4(v0, s, zpo, shifted)), scale4(v1, s, zpo, shifted));
+    return vminq_s16(vmaxq_s16(r, lo), hi);
+}
+
+/* int16 MUL, every period, sixteen elements per step (tails through a zero-padded copy). */
+static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
+                                                          ptrdiff_t period, const booth_elementwise *p, int centred,
+                                                          int shifted, int16_t *out) {
+    stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
+    int16x4_t z1 = vdup_n_s16((int16_t)p->zero_point1), z2 = vdup_n_s16((int16_t)p->zero_point2);
+    int32x4_t zpo = vdupq_n_s32(p->output_zero_point);
+    int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
+    int splat = period == 1;
+    ptrdiff_t chunk = splat ? count : period;
+    int16x8_t bs = vdupq_n_s16(splat ? b[0] : 0);
+    for (ptrdiff_t base = 0; base < count; base += chunk) {
+        ptrdiff_t i = 0;
+        for (; i + 16 <= chunk; i += 16) {
+            int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);
+            int16x8_t b0 = splat ? bs : vld1q_s16(b + i), b1 = splat ? bs : vld1q_s16(b + i + 8);
+            vst1q_s16(out + base + i, mul8_s16(a0, b0, centred, shifted, z1, z2, s, zpo, lo, hi));
+            vst1q_s16(out + base + i + 8, mul8_s16(a1, b1, centred, shifted, z1, z2, s, zpo, lo, hi));
+        }
+        if (i < chunk) {
+            int16_t ta[16] = {0}, tb[16] = {0}, to[16];
+            ptrdiff_t n = chunk - i;
+            memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));
+            if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));
+            int16x8_t b0 = splat ? bs : vld1q_s16(tb), b1 = splat ? bs : vld1q_s16(tb + 8);
+            vst1q_s16(to, mul8_s16(vld1q_s16(ta), b0, centred, shifted, z1, z2, s, zpo, lo, hi));
+            vst1q_s16(to + 8, mul8_s16(vld1q_s16(ta + 8), b1, centred, shifted, z1, z2, s, zpo, lo, hi));
+            memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));
+        }
+    }
+}
+
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
-    if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
+    if (params->mul && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
+        int centred = params->zero_point1 == 0 && params->zero_point2 == 0, shifted = params->left_shift != 0;
+        if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, out);
+        else if (centred) mul_s16(a, b, count, period, params, 1, 1, out);
+        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, out);
+        else mul_s16(a, b, count, period, params, 0, 1, out);
+    } else if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
         if (period == 1) add_s16(a, b, count, 1, params, out);
@@ -931,6 +1017,404 @@ void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width,
     BOOTH_RESIZE_ROW(int16_t, 7, vld1q_s16, BOOTH_STORE8_S16);
 }
 
+/* ---- Float convolutions (the float path's fused kernels; NeuralCore's FloatConvolution) ----
+ * Every output is bias (or 0) then one fused multiply-add per product (`fmla`, `vfmaq_laneq_f32`
+ * or `fmaf`) in the reference's order: window rows, then columns, then input channels. The
+ * tiles below change which outputs are computed together, never the order within one output. */
+
+/* A run of products contiguous in both the input and the packed weights: `k` input values from
+ * `off` elements past a pixel's base, weights from `w` (rows `ocp` apart). */
+typedef struct {
+    ptrdiff_t off;
+    const float *w;
+    ptrdiff_t k;
+} fseg;
+
+/* The reference's clamp (FloatConvolution's `clamp8`): below `lo` → lo, above `hi` → hi, NaN
+ * kept (compare + select, not `fmax`, which would also turn −0 into +0 at a zero bound). */
+static inline float32x4_t fclamp4(float32x4_t v, float32x4_t lo, float32x4_t hi, int has_lo, int has_hi) {
+    if (has_lo) v = vbslq_f32(vcltq_f32(v, lo), lo, v);
+    if (has_hi) v = vbslq_f32(vcgtq_f32(v, hi), hi, v);
+    return v;
+}
+
+/* The first `n` (0...4) lanes of `v` at `out`. */
+static inline void fstore_lanes(float *out, float32x4_t v, ptrdiff_t n) {
+    if (n >= 4) { vst1q_f32(out, v); return; }
+    if (n >= 2) { vst1_f32(out, vget_low_f32(v)); out += 2; n -= 2; v = vextq_f32(v, v, 2); }
+    if (n >= 1) vst1q_lane_f32(out, v, 0);
+}
+
+/* `P` pixels (base pointers `x`, `pstep` apart) × `4·NB` channels (weights from each segment's
+ * `w` plus `o`): acc = start, then every segment's products in order, four input values at a
+ * time by lane. `P` and `NB` are constants after inlining. */
+static inline __attribute__((always_inline)) void ftile(
+    int P, int NB, const float *x, ptrdiff_t pstep, const fseg *seg, int nseg, ptrdiff_t o, ptrdiff_t ocp,
+    float32x4_t s0, float32x4_t s1, float32x4_t acc[8][2]) {
+#pragma GCC unroll 8
+    for (int p = 0; p < P; p++) { acc[p][0] = s0; if (NB > 1) acc[p][1] = s1; }
+    for (int s = 0; s < nseg; s++) {
+        const float *xs = x + seg[s].off;
+        const float *w = seg[s].w + o;
+        ptrdiff_t k = seg[s].k, i = 0;
+        for (; i + 4 <= k; i += 4) {
+            float32x4_t xv[8];
+#pragma GCC unroll 8
+            for (int p = 0; p < P; p++) xv[p] = vld1q_f32(xs + p * pstep + i);
+#define BOOTH_FLANE(l)                                                                             \
+            do {                                                                                   \
+                float32x4_t w0 = vld1q_f32(w), w1 = NB > 1 ? vld1q_f32(w + 4) : w0;                \
+                w += ocp;                                                                          \
+                _Pragma("GCC unroll 8")                                                            \
+                for (int p = 0; p < P; p++) {                                                      \
+                    acc[p][0] = vfmaq_laneq_f32(acc[p][0], w0, xv[p], l);                          \
+                    if (NB > 1) acc[p][1] = vfmaq_laneq_f32(acc[p][1], w1, xv[p], l);              \
+                }                                                                                  \
+            } while (0)
+            BOOTH_FLANE(0); BOOTH_FLANE(1); BOOTH_FLANE(2); BOOTH_FLANE(3);
+#undef BOOTH_FLANE
+        }
+        for (; i < k; i++) {
+            float32x4_t w0 = vld1q_f32(w), w1 = NB > 1 ? vld1q_f32(w + 4) : w0;
+            w += ocp;
+#pragma GCC unroll 8
+            for (int p = 0; p < P; p++) {
+                float32x4_t xv = vld1q_dup_f32(xs + p * pstep + i);
+                acc[p][0] = vfmaq_f32(acc[p][0], w0, xv);
+                if (NB > 1) acc[p][1] = vfmaq_f32(acc[p][1], w1, xv);
+            }
+        }
+    }
+}
+
+/* The clamp bounds of a convolution, as vectors and whether each is finite. */
+typedef struct {
+    float32x4_t lo, hi;
+    int has_lo, has_hi;
+} fbounds;
+
+static inline fbounds fbounds_of(float lo, float hi) {
+    fbounds b = {vdupq_n_f32(lo), vdupq_n_f32(hi), lo != -__builtin_inff(), hi != __builtin_inff()};
+    return b;
+}
+
+/* `P` pixels of a convolution, all channels: blocks of 8 channels over the padded weights, each
+ * clamped and stored (`out_c − o` lanes of the last block), pixel p at `out + p · out_c`. */
+static inline __attribute__((always_inline)) void fconv_pixels(
+    int P, const float *x, ptrdiff_t pstep, const fseg *seg, int nseg, const float *bias, ptrdiff_t out_c,
+    fbounds b, float *out) {
+    ptrdiff_t ocp = (out_c + 7) & ~(ptrdiff_t)7;
+    float32x4_t acc[8][2];
+    for (ptrdiff_t o = 0; o < ocp; o += 8) {
+        ftile(P, 2, x, pstep, seg, nseg, o, ocp, vld1q_f32(bias + o), vld1q_f32(bias + o + 4), acc);
+        ptrdiff_t rest = out_c - o;
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) {
+            float32x4_t v0 = fclamp4(acc[p][0], b.lo, b.hi, b.has_lo, b.has_hi);
+            float32x4_t v1 = fclamp4(acc[p][1], b.lo, b.hi, b.has_lo, b.has_hi);
+            float *op = out + p * out_c + o;
+            if (rest >= 8) { vst1q_f32(op, v0); vst1q_f32(op + 4, v1); }
+            else if (rest > 4) { vst1q_f32(op, v0); fstore_lanes(op + 4, v1, rest - 4); }
+            else fstore_lanes(op, v0, rest);
+        }
+    }
+}
+
+/* A run of pixels `pstep` apart with the same segments: tiles of 8, 4, then 1. (Not cloned, so
+ * the NEON check finds it by name.) */
+__attribute__((noinline, noclone)) static void fconv_run(const float *x, ptrdiff_t pstep, ptrdiff_t pixels, const fseg *seg, int nseg,
+                      const float *bias, ptrdiff_t out_c, fbounds b, float *out) {
+    ptrdiff_t p = 0;
+    for (; p + 8 <= pixels; p += 8) fconv_pixels(8, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
+    for (; p + 4 <= pixels; p += 4) fconv_pixels(4, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
+    for (; p < pixels; p++) fconv_pixels(1, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
+}
+
+static inline ptrdiff_t fmax_pd(ptrdiff_t a, ptrdiff_t b) { return a > b ? a : b; }
+static inline ptrdiff_t fmin_pd(ptrdiff_t a, ptrdiff_t b) { return a < b ? a : b; }
+
+/* The output columns whose whole window lies inside the input horizontally (FloatConvolution's
+ * interiorStart / interiorEnd). */
+static inline __attribute__((always_inline)) void finterior(const booth_fconv *d, ptrdiff_t *start, ptrdiff_t *end) {
+    ptrdiff_t sx = d->stride_w;
+    ptrdiff_t s = fmin_pd(d->out_w, fmax_pd(0, (d->pad_left + sx - 1) / sx));
+    ptrdiff_t span = (d->k_w - 1) * d->dilation_w + 1;
+    ptrdiff_t lim = d->in_w + d->pad_left - span;
+    ptrdiff_t e = fmax_pd(s, fmin_pd(d->out_w, lim >= 0 ? lim / sx + 1 : 0));
+    *start = s;
+    *end = e;
+}
+
+/* The window rows ky0 ..< ky1 (or columns) inside the input for a window starting at `y0`. */
+static inline void fvalid(ptrdiff_t y0, ptrdiff_t dil, ptrdiff_t k, ptrdiff_t size, ptrdiff_t *k0, ptrdiff_t *k1) {
+    *k0 = fmax_pd(0, (-y0 + dil - 1) / dil);
+    *k1 = fmin_pd(k, (size - y0 + dil - 1) / dil);
+    if (*k1 < *k0) *k1 = *k0;
+}
+
+/* The segments of one pixel's window (columns kx0 ..< kx1 of rows ky0 ..< ky1): one per row when
+ * the columns are adjacent in memory (dilation 1), else one per tap. Offsets from the input
+ * element under tap (0, 0), channel 0 (possibly outside the input). */
+static int fsegments(const booth_fconv *d, const float *w, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t kx0, ptrdiff_t kx1,
+                     fseg *seg) {
+    ptrdiff_t c = d->in_c, ocp = (d->out_c + 7) & ~(ptrdiff_t)7;
+    int n = 0;
+    if (kx1 <= kx0) return 0;
+    for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+        ptrdiff_t rowoff = ky * d->dilation_h * d->in_w * c;
+        if (d->dilation_w == 1) {
+            seg[n].off = rowoff + kx0 * c;
+            seg[n].w = w + (ky * d->k_w + kx0) * c * ocp;
+            seg[n].k = (kx1 - kx0) * c;
+            n++;
+        } else {
+            for (ptrdiff_t kx = kx0; kx < kx1; kx++) {
+                seg[n].off = rowoff + kx * d->dilation_w * c;
+                seg[n].w = w + (ky * d->k_w + kx) * c * ocp;
+                seg[n].k = c;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (d->k_h * d->k_w > BOOTH_FCONV_MAX_TAPS) return 0;
+    fbounds b = fbounds_of(d->lo, d->hi);
+    fseg seg[BOOTH_FCONV_MAX_TAPS];
+    ptrdiff_t c = d->in_c;
+    if (d->k_h == 1 && d->k_w == 1 && d->stride_h == 1 && d->stride_w == 1 && d->pad_top == 0 && d->pad_left == 0) {
+        seg[0].off = 0;
+        seg[0].w = w;
+        seg[0].k = c;
+        fconv_run(in, c, d->batch * d->in_h * d->in_w, seg, 1, bias, d->out_c, b, out);
+        return 1;
+    }
+    ptrdiff_t is, ie;
+    finterior(d, &is, &ie);
+    ptrdiff_t sx = d->stride_w;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *image = in + n * d->in_h * d->in_w * c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            ptrdiff_t y0 = oy * d->stride_h - d->pad_top, ky0, ky1;
+            fvalid(y0, d->dilation_h, d->k_h, d->in_h, &ky0, &ky1);
+            /* The input element under tap (0, 0) of output column 0 (may lie outside). */
+            const float *row = image + (y0 * d->in_w - d->pad_left) * c;
+            float *orow = out + ((n * d->out_h + oy) * d->out_w) * d->out_c;
+            for (ptrdiff_t ox = 0; ox < d->out_w;) {
+                if (ox == is && ie > is) {
+                    int ns = fsegments(d, w, ky0, ky1, 0, d->k_w, seg);
+                    fconv_run(row + ox * sx * c, sx * c, ie - is, seg, ns, bias, d->out_c, b, orow + ox * d->out_c);
+                    ox = ie;
+                    continue;
+                }
+                ptrdiff_t kx0, kx1;
+                fvalid(ox * sx - d->pad_left, d->dilation_w, d->k_w, d->in_w, &kx0, &kx1);
+                int ns = fsegments(d, w, ky0, ky1, kx0, kx1, seg);
+                fconv_pixels(1, row + ox * sx * c, 0, seg, ns, bias, d->out_c, b, orow + ox * d->out_c);
+                ox++;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Depthwise (multiplier 1): weights [k_h][k_w][ocp], bias [ocp]. `P` pixels `step` apart, the
+ * channels from `o` in blocks of 8, then 4, then one at a time (`fmaf`). */
+static inline __attribute__((always_inline)) void fdw_pixels(
+    int P, const booth_fconv *d, const float *x, ptrdiff_t step, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t kx0,
+    ptrdiff_t kx1, const float *w, const float *bias, fbounds b, float *out) {
+    ptrdiff_t c = d->out_c, ocp = (c + 7) & ~(ptrdiff_t)7, rs = d->dilation_h * d->in_w * c, cs = d->dilation_w * c;
+    ptrdiff_t o = 0;
+    for (; o + 8 <= c; o += 8) {
+        float32x4_t a[8][2];
+        float32x4_t b0 = vld1q_f32(bias + o), b1 = vld1q_f32(bias + o + 4);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) { a[p][0] = b0; a[p][1] = b1; }
+        for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+            for (ptrdiff_t kx = kx0; kx < kx1; kx++) {
+                const float *wt = w + (ky * d->k_w + kx) * ocp + o;
+                float32x4_t w0 = vld1q_f32(wt), w1 = vld1q_f32(wt + 4);
+                const float *xp = x + ky * rs + kx * cs + o;
+#pragma GCC unroll 8
+                for (int p = 0; p < P; p++) {
+                    a[p][0] = vfmaq_f32(a[p][0], vld1q_f32(xp + p * step), w0);
+                    a[p][1] = vfmaq_f32(a[p][1], vld1q_f32(xp + p * step + 4), w1);
+                }
+            }
+        }
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) {
+            vst1q_f32(out + p * c + o, fclamp4(a[p][0], b.lo, b.hi, b.has_lo, b.has_hi));
+            vst1q_f32(out + p * c + o + 4, fclamp4(a[p][1], b.lo, b.hi, b.has_lo, b.has_hi));
+        }
+    }
+    for (; o + 4 <= c; o += 4) {
+        float32x4_t a[8];
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) a[p] = vld1q_f32(bias + o);
+        for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+            for (ptrdiff_t kx = kx0; kx < kx1; kx++) {
+                float32x4_t w0 = vld1q_f32(w + (ky * d->k_w + kx) * ocp + o);
+                const float *xp = x + ky * rs + kx * cs + o;
+#pragma GCC unroll 8
+                for (int p = 0; p < P; p++) a[p] = vfmaq_f32(a[p], vld1q_f32(xp + p * step), w0);
+            }
+        }
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) vst1q_f32(out + p * c + o, fclamp4(a[p], b.lo, b.hi, b.has_lo, b.has_hi));
+    }
+    for (; o < c; o++) {
+        for (int p = 0; p < P; p++) {
+            float acc = bias[o];
+            for (ptrdiff_t ky = ky0; ky < ky1; ky++)
+                for (ptrdiff_t kx = kx0; kx < kx1; kx++)
+                    acc = __builtin_fmaf(x[p * step + ky * rs + kx * cs + o], w[(ky * d->k_w + kx) * ocp + o], acc);
+            if (b.has_lo && acc < d->lo) acc = d->lo;
+            if (b.has_hi && acc > d->hi) acc = d->hi;
+            out[p * c + o] = acc;
+        }
+    }
+}
+
+int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (d->in_c != d->out_c) return 0;
+    fbounds b = fbounds_of(d->lo, d->hi);
+    ptrdiff_t c = d->out_c, sx = d->stride_w, is, ie;
+    finterior(d, &is, &ie);
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *image = in + n * d->in_h * d->in_w * c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            ptrdiff_t y0 = oy * d->stride_h - d->pad_top, ky0, ky1;
+            fvalid(y0, d->dilation_h, d->k_h, d->in_h, &ky0, &ky1);
+            const float *row = image + (y0 * d->in_w - d->pad_left) * c;
+            float *orow = out + ((n * d->out_h + oy) * d->out_w) * c;
+            for (ptrdiff_t ox = 0; ox < d->out_w;) {
+                if (ox >= is && ox < ie) {
+                    if (ox + 4 <= ie) {
+                        fdw_pixels(4, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        ox += 4;
+                    } else {
+                        fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        ox++;
+                    }
+                    continue;
+                }
+                ptrdiff_t kx0, kx1;
+                fvalid(ox * sx - d->pad_left, d->dilation_w, d->k_w, d->in_w, &kx0, &kx1);
+                fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, kx0, kx1, w, bias, b, orow + ox * c);
+                ox++;
+            }
+        }
+    }
+    return 1;
+}
+
+/* The products of `P` input pixels for every column (blocks of 8, then 4), from 0, into
+ * `y` (`colp` per pixel). */
+static inline __attribute__((always_inline)) void ftrans_products(int P, const float *x, ptrdiff_t c, const fseg *seg,
+                                                                  ptrdiff_t colp, float *y) {
+    float32x4_t acc[8][2], z = vdupq_n_f32(0);
+    ptrdiff_t j = 0;
+    for (; j + 8 <= colp; j += 8) {
+        ftile(P, 2, x, c, seg, 1, j, colp, z, z, acc);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) { vst1q_f32(y + p * colp + j, acc[p][0]); vst1q_f32(y + p * colp + j + 4, acc[p][1]); }
+    }
+    if (j < colp) {
+        ftile(P, 1, x, c, seg, 1, j, colp, z, z, acc);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; p++) vst1q_f32(y + p * colp + j, acc[p][0]);
+    }
+}
+
+/* Transposed convolution as a product then a scatter: for each input pixel p,
+ * y[p][t·out_c + o] = Σ_i x[p][i] · W[t][i][o] from 0 (one column per tap t and channel o; the
+ * weights regrouped [i][column], columns padded to 4), then every tap's values added into the
+ * output window in the reference's order (input pixels in order, then taps), which starts as
+ * the bias. Eight input pixels of a row at a time. */
+/* (No loop distribution: it turns the bias fill into a `memcpy` call per output pixel.) */
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    ptrdiff_t c = d->in_c, oc = d->out_c, ocp = (oc + 7) & ~(ptrdiff_t)7, taps = d->k_h * d->k_w;
+    ptrdiff_t cols = taps * oc, colp = (cols + 3) & ~(ptrdiff_t)3;
+    float *wt = (float *)malloc(sizeof(float) * (size_t)(c * colp + 8 * colp));
+    if (!wt) return 0;
+    float *y = wt + c * colp;
+    for (ptrdiff_t i = 0; i < c; i++) {
+        for (ptrdiff_t t = 0; t < taps; t++)
+            for (ptrdiff_t o = 0; o < oc; o++) wt[i * colp + t * oc + o] = w[(t * c + i) * ocp + o];
+        for (ptrdiff_t j = cols; j < colp; j++) wt[i * colp + j] = 0;
+    }
+    ptrdiff_t plane = d->out_h * d->out_w;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        float *image = out + n * plane * oc;
+        for (ptrdiff_t q = 0; q < plane; q++)
+            for (ptrdiff_t o = 0; o < oc; o++) image[q * oc + o] = bias[o];
+        fseg seg = {0, wt, c};
+        for (ptrdiff_t iy = 0; iy < d->in_h; iy++) {
+            const float *row = in + ((n * d->in_h + iy) * d->in_w) * c;
+            for (ptrdiff_t ix = 0; ix < d->in_w;) {
+                int P = d->in_w - ix >= 8 ? 8 : d->in_w - ix >= 4 ? 4 : 1;
+                const float *x = row + ix * c;
+                if (P == 8) ftrans_products(8, x, c, &seg, colp, y);
+                else if (P == 4) ftrans_products(4, x, c, &seg, colp, y);
+                else ftrans_products(1, x, c, &seg, colp, y);
+                for (int p = 0; p < P; p++) {
+                    ptrdiff_t px = ix + p;
+                    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+                        ptrdiff_t oy = iy * d->stride_h - d->pad_top + ky;
+                        if (oy < 0 || oy >= d->out_h) continue;
+                        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+                            ptrdiff_t ox = px * d->stride_w - d->pad_left + kx;
+                            if (ox < 0 || ox >= d->out_w) continue;
+                            float *op = image + (oy * d->out_w + ox) * oc;
+                            const float *yp = y + p * colp + (ky * d->k_w + kx) * oc;
+                            ptrdiff_t o = 0;
+                            for (; o + 4 <= oc; o += 4) vst1q_f32(op + o, vaddq_f32(vld1q_f32(op + o), vld1q_f32(yp + o)));
+                            for (; o < oc; o++) op[o] += yp[o];
+                        }
+                    }
+                }
+                ix += P;
+            }
+        }
+    }
+    free(wt);
+    return 1;
+}
+
+/* The float path's elementwise ADD / MUL / PRELU on contiguous rows (FloatKernels.binary): eight
+ * values per step with the vector clamp (`fclamp4`), the last n mod 8 one at a time with the
+ * scalar one (Swift's max then min: max(r, lo) = lo >= r ? lo : r, min(m, hi) = hi < m ? hi : m),
+ * as the Swift kernel splits them. */
+void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out) {
+    fbounds bd = fbounds_of(lo, hi);
+    ptrdiff_t k = 0;
+#define BOOTH_BINARY_LOOP(EXPR)                                                                    \
+    for (; k + 8 <= n; k += 8) {                                                                   \
+        float32x4_t x0 = vld1q_f32(a + k), x1 = vld1q_f32(a + k + 4);                              \
+        float32x4_t y0 = vld1q_f32(b + k), y1 = vld1q_f32(b + k + 4);                              \
+        float32x4_t x = x0, y = y0;                                                                \
+        float32x4_t r0 = (EXPR);                                                                   \
+        x = x1; y = y1;                                                                            \
+        float32x4_t r1 = (EXPR);                                                                   \
+        vst1q_f32(out + k, fclamp4(r0, bd.lo, bd.hi, bd.has_lo, bd.has_hi));                       \
+        vst1q_f32(out + k + 4, fclamp4(r1, bd.lo, bd.hi, bd.has_lo, bd.has_hi));                   \
+    }
+    if (op == BOOTH_FBINARY_ADD) { BOOTH_BINARY_LOOP(vaddq_f32(x, y)) }
+    else if (op == BOOTH_FBINARY_MUL) { BOOTH_BINARY_LOOP(vmulq_f32(x, y)) }
+    else { BOOTH_BINARY_LOOP(vbslq_f32(vcltzq_f32(x), vmulq_f32(x, y), x)) }
+#undef BOOTH_BINARY_LOOP
+    for (; k < n; k++) {
+        float x = a[k], y = b[k];
+        float r = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);
+        float m = lo >= r ? lo : r;
+        out[k] = hi < m ? hi : m;
+    }
+}
+
 #else /* not aarch64: never chosen */
 
 int booth_neon_available(void) { return 0; }
@@ -1020,6 +1504,23 @@ void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, pt
 void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
     (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
+}
+
+int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out) {
+    (void)op; (void)a; (void)b; (void)n; (void)lo; (void)hi; (void)out;
 }
 
 #endif

@@ -11,7 +11,8 @@ import NeuralCore
 public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
         [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
-         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic]
+         pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
+         floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose)]
     }
 
     /// Channel counts around the vector widths.
@@ -332,6 +333,75 @@ public enum NeuralCoreKernels {
             let input = TestPlane(count: n, elementSize: 1, random: &r)
             let (ref, vars) = variants { set, i, o in set.lookup(UnsafePointer(int8(i[0])), n, table, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [int8Output(n)], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Float convolutions (the float path's kernels, fused arithmetic)
+
+    /// One float convolution case: input size, output channels, window, stride, dilation, padding,
+    /// activation (0 none, 1 relu, 2 relu6, 3 reluN1To1).
+    struct FloatConvShape {
+        var label: String
+        var inH: Int, inW: Int, inC: Int, outC: Int, k: Int, stride: Int, dilation: Int, pad: Int, activation: Int
+    }
+
+    /// Pixel counts around the 8- and 4-pixel tiles, channel counts around the 8- and 4-lane
+    /// blocks, 1×1, k×k with borders, stride 2, dilation 2, overlapping transposed windows.
+    static func floatConvShapes(_ kind: FloatConvolutionVariants.Kind) -> [FloatConvShape] {
+        switch kind {
+        case .conv:
+            return [FloatConvShape(label: "pw5x7c17o19", inH: 5, inW: 7, inC: 17, outC: 19, k: 1, stride: 1, dilation: 1, pad: 0, activation: 2),
+                    FloatConvShape(label: "pw3x3c4o8", inH: 3, inW: 3, inC: 4, outC: 8, k: 1, stride: 1, dilation: 1, pad: 0, activation: 0),
+                    FloatConvShape(label: "k5s2c3o24", inH: 11, inW: 13, inC: 3, outC: 24, k: 5, stride: 2, dilation: 1, pad: 2, activation: 1),
+                    FloatConvShape(label: "k3c16o12", inH: 9, inW: 10, inC: 16, outC: 12, k: 3, stride: 1, dilation: 1, pad: 1, activation: 0),
+                    FloatConvShape(label: "k3d2c5o9", inH: 9, inW: 9, inC: 5, outC: 9, k: 3, stride: 1, dilation: 2, pad: 2, activation: 1),
+                    FloatConvShape(label: "k3valid", inH: 6, inW: 20, inC: 8, outC: 8, k: 3, stride: 1, dilation: 1, pad: 0, activation: 3)]
+        case .depthwise:
+            return [FloatConvShape(label: "k3c16", inH: 9, inW: 10, inC: 16, outC: 16, k: 3, stride: 1, dilation: 1, pad: 1, activation: 1),
+                    FloatConvShape(label: "k5s2c19", inH: 12, inW: 21, inC: 19, outC: 19, k: 5, stride: 2, dilation: 1, pad: 2, activation: 0),
+                    FloatConvShape(label: "k3s2c4", inH: 7, inW: 9, inC: 4, outC: 4, k: 3, stride: 2, dilation: 1, pad: 1, activation: 2),
+                    FloatConvShape(label: "k3d2c13", inH: 8, inW: 8, inC: 13, outC: 13, k: 3, stride: 1, dilation: 2, pad: 2, activation: 3)]
+        case .transpose:
+            return [FloatConvShape(label: "k2s2c16o1", inH: 8, inW: 9, inC: 16, outC: 1, k: 2, stride: 2, dilation: 1, pad: 0, activation: 0),
+                    FloatConvShape(label: "k3s2c8o6", inH: 5, inW: 6, inC: 8, outC: 6, k: 3, stride: 2, dilation: 1, pad: 1, activation: 0),
+                    FloatConvShape(label: "k4s2c3o17", inH: 4, inW: 13, inC: 3, outC: 17, k: 4, stride: 2, dilation: 1, pad: 1, activation: 0)]
+        }
+    }
+
+    /// CONV_2D, DEPTHWISE_CONV_2D and the transposed convolution of the float path: the scalar
+    /// reference, the Swift SIMD kernels and (aarch64) the C NEON kernels on seeded inputs,
+    /// weights and biases (a few exact zeros and −0 among them).
+    static func floatConvolution(_ kind: FloatConvolutionVariants.Kind) -> ConformanceKernel {
+        let shapes = floatConvShapes(kind)
+        let name = kind == .conv ? "nn.fconv" : kind == .depthwise ? "nn.fdepthwise" : "nn.ftranspose"
+        var cases: [ConformanceCase] = []
+        for (i, s) in shapes.enumerated() { cases.append(ConformanceCase(label: s.label, width: s.inW, height: s.inH, extra: i)) }
+        return ConformanceKernel(name: name, cases: cases, benchCase: cases[0], variantNames: FloatConvolutionVariants.names) { c, r in
+            let s = shapes[c.extra]
+            let span = (s.k - 1) * s.dilation + 1
+            let outH = kind == .transpose ? s.inH * s.stride : (s.inH + 2 * s.pad - span) / s.stride + 1
+            let outW = kind == .transpose ? s.inW * s.stride : (s.inW + 2 * s.pad - span) / s.stride + 1
+            func values(_ n: Int, _ r: inout ConformanceRandom) -> [Float] {
+                var v: [Float] = []
+                for i in 0..<n { v.append(i % 11 == 5 ? 0 : i % 13 == 7 ? -0.0 : Float.random(in: -1...1, using: &r)) }
+                return v
+            }
+            let weightCount = kind == .depthwise ? s.k * s.k * s.outC : s.outC * s.k * s.k * s.inC
+            let activations: [Activation] = [.none, .relu, .relu6, .reluN1To1]
+            let setup = FloatConvolutionVariants.Setup(
+                kind, inH: s.inH, inW: s.inW, inC: s.inC, outH: outH, outW: outW, outC: s.outC, kH: s.k, kW: s.k,
+                strideH: s.stride, strideW: s.stride, dilationH: s.dilation, dilationW: s.dilation, padTop: s.pad, padLeft: s.pad,
+                activation: activations[s.activation], weights: values(weightCount, &r), bias: values(s.outC, &r))
+            let n = s.inH * s.inW * s.inC
+            let input = TestPlane(count: n, elementSize: 4, random: &r)
+            let x = float(input.plane)
+            let xs = values(n, &r)
+            for i in 0..<n { x[i] = xs[i] * 3 }
+            let all = FloatConvolutionVariants.names.enumerated().map { (index, variant) in
+                ConformanceVariant(name: variant) { i, o in setup.run(variant: index, input: UnsafePointer(float(i[0])), output: float(o[0])) }
+            }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: outH * outW * s.outC, height: 1, bytesPerPixel: 4)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
         }
     }
 

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// The float kernels other than convolutions: pooling, elementwise with broadcasting, activations,
 /// padding, mean, concatenation and bilinear resize. Shapes are the 4-D forms of the graph.
 enum FloatKernels {
@@ -69,10 +71,13 @@ enum FloatKernels {
 
     enum Binary { case add, mul, prelu }
 
-    /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`.
+    /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`. Contiguous rows go
+    /// to `booth_binary_f32` (C NEON, the same bits) on aarch64 unless `neon` is false.
     static func binary(_ op: Binary, _ sa: [Int], _ sb: [Int], out so: [Int], activation: Activation,
-                       a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                       a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                       neon: Bool = booth_neon_available() != 0) {
         let (lo, hi) = activation.bounds
+        let cop: Int32 = op == .add ? Int32(BOOTH_FBINARY_ADD) : op == .mul ? Int32(BOOTH_FBINARY_MUL) : Int32(BOOTH_FBINARY_PRELU)
         // Strides of a and b in the output's index space (0 along broadcast dimensions).
         var strideA = SIMD4<Int>(), strideB = SIMD4<Int>()
         var ra = 1, rb = 1
@@ -90,7 +95,9 @@ enum FloatKernels {
                 for d2 in 0..<so[2] {
                     let pa = a + d0 * strideA[0] + d1 * strideA[1] + d2 * strideA[2]
                     let pb = b + d0 * strideB[0] + d1 * strideB[1] + d2 * strideB[2]
-                    if ia == 1 && ib == 1 {
+                    if ia == 1 && ib == 1 && neon {
+                        booth_binary_f32(cop, pa, pb, inner, lo, hi, dst)
+                    } else if ia == 1 && ib == 1 {
                         var k = 0
                         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
                         while k + 8 <= inner {

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// The float reference path: the graph's operations resolved into steps with fixed pointers into
 /// the arena and the packed constants, so that `run()` only calls kernels (no allocation, no lookup).
 final class FloatProgram {
@@ -22,6 +24,9 @@ final class FloatProgram {
     /// Fused multiply-adds in the convolutions (the float engine); false: separately rounded,
     /// the arithmetic calibration ranges are recorded with (see `FloatMultiplyAdd`).
     let fused: Bool
+    /// The C NEON convolutions (`FloatConvolution.convNEON` …) instead of the Swift SIMD ones:
+    /// aarch64, fused arithmetic, not `scalarOnly`. Same bits (see FloatConvolutionNEON.swift).
+    let neon: Bool
     /// The steps, in a buffer allocated once at load: iterating it by pointer allocates nothing
     /// even in unoptimised builds (an Array iterator's read coroutine mallocs its frame at -Onone).
     private(set) var steps = UnsafeMutableBufferPointer<Step>(start: nil, count: 0)
@@ -35,6 +40,7 @@ final class FloatProgram {
     init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false, fused: Bool = false) {
         self.scalarOnly = scalarOnly
         self.fused = fused
+        self.neon = fused && !scalarOnly && booth_neon_available() != 0
         // Lay out constants: packed convolution weights first, then the raw graph constants.
         var packed = [Float]()
         var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
@@ -193,19 +199,31 @@ final class FloatProgram {
     @inline(__always)
     private func conv<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
                                            _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
-        if scalarOnly { FloatConvolution.convScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.conv(m, d, input: i, weights: w, bias: b, output: o) }
+        if scalarOnly {
+            FloatConvolution.convScalar(m, d, input: i, weights: w, bias: b, output: o)
+        } else if !(neon && FloatConvolution.convNEON(d, input: i, weights: w, bias: b, output: o)) {
+            FloatConvolution.conv(m, d, input: i, weights: w, bias: b, output: o)
+        }
     }
 
     @inline(__always)
     private func depthwise<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
-        if scalarOnly { FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.depthwise(m, d, input: i, weights: w, bias: b, output: o) }
+        if scalarOnly {
+            FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o)
+        } else if !(neon && FloatConvolution.depthwiseNEON(d, input: i, weights: w, bias: b, output: o)) {
+            FloatConvolution.depthwise(m, d, input: i, weights: w, bias: b, output: o)
+        }
     }
 
     @inline(__always)
     private func transpose<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
-        if scalarOnly { FloatConvolution.transposeScalar(m, d, input: i, weights: w, bias: b, output: o) } else { FloatConvolution.transpose(m, d, input: i, weights: w, bias: b, output: o) }
+        if scalarOnly {
+            FloatConvolution.transposeScalar(m, d, input: i, weights: w, bias: b, output: o)
+        } else if !(neon && FloatConvolution.transposeNEON(d, input: i, weights: w, bias: b, output: o)) {
+            FloatConvolution.transpose(m, d, input: i, weights: w, bias: b, output: o)
+        }
     }
 
     @inline(__always)

@@ -162,6 +162,40 @@ void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, pt
 void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out);
 
+/*
+ * Float convolutions of the float path (NeuralCore's FloatConvolution, fused arithmetic), NHWC:
+ * weights packed [k_h][k_w][in_c][ocp] (depthwise: [k_h][k_w][ocp]) and bias [ocp], ocp = out_c
+ * rounded up to 8, zero filled. Each output is the bias (transposed: 0) then one fused
+ * multiply-add per product in the scalar reference's order (window rows, columns, input
+ * channels; taps outside the input skipped), then the clamp to [lo, hi] (NaN kept): bit for bit
+ * FloatConvolution's scalar references. Return 1 when done, 0 when the shape is not taken
+ * (more than BOOTH_FCONV_MAX_TAPS taps; depthwise with in_c ≠ out_c; no memory): the caller
+ * then runs its own kernel. Off aarch64 they always return 0.
+ *   booth_conv_f32: 8 pixels × 8 channels per tile, four input values per load (`fmla` by
+ *     lane); the window's columns of one row are one run of products (dilation 1).
+ *   booth_depthwise_f32: 4 pixels × 8 channels per tile, then 4 channels, then one.
+ *   booth_transpose_f32: TRANSPOSE_CONV (MediaPipe's Convolution2DTransposeBias): per input
+ *     pixel the products of every tap and channel (a GEMM with k_h·k_w·out_c columns, from 0),
+ *     then added into the output (which starts as the bias) pixel by pixel, tap by tap.
+ */
+enum { BOOTH_FCONV_MAX_TAPS = 64 };
+
+typedef struct booth_fconv {
+    ptrdiff_t batch, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
+    ptrdiff_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+    float lo, hi;
+} booth_fconv;
+
+int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+
+/* The float path's ADD, MUL and PRELU on `n` contiguous values (FloatKernels.binary's inner rows):
+ * out[k] = clamp(a[k] ⊕ b[k]), bit for bit the Swift kernel (vector clamp for each full 8, the
+ * scalar min/max for the rest). */
+enum { BOOTH_FBINARY_ADD = 0, BOOTH_FBINARY_MUL = 1, BOOTH_FBINARY_PRELU = 2 };
+void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out);
+
 #ifdef __cplusplus
 }
 #endif

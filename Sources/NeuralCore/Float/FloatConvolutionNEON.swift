@@ -1,0 +1,122 @@
+/// aarch64: the float convolutions in C NEON (CNeuralKernels' `booth_conv_f32`,
+/// `booth_depthwise_f32`, `booth_transpose_f32`), fused arithmetic only (the float engine's).
+/// They compute every output with the same fused multiply-adds in the same order as
+/// `FloatConvolution`'s scalar references (tiles of 8 pixels × 8 channels with `fmla` by lane,
+/// the transposed convolution as a product per input pixel and a scatter), so the same bits;
+/// the conformance kernels `nn.fconv`, `nn.fdepthwise` and `nn.ftranspose` hold them to it.
+/// Each returns false where the C kernel does not take the shape (off aarch64, more than 64
+/// taps, a depth multiplier other than 1, no memory for the regrouped transposed weights): the
+/// caller then runs `FloatConvolution`'s SIMD kernel.
+
+import CNeuralKernels
+
+extension FloatConvolution {
+    static func cDims(_ d: Dims) -> booth_fconv {
+        let (lo, hi) = d.g.activation.bounds
+        return booth_fconv(batch: d.batch, in_h: d.inH, in_w: d.inW, in_c: d.inC, out_h: d.outH, out_w: d.outW, out_c: d.outC,
+                           k_h: d.kH, k_w: d.kW, stride_h: d.g.strideH, stride_w: d.g.strideW, dilation_h: d.g.dilationH,
+                           dilation_w: d.g.dilationW, pad_top: d.g.padTop, pad_left: d.g.padLeft, lo: lo, hi: hi)
+    }
+
+    /// CONV_2D (pointwise included).
+    static func convNEON(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                         output: UnsafeMutablePointer<Float>) -> Bool {
+        var c = cDims(d)
+        return booth_conv_f32(&c, input, weights, bias, output) != 0
+    }
+
+    /// DEPTHWISE_CONV_2D with depth multiplier 1.
+    static func depthwiseNEON(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                              output: UnsafeMutablePointer<Float>) -> Bool {
+        guard d.g.depthMultiplier == 1 else { return false }
+        var c = cDims(d)
+        return booth_depthwise_f32(&c, input, weights, bias, output) != 0
+    }
+
+    /// The transposed convolution (Convolution2DTransposeBias).
+    static func transposeNEON(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                              output: UnsafeMutablePointer<Float>) -> Bool {
+        var c = cDims(d)
+        return booth_transpose_f32(&c, input, weights, bias, output) != 0
+    }
+}
+
+/// The float convolutions' variants for the conformance suite (`nn.fconv`, `nn.fdepthwise`,
+/// `nn.ftranspose`): the scalar reference, the Swift SIMD kernel and, on aarch64, the C NEON
+/// kernel, all with fused arithmetic (the float engine's), on weights packed as `FloatProgram`
+/// packs them.
+public enum FloatConvolutionVariants {
+    public enum Kind: Sendable { case conv, depthwise, transpose }
+
+    /// Variant names, the reference first.
+    public static var names: [String] {
+        booth_neon_available() != 0 ? ["scalar", "simd", "neon"] : ["scalar", "simd"]
+    }
+
+    /// One convolution's shape and packed constants.
+    public struct Setup {
+        let kind: Kind
+        let dims: FloatConvolution.Dims
+        let weights: [Float]
+        let bias: [Float]
+
+        /// `weights`: OHWI (conv, transposed: [outC][kH][kW][inC]) or [1][kH][kW][outC]
+        /// (depthwise, multiplier 1: inC = outC); `bias`: outC values.
+        public init(_ kind: Kind, inH: Int, inW: Int, inC: Int, outH: Int, outW: Int, outC: Int, kH: Int, kW: Int,
+                    strideH: Int, strideW: Int, dilationH: Int, dilationW: Int, padTop: Int, padLeft: Int,
+                    activation: Activation, weights: [Float], bias: [Float]) {
+            let geometry = ConvGeometry(strideH: strideH, strideW: strideW, dilationH: dilationH, dilationW: dilationW,
+                                        padTop: padTop, padLeft: padLeft, activation: activation, depthMultiplier: 1)
+            self.kind = kind
+            dims = FloatConvolution.Dims(batch: 1, inH: inH, inW: inW, inC: inC, outH: outH, outW: outW, outC: outC,
+                                         kH: kH, kW: kW, g: geometry)
+            let ocp = (outC + 7) & ~7
+            var w = [Float](), b = [Float]()
+            if kind == .depthwise {
+                w = [Float](repeating: 0, count: kH * kW * ocp)
+                for tap in 0..<(kH * kW) {
+                    for o in 0..<outC { w[tap * ocp + o] = weights[tap * outC + o] }
+                }
+                b = [Float](repeating: 0, count: ocp)
+                for o in 0..<outC { b[o] = bias[o] }
+            } else {
+                FloatConvolution.packConvWeights(ohwi: weights[...], bias: bias[...], outC: outC, kH: kH, kW: kW, inC: inC,
+                                                 into: &w, bias: &b)
+            }
+            self.weights = w
+            self.bias = b
+        }
+
+        /// Runs variant `index` of `names` from `input` (inH·inW·inC values) into `output`
+        /// (outH·outW·outC values).
+        public func run(variant index: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+            let m = FloatArithmetic.Fused.self
+            let d = dims
+            weights.withUnsafeBufferPointer { wb in
+                bias.withUnsafeBufferPointer { bb in
+                    let w = wb.baseAddress!, b = bb.baseAddress!
+                    switch (kind, index) {
+                    case (.conv, 0): FloatConvolution.convScalar(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.conv, 1): FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.conv, _):
+                        if !FloatConvolution.convNEON(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    case (.depthwise, 0): FloatConvolution.depthwiseScalar(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.depthwise, 1): FloatConvolution.depthwise(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.depthwise, _):
+                        if !FloatConvolution.depthwiseNEON(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.depthwise(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    case (.transpose, 0): FloatConvolution.transposeScalar(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.transpose, 1): FloatConvolution.transpose(m, d, input: input, weights: w, bias: b, output: output)
+                    case (.transpose, _):
+                        if !FloatConvolution.transposeNEON(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.transpose(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
