@@ -33,19 +33,24 @@ import Vision
         #expect(byCost.steps.map(\.tensor) == [2] && byCost.steps[0].cost == 10)
     }
 
-    /// A cheap partial fix (tensor 1) is chosen first, the expensive full one (2) next; with 2 the
-    /// margin holds without 1, so 1 goes back to integer. Ranked by the error alone, 2 comes
+    /// A cheap partial fix (tensor 1, removing over half of what 2 removes) is chosen first, the
+    /// expensive full one (2) next; with 2 the margin holds without 1, so 1 goes back to integer. Ranked by the error alone, 2 comes
     /// first and the search stops there.
     @Test func anOperationTheMarginNoLongerNeedsIsTakenBack() throws {
         let costs: [Int: Double] = [1: 10, 2: 100]
         let value: (Set<Int>) -> Float = { set in
-            set.contains(2) ? (set.contains(1) ? 0.45 : 0.5) : set.contains(1) ? 1.5 : 2
+            set.contains(2) ? (set.contains(1) ? 0.45 : 0.5) : set.contains(1) ? 1.2 : 2
         }
         let r = try Self.search(costs: costs, byCost: true, value: value).run(forced: [])
         #expect(r.steps.map(\.tensor) == [1, 2])
         #expect(r.dropped == [1])
         #expect(r.chosen == [2])
         #expect(r.shares.allSatisfy { $0[0] == 0.5 })
+        // A fix removing less than half of what the best removes is not taken for its price.
+        let weak = try Self.search(costs: costs, byCost: true) { set in
+            set.contains(2) ? (set.contains(1) ? 0.45 : 0.5) : set.contains(1) ? 1.6 : 2
+        }.run(forced: [])
+        #expect(weak.steps.map(\.tensor) == [2] && weak.chosen == [2])
         let byError = try Self.search(costs: costs, byCost: false, value: value).run(forced: [])
         #expect(byError.steps.map(\.tensor) == [2] && byError.dropped.isEmpty)
     }
