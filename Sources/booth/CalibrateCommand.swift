@@ -43,9 +43,12 @@ struct CalibrateCommand: ParsableCommand {
     var floatMargin: Float = 0.8
     @Option(help: "With --float-ops: every operation of these kinds (e.g. PRELU) in float first, comma-separated.")
     var floatKinds: String = ""
+    @Option(help: "With --float-ops: rank operations by the error they remove per unit of estimated cost (cost, the default; FloatChoice.Cost) or by the error alone (error).")
+    var floatBy: FloatRanking = .cost
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
+    enum FloatRanking: String, ExpressibleByArgument { case cost, error }
 
     /// The model's load-time settings with the chosen rewrites.
     func settings(_ which: CalibrationModel) -> IntegerCalibration {
@@ -122,11 +125,15 @@ struct CalibrateCommand: ParsableCommand {
                                                   landmarker: faces.landmarker, variants: 1)
                     return try FloatChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
                                            inputs: quick, margin: floatMargin, maxOperations: floatOps,
-                                           kinds: Set(floatKinds.split(separator: ",").map(String.init))) { print("  " + $0) }
+                                           kinds: Set(floatKinds.split(separator: ",").map(String.init)),
+                                           byCost: floatBy == .cost) { print("  " + $0) }
                 }
                 table?.floatTensors = choice.floatTensors
+                let dropped = choice.dropped.isEmpty ? "" : ", " + choice.dropped.map(String.init).joined(separator: " ") + " taken back"
                 print("\(which.rawValue): \(choice.floatTensors.count) operations in float (ops "
-                    + choice.rounds.map { String($0.operation) }.joined(separator: " ") + ")")
+                    + choice.rounds.map { String($0.operation) }.joined(separator: " ") + dropped + "), estimated cost "
+                    + FloatChoice.Cost.format(choice.cost) + " instructions per inference; calibration figures "
+                    + choice.after.map(\.summary).joined(separator: "; "))
             }
             if let output, let table {
                 let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"

@@ -119,6 +119,19 @@ package struct RewrittenOperation: Sendable {
     package var operation: Int
     package var kind: String
     package var output: Int
+    /// Its multiply-adds, from the shapes: a convolution's output values × kernel taps × input
+    /// channels per output (depthwise: × taps; transposed: input values × outputs per input);
+    /// a pooling window's taps per output value; 4 per output value for a bilinear resize; the
+    /// output's values times the number of inputs for everything else (elementwise operations,
+    /// activations, copies).
+    package var macs: Int
+    /// The values it writes, and the non-constant tensors it reads with their value counts: what a
+    /// float run made of it alone quantises and dequantises at its edges (`FloatIsland`).
+    package var outputCount: Int
+    package var reads: [Int]
+    package var readCounts: [Int]
+    /// Whether its output is one of the model's outputs.
+    package var isModelOutput: Bool
 }
 
 extension Interpreter {
@@ -126,8 +139,34 @@ extension Interpreter {
     /// with the tensor each writes.
     package func rewrittenOperations(calibration: IntegerCalibration) throws(ModelError) -> [RewrittenOperation] {
         let calibrated = try CalibratedGraph(graph, calibration: calibration)
-        return calibrated.graph.operations.enumerated().map { k, op in
-            RewrittenOperation(operation: k, kind: op.kind.name, output: op.output)
+        let g = calibrated.graph
+        let outputs = Set(g.outputs)
+        return g.operations.enumerated().map { k, op in
+            let out = g.tensors[op.output].elementCount
+            let reads = op.inputs.filter { $0 >= 0 && g.tensors[$0].constantOffset == nil }
+            var macs = out * max(1, reads.count)
+            switch op.kind {
+            case .conv2D:
+                let w = g.tensors[op.inputs[1]].shape4
+                macs = out * w[1] * w[2] * w[3]
+            case .depthwiseConv2D:
+                let w = g.tensors[op.inputs[1]].shape4
+                macs = out * w[1] * w[2]
+            case .transposeConvBias:
+                let w = g.tensors[op.inputs[1]].shape4
+                macs = g.tensors[op.inputs[0]].elementCount * w[0] * w[1] * w[2]
+            case .maxPool2D(let p), .averagePool2D(let p):
+                macs = out * p.filterH * p.filterW
+            case .mean:
+                macs = g.tensors[op.inputs[0]].elementCount
+            case .resizeBilinear:
+                macs = out * 4
+            default:
+                break
+            }
+            return RewrittenOperation(operation: k, kind: op.kind.name, output: op.output, macs: macs, outputCount: out,
+                                      reads: reads, readCounts: reads.map { g.tensors[$0].elementCount },
+                                      isModelOutput: outputs.contains(op.output))
         }
     }
 }

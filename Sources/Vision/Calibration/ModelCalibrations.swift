@@ -14,7 +14,9 @@ import Darwin
 /// A model without a table (another file than the pinned one) or whose table does not fit
 /// still runs on the integer path, calibrated at load on the generated set (`IntegerCalibration`);
 /// `warning` then says so once per model. Set `BOOTH_CALIBRATION=load` to ignore the shipped
-/// tables (for comparing the two).
+/// tables (for comparing the two), or `BOOTH_CALIBRATION_TABLES=DIR` to use the table texts in
+/// DIR (`*.txt`, as `scripts/arm/bench` writes them) instead of the shipped tables of the same
+/// models (for comparing two tables in one benchmark session without a rebuild).
 public enum ModelCalibrations {
     /// Where the "no calibration table" warning goes (stderr by default; the kiosk logs it).
     nonisolated(unsafe) public static var warning: (String) -> Void = { message in
@@ -28,10 +30,11 @@ public enum ModelCalibrations {
         return String(cString: v) != "load"
     }()
 
-    /// The shipped table texts by model sha256 (the `model` line of each).
+    /// The shipped table texts by model sha256 (the `model` line of each), with those of
+    /// `BOOTH_CALIBRATION_TABLES` in their place.
     static let tablesBySHA256: [String: String] = {
         var out: [String: String] = [:]
-        for text in shippedTables {
+        for text in shippedTables + overridingTables() {
             for line in text.utf8.split(separator: UInt8(ascii: "\n")).prefix(3) where line.starts(with: "model ".utf8) {
                 out[String(decoding: line.dropFirst(6), as: UTF8.self)] = text
             }
@@ -43,6 +46,32 @@ public enum ModelCalibrations {
     public static func table(forModel bytes: [UInt8]) -> CalibrationTable? {
         guard useShippedTables, let text = tablesBySHA256[SHA256.hex(bytes)] else { return nil }
         return try? CalibrationTable(parsing: text)
+    }
+
+    /// The texts of the `*.txt` files in `BOOTH_CALIBRATION_TABLES` (none when it is unset; a
+    /// folder that cannot be read stops the process with the reason, as a bad setting should).
+    static func overridingTables() -> [String] {
+        guard let v = getenv("BOOTH_CALIBRATION_TABLES") else { return [] }
+        let folder = String(cString: v)
+        guard let dir = opendir(folder) else { fatalError("BOOTH_CALIBRATION_TABLES: cannot read the folder \(folder)") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".txt") { names.append(name) }
+        }
+        return names.sorted().map { name in
+            guard let f = fopen(folder + "/" + name, "r") else { fatalError("BOOTH_CALIBRATION_TABLES: cannot read \(folder)/\(name)") }
+            defer { fclose(f) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+                if n <= 0 { break }
+                bytes += chunk[0..<n]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// Whether a table is shipped for the model with this sha256 (for `booth doctor`).

@@ -1,0 +1,93 @@
+import Foundation
+import NeuralCore
+import Testing
+import TestSupport
+import Vision
+
+/// `FloatChoice`'s search ranked by cost (`FloatChoice.Search`, `FloatChoice.Cost`): on error
+/// functions given directly (one figure, as shares of its bound; the search is the one
+/// `booth model calibrate --float-ops` runs on a real program), a cheap and an expensive operation
+/// that fix the same error; an operation the margin no longer needs is taken back; and the cost
+/// estimate of a real model's operations (shapes, runs of consecutive operations).
+@Suite struct FloatChoiceTests {
+    /// One figure on four inputs: every input's share is `value(set)`.
+    static func search(costs: [Int: Double], byCost: Bool, value: @escaping (Set<Int>) -> Float) -> FloatChoice.Search {
+        FloatChoice.Search(candidates: costs.keys.sorted(), inputCount: 4,
+                           shares: { set, indices in indices.map { _ in [value(set)] } },
+                           cost: { set in set.reduce(0) { $0 + costs[$1]! } }, byCost: byCost, margin: 0.8,
+                           maxOperations: 4, sample: 2, confirm: 3)
+    }
+
+    /// Tensor 1 (cost 1000) and tensor 2 (cost 10) each bring the error within the margin; 1 a
+    /// little further. Ranked by the error alone the search takes 1; ranked per cost, 2.
+    @Test func theCheapFixWinsWhenCostCounts() throws {
+        let costs: [Int: Double] = [1: 1000, 2: 10, 3: 1]
+        let value: (Set<Int>) -> Float = { set in
+            set.contains(1) ? 0.4 : set.contains(2) ? 0.5 : set.contains(3) ? 1.95 : 2
+        }
+        let byError = try Self.search(costs: costs, byCost: false, value: value).run(forced: [])
+        #expect(byError.chosen == [1])
+        let byCost = try Self.search(costs: costs, byCost: true, value: value).run(forced: [])
+        #expect(byCost.chosen == [2], "chosen \(byCost.chosen.sorted())")
+        #expect(byCost.shares.allSatisfy { $0[0] <= 0.8 })
+        #expect(byCost.steps.map(\.tensor) == [2] && byCost.steps[0].cost == 10)
+    }
+
+    /// A cheap partial fix (tensor 1, removing over half of what 2 removes) is chosen first, the
+    /// expensive full one (2) next; with 2 the margin holds without 1, so 1 goes back to integer. Ranked by the error alone, 2 comes
+    /// first and the search stops there.
+    @Test func anOperationTheMarginNoLongerNeedsIsTakenBack() throws {
+        let costs: [Int: Double] = [1: 10, 2: 100]
+        let value: (Set<Int>) -> Float = { set in
+            set.contains(2) ? (set.contains(1) ? 0.45 : 0.5) : set.contains(1) ? 1.2 : 2
+        }
+        let r = try Self.search(costs: costs, byCost: true, value: value).run(forced: [])
+        #expect(r.steps.map(\.tensor) == [1, 2])
+        #expect(r.dropped == [1])
+        #expect(r.chosen == [2])
+        #expect(r.shares.allSatisfy { $0[0] == 0.5 })
+        // A fix removing less than half of what the best removes is not taken for its price.
+        let weak = try Self.search(costs: costs, byCost: true) { set in
+            set.contains(2) ? (set.contains(1) ? 0.45 : 0.5) : set.contains(1) ? 1.6 : 2
+        }.run(forced: [])
+        #expect(weak.steps.map(\.tensor) == [2] && weak.chosen == [2])
+        let byError = try Self.search(costs: costs, byCost: false, value: value).run(forced: [])
+        #expect(byError.steps.map(\.tensor) == [2] && byError.dropped.isEmpty)
+    }
+
+    /// Nothing helps: no operation is chosen, and the forced ones stay even when they cost.
+    @Test func forcedOperationsStayAndUselessOnesAreNotChosen() throws {
+        let costs: [Int: Double] = [1: 10, 2: 100, 3: 5]
+        let r = try Self.search(costs: costs, byCost: true) { set in set.contains(3) ? 0.5 : 2 }.run(forced: [3])
+        #expect(r.chosen == [3])
+        #expect(r.dropped.isEmpty)
+        let none = try Self.search(costs: costs, byCost: true) { _ in 2 }.run(forced: [])
+        #expect(none.chosen.isEmpty && none.steps.isEmpty)
+    }
+
+    /// The estimate on the landscape model's rewritten graph: the stem convolution's MACs from
+    /// its shapes (256×144×3 input, 3×3 stride 2, 16 outputs); two consecutive operations are one
+    /// float run, cheaper than the two runs apart (the value between them is not converted); and
+    /// the cost of a set does not depend on its order.
+    @Test func costOfALandscapeStem() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.models + "/selfie_segmentation_landscape.tflite")))
+        let interpreter = try Interpreter(model: bytes, path: .float)
+        var calibration = IntegerCalibration.unit
+        calibration.activations = .int8
+        let ops = try interpreter.rewrittenOperations(calibration: calibration)
+        let first = try #require(ops.first { $0.kind == "CONV_2D" })
+        #expect(first.macs == 72 * 128 * 16 * 27, "\(first.macs) MACs")
+        #expect(first.outputCount == 72 * 128 * 16)
+        let cost = FloatChoice.Cost(ops)
+        // An operation whose output only the next one reads.
+        let k = try #require(ops.indices.dropLast().first { k in
+            ops[k + 1].reads.contains(ops[k].output) && !ops.enumerated().contains { $0.offset != k + 1 && $0.element.reads.contains(ops[k].output) }
+        })
+        let a = ops[k].output, b = ops[k + 1].output
+        #expect(cost.of([a, b]) < cost.of([a]) + cost.of([b]))
+        #expect(cost.of([a, b]) == cost.of([b, a]))
+        #expect(cost.of([a]) >= FloatChoice.Cost.perMAC * Double(ops[k].macs)
+                + FloatChoice.Cost.perEdgeValue * Double(ops[k].outputCount))
+        #expect(cost.of([]) == 0)
+    }
+}
