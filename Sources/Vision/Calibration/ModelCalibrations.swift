@@ -1,3 +1,4 @@
+import Config
 import NeuralCore
 
 #if canImport(Glibc)
@@ -61,16 +62,10 @@ public enum ModelCalibrations {
             if name.hasSuffix(".txt") { names.append(name) }
         }
         return names.sorted().map { name in
-            guard let f = fopen(folder + "/" + name, "r") else { fatalError("BOOTH_CALIBRATION_TABLES: cannot read \(folder)/\(name)") }
-            defer { fclose(f) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-                if n <= 0 { break }
-                bytes += chunk[0..<n]
+            guard let text = DataFiles.readText(folder + "/" + name) else {
+                fatalError("BOOTH_CALIBRATION_TABLES: cannot read \(folder)/\(name) (or it is over 1 MiB)")
             }
-            return String(decoding: bytes, as: UTF8.self)
+            return text
         }
     }
 
