@@ -163,31 +163,31 @@ import Vision
     static func mouthCaught(_ s: Sample) -> Bool {
         let c = s.check
         return c.mouthClosed?.passed == false || c.slit?.passed == false || c.teeth?.passed == false
-            || c.teethLine?.passed == false || c.mouthCombined?.passed == false || c.expression?.passed == false
+            || c.teethLine?.passed == false || c.lipHeight?.passed == false || c.mouthCombined?.passed == false
+            || c.expression?.passed == false
     }
 
     /// The measures a known miss is judged by, as measured in this run.
     static func measures(_ s: Sample) -> String {
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
-            + "jaw \(f(m.handAtJaw)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
+        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
+            + "jaw \(f(m.handAtJaw)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 
     /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.
-    /// Measured on the integer path with the UK limits (chosen on the tuning halves only).
+    /// Measured on the integer path with the UK limits (chosen on the tuning halves only). Refused
+    /// since and taken off the list: huy-val-bb0559 and huy-train-000250 (session 8), and
+    /// huy-train-gg0030 (a cigarette at the lips behind clear glasses; session 9: its lips apart
+    /// round the cigarette fail `mouth_closed_lip_height`, 0.54 against 0.47).
     static let knownAccepted: [String: String] = [
-        "cmd-without_mask-175.jpg": "lips apart (relabelled open in session 7): lip gap 0.010, slit 0.010, no teeth measured",
-        "huy-val-bb0559.jpg": "fingers at the jaw's edge: no palm confirmed, the hand model beside the jaw under its limit, "
-            + "cover 0.13, sides 0.06, lips 0.00 (session 7)",
+        "cmd-without_mask-175.jpg": "lips apart (relabelled open in session 7): lip gap 0.010, slit 0.010, no teeth measured; "
+            + "lip aspect 0.37 against 0.47 (session 9)",
         "huy-train-gg0007.jpg": "a hand with a cigarette at the mouth: no palm confirmed, the hand model beside the jaw under its "
             + "limit, cover 0.65, sides 0.03 (session 7); refused until session 7 only by an eye-rule false alarm",
-        "huy-train-000250.jpg": "head turned (yaw 0.54) with lips apart exhaling smoke: teeth 0.076 with session 7's first "
-            + "tables, 0.013 after the detector's and iris's float operations moved the face crop; the pose rules refuse the photo",
         "cmd-without_mask-196.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 8): lip gap "
-            + "0.016 against 0.024, slit 0.006, teeth 0.000, mouth evidence 0.93 against 1.7",
-        "huy-train-gg0030.jpg": "clear glasses and a cigarette at the mouth (added in session 8): no palm, jaw 0.04, cover 0.63, "
-            + "object 0.014, lips 0.66, and the glasses' frame line 0.28 under its 0.3 limit",
+            + "0.016 against 0.024, slit 0.006, teeth 0.000, mouth evidence 0.93 against 1.7; "
+            + "lip aspect 0.40 against 0.47 (session 9)",
     ]
 
     /// The open mouths of the held half caught by the mouth or expression rules, measured (a
@@ -195,8 +195,9 @@ import Vision
     /// relabelled); 26 of 33 since session 8 added 10 held open mouths (8 caught; missed:
     /// cmd-without_mask-196, lips slightly apart, lip gap 0.016, and max-assets-surprised, a
     /// mouth open inside a white beard, lip gap 0.017, slit 0.004, no teeth, refused by other
-    /// rules); 80 % would be 27.
-    static let knownOpenMouthsCaught = 26
+    /// rules); 80 % would be 27. 29 of 33 since session 9's `mouth_closed_lip_height` (the outer
+    /// lips' height over the mouth's width), over the bound.
+    static let knownOpenMouthsCaught = 29
 
     /// Rules above 10 % false alarms on the held-out half: the count measured (a ceiling) and why.
     /// None since session 7 (eyes_visible counts the contrast inside the eye openings, head_covering

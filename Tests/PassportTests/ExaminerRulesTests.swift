@@ -32,9 +32,10 @@ import Vision
         let e = try shippedProfile("uk").examiner
         let v = try verdict(good(e))
         #expect(v.passed, "\(v.failures)")
-        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined",
+        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_lip_height",
+                     "mouth_closed_combined",
                      "expression_neutral", "expression_neutral_brows", "eyes_visible", "eyes_visible_iris", "no_glasses",
-                     "face_uncovered", "face_uncovered_object", "face_uncovered_mouth", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
+                     "face_uncovered", "face_uncovered_object", "face_uncovered_mouth", "face_uncovered_chin", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
             #expect(v.rules.contains { $0.rule == rule }, "\(rule) missing from the report")
         }
     }
@@ -53,6 +54,7 @@ import Vision
         try check({ $0.lipSlit = Float(e.maxLipSlit * 2) }, "mouth_closed_slit", .mouthOpen)
         try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
         try check({ $0.teethLine = Float(e.maxTeethLine + 0.01) }, "mouth_closed_teeth_line", .mouthOpen)
+        try check({ $0.lipAspect = Float(e.maxLipAspect + 0.1) }, "mouth_closed_lip_height", .mouthOpen)
         // Each mouth measure under its own limit, the three together over the combined one.
         try check({ $0.lipGap = Float(e.maxLipGap * 0.9); $0.lipSlit = Float(e.maxLipSlit * 0.9) }, "mouth_closed_combined", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
@@ -63,6 +65,7 @@ import Vision
         try check({ $0.cover = Float(min(1, e.maxCover + 0.1)) }, "face_uncovered", .faceCovered)
         try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
         try check({ $0.mouthWhite = Float(e.maxMouthObject + 0.05) }, "face_uncovered_mouth", .faceCovered)
+        try check({ $0.chinWhite = Float(e.maxChinObject + 0.05) }, "face_uncovered_chin", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)

@@ -150,9 +150,10 @@ import Vision
             ("mouth_closed_slit", false, t({ $0.mouthOpen }, { no($0.slit) })),
             ("mouth_closed_teeth", false, t({ $0.mouthOpen }, { no($0.teeth) })),
             ("mouth_closed_teeth_line", false, t({ $0.mouthOpen }, { no($0.teethLine) })),
+            ("mouth_closed_lip_height", false, t({ $0.mouthOpen }, { no($0.lipHeight) })),
             ("mouth_closed_combined", false, t({ $0.mouthOpen }, { no($0.mouthCombined) })),
-            ("group: the five mouth rules", true, t({ $0.mouthOpen }, {
-                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.mouthCombined)
+            ("group: the six mouth rules", true, t({ $0.mouthOpen }, {
+                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
             })),
             ("expression_neutral", false, t({ $0.smile }, { no($0.expression) })),
             ("expression_neutral_brows", false, t({ $0.browsRaised }, { no($0.brows) })),
@@ -163,12 +164,13 @@ import Vision
             ("face_uncovered", false, t({ $0.covered }, { no($0.cover) })),
             ("face_uncovered_object", false, t({ $0.covered }, { no($0.object) })),
             ("face_uncovered_mouth", false, t({ $0.covered }, { no($0.mouthObject) })),
+            ("face_uncovered_chin", false, t({ $0.covered }, { no($0.chinObject) })),
             ("face_uncovered_sides", false, t({ $0.covered }, { no($0.sides) })),
             ("face_uncovered_lips", false, t({ $0.covered }, { no($0.lips) })),
             ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
             ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
-            ("group: the seven cover rules", true, t({ $0.covered }, {
-                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+            ("group: the eight cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),
@@ -215,8 +217,9 @@ import Vision
         //   of 95 faces, and the lip-gap verdict differs on 2 of 160), and its teeth are dim and
         //   yellow (0.8 of the skin's luma, 0.7 of its chroma), below the teeth rule's
         //   thresholds on both paths: an integer-mesh accuracy matter (issue 16), not a limit.
+        // Since session 9 img41+rotated is refused (`mouth_closed_lip_height`) and off the list.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark",
-                                        "deepface-img41.jpg", "deepface-img41.jpg+rotated", "deepface-img41.jpg+dark"]
+                                        "deepface-img41.jpg", "deepface-img41.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
             if knownMisses.contains(s.name) && accepted(s) {
                 withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted") {
@@ -235,7 +238,7 @@ import Vision
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
-                || $0.check.teethLine?.passed == false || $0.check.mouthCombined?.passed == false || $0.check.expression?.passed == false
+                || $0.check.teethLine?.passed == false || $0.check.lipHeight?.passed == false || $0.check.mouthCombined?.passed == false || $0.check.expression?.passed == false
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:

@@ -22,6 +22,8 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxTeeth = 0.02
     /// `teethLine` (teeth-like height along the lip line, in eye distances) at most this.
     public var maxTeethLine = 0.0095
+    /// `lipAspect` (outer-lip height over mouth width) at most this.
+    public var maxLipAspect = 0.47
     /// The three mouth measures, each over its limit, added (`mouth_closed_combined`) at most this.
     public var maxMouthEvidence = 1.7
     public var expressionNeutral = true
@@ -49,6 +51,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `mouthWhite` (near-white share of the box round the mouth, teeth left out) at most this:
     /// a cigarette, cigar or pipe at the lips.
     public var maxMouthObject = 0.03
+    /// `chinWhite` (near-white share below the lips down to the chin) at most this: a cigarette
+    /// hanging from the lips.
+    public var maxChinObject = 0.05
     /// `sideEdges` (edge share of one side over the other's) at most this: a hand's fingers.
     public var maxSideEdges = 0.55
     /// `lipSides` (one half of the lips' redness against the other's) at most this: a hand or
@@ -78,6 +83,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxLipSlit = try t.double("max_lip_slit", default: e.maxLipSlit, in: 0...1)
         e.maxTeeth = try t.double("max_teeth", default: e.maxTeeth, in: 0...1)
         e.maxTeethLine = try t.double("max_teeth_line", default: e.maxTeethLine, in: 0...1)
+        e.maxLipAspect = try t.double("max_lip_aspect", default: e.maxLipAspect, in: 0...2)
         e.maxMouthEvidence = try t.double("max_mouth_evidence", default: e.maxMouthEvidence, in: 0...10)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)
@@ -93,6 +99,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxCover = try t.double("max_cover", default: e.maxCover, in: 0...1)
         e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
         e.maxMouthObject = try t.double("max_mouth_object", default: e.maxMouthObject, in: 0...1)
+        e.maxChinObject = try t.double("max_chin_object", default: e.maxChinObject, in: 0...1)
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)

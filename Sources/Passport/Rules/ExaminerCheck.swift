@@ -13,6 +13,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var teeth: Outcome? = nil
     /// `mouth_closed_teeth_line`: teeth between the lips along the lip line.
     public var teethLine: Outcome? = nil
+    /// `mouth_closed_lip_height`: outer-lip height over mouth width.
+    public var lipHeight: Outcome? = nil
     /// `mouth_closed_combined`: the three mouth measures together, each over its own limit.
     public var mouthCombined: Outcome? = nil
     /// `expression_neutral`: smile score.
@@ -31,6 +33,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var object: Outcome? = nil
     /// `face_uncovered_mouth`: a light object at the mouth (either side or the middle).
     public var mouthObject: Outcome? = nil
+    /// `face_uncovered_chin`: a light object below the lips (a hanging cigarette).
+    public var chinObject: Outcome? = nil
     /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
     public var sides: Outcome? = nil
     /// `face_uncovered_lips`: one half of the lips unlike the other (a hand over a mouth corner).
@@ -56,6 +60,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             slit = below(m.lipSlit, e.maxLipSlit)
             teeth = below(m.teeth, e.maxTeeth)
             teethLine = below(m.teethLine, e.maxTeethLine)
+            lipHeight = below(m.lipAspect, e.maxLipAspect)
             mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
         }
         if e.expressionNeutral {
@@ -74,6 +79,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             cover = below(m.cover, e.maxCover)
             object = below(m.sideWhite, e.maxObject)
             mouthObject = below(m.mouthWhite, e.maxMouthObject)
+            chinObject = below(m.chinWhite, e.maxChinObject)
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
@@ -98,7 +104,7 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
+        if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
             || handAtJaw?.passed == false {
             return .faceCovered
         }
@@ -106,7 +112,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
         if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || teethLine?.passed == false
-            || mouthCombined?.passed == false {
+            || lipHeight?.passed == false || mouthCombined?.passed == false {
             return .mouthOpen
         }
         if expression?.passed == false || brows?.passed == false { return .notNeutral }
@@ -124,6 +130,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered", cover, "≤ \(fmt3(e.maxCover))", .faceCovered)
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
         add("face_uncovered_mouth", mouthObject, "≤ \(fmt3(e.maxMouthObject))", .faceCovered)
+        add("face_uncovered_chin", chinObject, "≤ \(fmt3(e.maxChinObject))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
@@ -142,6 +149,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed_slit", slit, "≤ \(fmt3(e.maxLipSlit))", .mouthOpen)
         add("mouth_closed_teeth", teeth, "≤ \(fmt3(e.maxTeeth))", .mouthOpen)
         add("mouth_closed_teeth_line", teethLine, "≤ \(fmt3(e.maxTeethLine))", .mouthOpen)
+        add("mouth_closed_lip_height", lipHeight, "≤ \(fmt3(e.maxLipAspect))", .mouthOpen)
         add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
         add("expression_neutral_brows", brows, "≤ \(fmt3(e.maxBrowHeight))", .notNeutral)

@@ -137,6 +137,10 @@ public enum ExaminerEstimator {
             slit += Float(dark) * 0.01 * mouthWidth
         }
         m.lipSlit = slit / 7 / faceHeight
+        // The outer lips' height (three pairs across the middle) over the mouth's width (outer
+        // corners), in the image plane.
+        func planar(_ a: Int, _ b: Int) -> Float { ((p[a].x - p[b].x) * (p[a].x - p[b].x) + (p[a].y - p[b].y) * (p[a].y - p[b].y)).squareRoot() }
+        m.lipAspect = (planar(37, 84) + planar(0, 17) + planar(267, 314)) / 3 / max(2, planar(61, 291))
         m.teethLine = teethAlongLipLine(px, p, axes, d: d)
         m.smile = FaceExpression.smile(cornerLift: FaceExpression.cornerLift(p), widthRatio: FaceExpression.mouthWidthRatio(p))
         m.browHeight = FaceExpression.browHeight(p)
@@ -253,6 +257,16 @@ public enum ExaminerEstimator {
             if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !FacePixels.inside(p, innerLips, q.x, q.y) { mouthWhite += 1 }
         }
         m.mouthWhite = Float(mouthWhite) / Float(max(1, mouthAll))
+        // Below the lips down to the chin, inside the face oval and outside the outer lips: a
+        // cigarette hangs from the lips over the chin, mostly below `mouthWhite`'s box (and a
+        // filter at the lips is not white). The oval keeps a light background and a collar out.
+        var chinWhite = 0, chinAll = 0
+        px.grid(axes.point(mouthC, 0, 0.45 * d), axes, halfU: 0.45 * d, halfV: 0.35 * d, columns: 30, rows: 30) { _, q, s in
+            guard FacePixels.inside(p, faceOval, q.x, q.y), !FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+            chinAll += 1
+            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation { chinWhite += 1 }
+        }
+        m.chinWhite = Float(chinWhite) / Float(max(1, chinAll))
 
         // Lip halves: redness above the skin's on each side of the mouth's centre.
         let halfMouth = 0.5 * max(2, ((p[291].x - p[61].x) * (p[291].x - p[61].x) + (p[291].y - p[61].y) * (p[291].y - p[61].y)).squareRoot())

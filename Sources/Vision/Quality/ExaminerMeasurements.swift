@@ -23,6 +23,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// showing often leave the mesh's inner contour shut (so `teeth` reads 0); closed lips show
     /// lip and shadow there, not teeth. Higher = teeth between the lips.
     public var teethLine: Float = 0
+    /// Outer-lip height (mean of three pairs across the middle: 37–84, 0–17, 267–314) over the
+    /// mouth's width (outer corners 61–291), in the image plane. Lips slightly apart often leave
+    /// the mesh's inner-lip contour shut while its outer contour grows taller; a smile widens the
+    /// mouth and lowers it. Higher = lips apart (full lips read higher too).
+    public var lipAspect: Float = 0
     /// `FaceExpression.smile` (0 neutral … 1 broad smile): mouth-corner lift and mouth width
     /// against the outer eye corners.
     public var smile: Float = 0
@@ -66,6 +71,12 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// Both sides at once: a cigarette, cigar or pipe held in the middle of the lips has no
     /// mirror image to differ from. Higher = a light object at the mouth.
     public var mouthWhite: Float = 0
+    /// Share of near-white pixels (as `mouthWhite` counts them) below the lips down to the chin:
+    /// the face-aligned box 0.1–0.8 d below the lip line, 0.9 d wide, inside the face oval and
+    /// outside the outer lips. A cigarette hanging from the lips lies mostly here, below
+    /// `mouthWhite`'s box; the oval keeps a light background and a collar out. Higher = a light
+    /// object over the chin.
+    public var chinWhite: Float = 0
     /// Lip redness (V chroma over luma, above the skin's) of the lips' half on one side of the
     /// mouth's centre against the other half's: the difference over the redder half's. Higher =
     /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).
