@@ -695,18 +695,23 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
 /* Eight int16 ADD results: k + x1·s1 + x2·s2 by `smlal` of the int16 lanes by the scales (which
  * fit int16: ElementwiseParams keeps them ≤ 2^14 for int16), `k` the rounding constant with
  * both zero points folded in (and a broadcast scalar x2's product, `x2` then unused), then the
- * arithmetic shift and the output zero point in int32, a saturating narrow and the clamp in
- * int16 (the bounds lie in int16): elementwise16's values. */
-static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int16_t s1,
-                                                               int16_t s2, int32x4_t k, int32x4_t shift, int32x4_t zpo,
-                                                               int16x8_t lo, int16x8_t hi) {
+ * arithmetic shift and the output zero point in int32 (left out when it is 0, `zout`: int16
+ * outputs are symmetric), a saturating narrow and the clamp in int16 (the bounds lie in int16):
+ * elementwise16's values. */
+static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int zout,
+                                                               int16_t s1, int16_t s2, int32x4_t k, int32x4_t shift,
+                                                               int32x4_t zpo, int16x8_t lo, int16x8_t hi) {
     int32x4_t v0 = vmlal_n_s16(k, vget_low_s16(x1), s1), v1 = vmlal_high_n_s16(k, x1, s1);
     if (!splat) {
         v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
         v1 = vmlal_high_n_s16(v1, x2, s2);
     }
-    v0 = vaddq_s32(vshlq_s32(v0, shift), zpo);
-    v1 = vaddq_s32(vshlq_s32(v1, shift), zpo);
+    v0 = vshlq_s32(v0, shift);
+    v1 = vshlq_s32(v1, shift);
+    if (!zout) {
+        v0 = vaddq_s32(v0, zpo);
+        v1 = vaddq_s32(v1, zpo);
+    }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
     return vminq_s16(vmaxq_s16(r, lo), hi);
 }
@@ -739,8 +744,9 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
     } while (0)
 
 /* int16 ADD, every period (S16_ROWS). */
-static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
-                    int16_t *out) {
+static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
+                                                          ptrdiff_t period, const booth_elementwise *p, int zout,
+                                                          int16_t *out) {
     uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
                  - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
     int splat = period == 1;
@@ -749,7 +755,7 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
     int16x8_t zero = vdupq_n_s16(0);
-#define ADD8(x1, x2) add8_s16(x1, x2, splat, s1, s2, k, shift, zpo, lo, hi)
+#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, s1, s2, k, shift, zpo, lo, hi)
     S16_ROWS(zero, ADD8);
 #undef ADD8
 }
@@ -776,10 +782,11 @@ static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, in
 /* int16 MUL, every period (S16_ROWS). */
 static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int centred,
-                                                          int shifted, int16_t *out) {
+                                                          int shifted, int zout, int16_t *out) {
     stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
     int16x4_t z1 = vdup_n_s16((int16_t)p->zero_point1), z2 = vdup_n_s16((int16_t)p->zero_point2);
-    int32x4_t zpo = vdupq_n_s32(p->output_zero_point);
+    /* A constant zero when `zout` (the output zero point is 0): its additions fold away. */
+    int32x4_t zpo = zout ? vdupq_n_s32(0) : vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int splat = period == 1;
     int16x8_t bs = vdupq_n_s16(splat ? b[0] : 0);
@@ -793,15 +800,21 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
         int centred = params->zero_point1 == 0 && params->zero_point2 == 0, shifted = params->left_shift != 0;
-        if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, out);
-        else if (centred) mul_s16(a, b, count, period, params, 1, 1, out);
-        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, out);
-        else mul_s16(a, b, count, period, params, 0, 1, out);
+        int zout = params->output_zero_point == 0;
+        if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
+        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
+        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, out);
+        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, out);
+        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, out);
+        else mul_s16(a, b, count, period, params, 0, 1, 0, out);
     } else if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
-        if (period == 1) add_s16(a, b, count, 1, params, out);
-        else add_s16(a, b, count, period, params, out);
+        int zout = params->output_zero_point == 0;
+        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, out);
+        else if (period == 1) add_s16(a, b, count, 1, params, 0, out);
+        else if (zout) add_s16(a, b, count, period, params, 1, out);
+        else add_s16(a, b, count, period, params, 0, out);
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
