@@ -695,25 +695,58 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
 /* Eight int16 ADD results: k + x1·s1 + x2·s2 by `smlal` of the int16 lanes by the scales (which
  * fit int16: ElementwiseParams keeps them ≤ 2^14 for int16), `k` the rounding constant with
  * both zero points folded in (and a broadcast scalar x2's product, `x2` then unused), then the
- * arithmetic shift and the output zero point in int32, a saturating narrow and the clamp in
- * int16 (the bounds lie in int16): elementwise16's values. */
-static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int16_t s1,
-                                                               int16_t s2, int32x4_t k, int32x4_t shift, int32x4_t zpo,
-                                                               int16x8_t lo, int16x8_t hi) {
+ * arithmetic shift and the output zero point in int32 (left out when it is 0, `zout`: int16
+ * outputs are symmetric), a saturating narrow and the clamp in int16 (the bounds lie in int16):
+ * elementwise16's values. */
+static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int zout,
+                                                               int16_t s1, int16_t s2, int32x4_t k, int32x4_t shift,
+                                                               int32x4_t zpo, int16x8_t lo, int16x8_t hi) {
     int32x4_t v0 = vmlal_n_s16(k, vget_low_s16(x1), s1), v1 = vmlal_high_n_s16(k, x1, s1);
     if (!splat) {
         v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
         v1 = vmlal_high_n_s16(v1, x2, s2);
     }
-    v0 = vaddq_s32(vshlq_s32(v0, shift), zpo);
-    v1 = vaddq_s32(vshlq_s32(v1, shift), zpo);
+    v0 = vshlq_s32(v0, shift);
+    v1 = vshlq_s32(v1, shift);
+    if (!zout) {
+        v0 = vaddq_s32(v0, zpo);
+        v1 = vaddq_s32(v1, zpo);
+    }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
     return vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
-/* int16 ADD, every period, sixteen elements per step (tails through a zero-padded copy). */
-static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
-                    int16_t *out) {
+/* The loop both int16 ADD and MUL run (`add_s16`, `mul_s16`): every period (`chunk` values, or the
+ * whole tensor when b is one value), sixteen elements per step as two `OP8(x1, x2)` of eight,
+ * the tail through a zero-padded copy; a broadcast b is the vector `BSPLAT`. */
+#define S16_ROWS(BSPLAT, OP8)                                                                        \
+    do {                                                                                             \
+        ptrdiff_t chunk = splat ? count : period;                                                    \
+        for (ptrdiff_t base = 0; base < count; base += chunk) {                                      \
+            ptrdiff_t i = 0;                                                                         \
+            for (; i + 16 <= chunk; i += 16) {                                                       \
+                int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);           \
+                int16x8_t b0 = splat ? (BSPLAT) : vld1q_s16(b + i), b1 = splat ? (BSPLAT) : vld1q_s16(b + i + 8); \
+                vst1q_s16(out + base + i, OP8(a0, b0));                                              \
+                vst1q_s16(out + base + i + 8, OP8(a1, b1));                                          \
+            }                                                                                        \
+            if (i < chunk) {                                                                         \
+                int16_t ta[16] = {0}, tb[16] = {0}, to[16];                                          \
+                ptrdiff_t n = chunk - i;                                                             \
+                memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));                               \
+                if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));                          \
+                int16x8_t b0 = splat ? (BSPLAT) : vld1q_s16(tb), b1 = splat ? (BSPLAT) : vld1q_s16(tb + 8); \
+                vst1q_s16(to, OP8(vld1q_s16(ta), b0));                                               \
+                vst1q_s16(to + 8, OP8(vld1q_s16(ta + 8), b1));                                       \
+                memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));                             \
+            }                                                                                        \
+        }                                                                                            \
+    } while (0)
+
+/* int16 ADD, every period (S16_ROWS). */
+static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
+                                                          ptrdiff_t period, const booth_elementwise *p, int zout,
+                                                          int16_t *out) {
     uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
                  - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
     int splat = period == 1;
@@ -721,26 +754,10 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
     int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
-    ptrdiff_t chunk = splat ? count : period;
     int16x8_t zero = vdupq_n_s16(0);
-    for (ptrdiff_t base = 0; base < count; base += chunk) {
-        ptrdiff_t i = 0;
-        for (; i + 16 <= chunk; i += 16) {
-            int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);
-            int16x8_t b0 = splat ? zero : vld1q_s16(b + i), b1 = splat ? zero : vld1q_s16(b + i + 8);
-            vst1q_s16(out + base + i, add8_s16(a0, b0, splat, s1, s2, k, shift, zpo, lo, hi));
-            vst1q_s16(out + base + i + 8, add8_s16(a1, b1, splat, s1, s2, k, shift, zpo, lo, hi));
-        }
-        if (i < chunk) {
-            int16_t ta[16] = {0}, tb[16] = {0}, to[16];
-            ptrdiff_t n = chunk - i;
-            memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));
-            if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));
-            vst1q_s16(to, add8_s16(vld1q_s16(ta), vld1q_s16(tb), splat, s1, s2, k, shift, zpo, lo, hi));
-            vst1q_s16(to + 8, add8_s16(vld1q_s16(ta + 8), vld1q_s16(tb + 8), splat, s1, s2, k, shift, zpo, lo, hi));
-            memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));
-        }
-    }
+#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, s1, s2, k, shift, zpo, lo, hi)
+    S16_ROWS(zero, ADD8);
+#undef ADD8
 }
 
 /* Eight int16 MUL results: (x1 − zp1)·(x2 − zp2) exactly in int32 (`ssubl` then `mul`, or
@@ -762,51 +779,42 @@ static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, in
     return vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
-/* int16 MUL, every period, sixteen elements per step (tails through a zero-padded copy). */
+/* int16 MUL, every period (S16_ROWS). */
 static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int centred,
-                                                          int shifted, int16_t *out) {
+                                                          int shifted, int zout, int16_t *out) {
     stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
     int16x4_t z1 = vdup_n_s16((int16_t)p->zero_point1), z2 = vdup_n_s16((int16_t)p->zero_point2);
-    int32x4_t zpo = vdupq_n_s32(p->output_zero_point);
+    /* A constant zero when `zout` (the output zero point is 0): its additions fold away. */
+    int32x4_t zpo = zout ? vdupq_n_s32(0) : vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int splat = period == 1;
-    ptrdiff_t chunk = splat ? count : period;
     int16x8_t bs = vdupq_n_s16(splat ? b[0] : 0);
-    for (ptrdiff_t base = 0; base < count; base += chunk) {
-        ptrdiff_t i = 0;
-        for (; i + 16 <= chunk; i += 16) {
-            int16x8_t a0 = vld1q_s16(a + base + i), a1 = vld1q_s16(a + base + i + 8);
-            int16x8_t b0 = splat ? bs : vld1q_s16(b + i), b1 = splat ? bs : vld1q_s16(b + i + 8);
-            vst1q_s16(out + base + i, mul8_s16(a0, b0, centred, shifted, z1, z2, s, zpo, lo, hi));
-            vst1q_s16(out + base + i + 8, mul8_s16(a1, b1, centred, shifted, z1, z2, s, zpo, lo, hi));
-        }
-        if (i < chunk) {
-            int16_t ta[16] = {0}, tb[16] = {0}, to[16];
-            ptrdiff_t n = chunk - i;
-            memcpy(ta, a + base + i, (size_t)n * sizeof(int16_t));
-            if (!splat) memcpy(tb, b + i, (size_t)n * sizeof(int16_t));
-            int16x8_t b0 = splat ? bs : vld1q_s16(tb), b1 = splat ? bs : vld1q_s16(tb + 8);
-            vst1q_s16(to, mul8_s16(vld1q_s16(ta), b0, centred, shifted, z1, z2, s, zpo, lo, hi));
-            vst1q_s16(to + 8, mul8_s16(vld1q_s16(ta + 8), b1, centred, shifted, z1, z2, s, zpo, lo, hi));
-            memcpy(out + base + i, to, (size_t)n * sizeof(int16_t));
-        }
-    }
+#define MUL8(x1, x2) mul8_s16(x1, x2, centred, shifted, z1, z2, s, zpo, lo, hi)
+    S16_ROWS(bs, MUL8);
+#undef MUL8
 }
+#undef S16_ROWS
 
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
         int centred = params->zero_point1 == 0 && params->zero_point2 == 0, shifted = params->left_shift != 0;
-        if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, out);
-        else if (centred) mul_s16(a, b, count, period, params, 1, 1, out);
-        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, out);
-        else mul_s16(a, b, count, period, params, 0, 1, out);
+        int zout = params->output_zero_point == 0;
+        if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
+        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
+        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, out);
+        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, out);
+        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, out);
+        else mul_s16(a, b, count, period, params, 0, 1, 0, out);
     } else if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
-        if (period == 1) add_s16(a, b, count, 1, params, out);
-        else add_s16(a, b, count, period, params, out);
+        int zout = params->output_zero_point == 0;
+        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, out);
+        else if (period == 1) add_s16(a, b, count, 1, params, 0, out);
+        else if (zout) add_s16(a, b, count, period, params, 1, out);
+        else add_s16(a, b, count, period, params, 0, out);
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
@@ -1329,25 +1337,74 @@ static inline __attribute__((always_inline)) void ftrans_products(int P, const f
     }
 }
 
+/* The transposed convolution when the windows tile the output (stride = kernel, no padding, the
+ * output exactly the input times the stride): every output gets exactly one product sum, so it is
+ * bias + y (the reference's bias, then one addition) written row by row, without the bias fill
+ * and the per-tap bounds. One window row of a pixel is k_w·out_c contiguous values in `y` and in
+ * the output. */
+__attribute__((noinline)) static void ftranspose_tiles(const booth_fconv *d, const float *in, const float *wt, ptrdiff_t colp, float *y,
+                             const float *bias, float *out) {
+    ptrdiff_t c = d->in_c, oc = d->out_c, kw = d->k_w, kh = d->k_h, run = kw * oc;
+    fseg seg = {0, wt, c};
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        for (ptrdiff_t iy = 0; iy < d->in_h; iy++) {
+            const float *row = in + ((n * d->in_h + iy) * d->in_w) * c;
+            for (ptrdiff_t ix = 0; ix < d->in_w;) {
+                int P = d->in_w - ix >= 8 ? 8 : d->in_w - ix >= 4 ? 4 : 1;
+                const float *x = row + ix * c;
+                if (P == 8) ftrans_products(8, x, c, &seg, colp, y);
+                else if (P == 4) ftrans_products(4, x, c, &seg, colp, y);
+                else ftrans_products(1, x, c, &seg, colp, y);
+                for (ptrdiff_t ky = 0; ky < kh; ky++) {
+                    float *dst = out + (((n * d->out_h) + iy * kh + ky) * d->out_w + ix * kw) * oc;
+                    const float *src = y + ky * run;
+                    if (oc == 1 && run == 2 && colp == 4) {
+                        /* Two 2-value window rows per vector (selfie's 2×2 to one channel). */
+                        float32x4_t b0 = vdupq_n_f32(bias[0]);
+                        int p = 0;
+                        for (; p + 2 <= P; p += 2) {
+                            float32x2_t r0 = vld1_f32(src + p * 4), r1 = vld1_f32(src + p * 4 + 4);
+                            vst1q_f32(dst + p * 2, vaddq_f32(b0, vcombine_f32(r0, r1)));
+                        }
+                        for (; p < P; p++) { dst[p * 2] = bias[0] + src[p * 4]; dst[p * 2 + 1] = bias[0] + src[p * 4 + 1]; }
+                        continue;
+                    }
+                    for (int p = 0; p < P; p++) {
+                        float *o = dst + p * run;
+                        const float *v = src + p * colp;
+                        for (ptrdiff_t kx = 0; kx < kw; kx++) {
+                            ptrdiff_t j = 0;
+                            for (; j + 4 <= oc; j += 4)
+                                vst1q_f32(o + kx * oc + j, vaddq_f32(vld1q_f32(bias + j), vld1q_f32(v + kx * oc + j)));
+                            for (; j < oc; j++) o[kx * oc + j] = bias[j] + v[kx * oc + j];
+                        }
+                    }
+                }
+                ix += P;
+            }
+        }
+    }
+}
+
 /* Transposed convolution as a product then a scatter: for each input pixel p,
  * y[p][t·out_c + o] = Σ_i x[p][i] · W[t][i][o] from 0 (one column per tap t and channel o; the
- * weights regrouped [i][column], columns padded to 4), then every tap's values added into the
- * output window in the reference's order (input pixels in order, then taps), which starts as
- * the bias. Eight input pixels of a row at a time. */
+ * weights regrouped [i][column] once by booth_transpose_f32_pack, columns padded to 4), then every
+ * tap's values added into the output window in the reference's order (input pixels in order, then
+ * taps), which starts as the bias. Eight input pixels of a row at a time; `y` is the scratch at
+ * the end of the packed block. */
 /* (No loop distribution: it turns the bias fill into a `memcpy` call per output pixel.) */
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
-int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
-    ptrdiff_t c = d->in_c, oc = d->out_c, ocp = (oc + 7) & ~(ptrdiff_t)7, taps = d->k_h * d->k_w;
-    ptrdiff_t cols = taps * oc, colp = (cols + 3) & ~(ptrdiff_t)3;
-    float *wt = (float *)malloc(sizeof(float) * (size_t)(c * colp + 8 * colp));
-    if (!wt) return 0;
-    float *y = wt + c * colp;
-    for (ptrdiff_t i = 0; i < c; i++) {
-        for (ptrdiff_t t = 0; t < taps; t++)
-            for (ptrdiff_t o = 0; o < oc; o++) wt[i * colp + t * oc + o] = w[(t * c + i) * ocp + o];
-        for (ptrdiff_t j = cols; j < colp; j++) wt[i * colp + j] = 0;
-    }
+int booth_transpose_f32(const booth_fconv *d, const float *in, float *packed, const float *bias, float *out) {
+    ptrdiff_t c = d->in_c, oc = d->out_c, taps = d->k_h * d->k_w;
+    ptrdiff_t colp = (taps * oc + 3) & ~(ptrdiff_t)3;
+    const float *wt = packed;
+    float *y = packed + c * colp;
     ptrdiff_t plane = d->out_h * d->out_w;
+    if (d->stride_h == d->k_h && d->stride_w == d->k_w && d->pad_top == 0 && d->pad_left == 0 &&
+        d->out_h == d->in_h * d->k_h && d->out_w == d->in_w * d->k_w) {
+        ftranspose_tiles(d, in, wt, colp, y, bias, out);
+        return 1;
+    }
     for (ptrdiff_t n = 0; n < d->batch; n++) {
         float *image = out + n * plane * oc;
         for (ptrdiff_t q = 0; q < plane; q++)
@@ -1381,7 +1438,6 @@ int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, c
             }
         }
     }
-    free(wt);
     return 1;
 }
 
@@ -1412,6 +1468,51 @@ void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float
         float r = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);
         float m = lo >= r ? lo : r;
         out[k] = hi < m ? hi : m;
+    }
+}
+
+/* Swift's scalar clamp, min(max(r, lo), hi), four lanes at a time: max(r, lo) = lo >= r ? lo : r,
+ * min(m, hi) = hi < m ? hi : m (NaN kept; −0 at a +0 bound becomes +0, unlike fclamp4). */
+static inline float32x4_t fclamp4_scalar(float32x4_t v, float32x4_t lo, float32x4_t hi, int has_lo, int has_hi) {
+    if (has_lo) v = vbslq_f32(vcgeq_f32(lo, v), lo, v);
+    if (has_hi) v = vbslq_f32(vcltq_f32(hi, v), hi, v);
+    return v;
+}
+
+/* FloatKernels.binary's rows in one call: `rows` rows of `n` outputs (contiguous, one after the
+ * other), row r reading a + r·a_row and b + r·b_row, each with inner stride 0 (one value for the
+ * row) or 1. Rows where both strides are 1 are booth_binary_f32's (vector clamp for each full 8,
+ * scalar clamp for the rest); rows with a broadcast value are Swift's lane-by-lane `apply`, whose
+ * scalar clamp fclamp4_scalar computes four lanes at a time. */
+void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                           ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    if (a_inner == 1 && b_inner == 1) {
+        /* Rows that follow each other in a, b and out with no tail are one row (the same split). */
+        if (a_row == n && b_row == n && n % 8 == 0) { booth_binary_f32(op, a, b, n * rows, lo, hi, out); return; }
+        for (ptrdiff_t r = 0; r < rows; r++) booth_binary_f32(op, a + r * a_row, b + r * b_row, n, lo, hi, out + r * n);
+        return;
+    }
+    fbounds bd = fbounds_of(lo, hi);
+    for (ptrdiff_t r = 0; r < rows; r++) {
+        const float *pa = a + r * a_row, *pb = b + r * b_row;
+        float *po = out + r * n;
+        ptrdiff_t k = 0;
+#define BOOTH_BCAST_LOOP(EXPR)                                                                     \
+        for (; k + 4 <= n; k += 4) {                                                               \
+            float32x4_t x = a_inner ? vld1q_f32(pa + k) : vdupq_n_f32(pa[0]);                      \
+            float32x4_t y = b_inner ? vld1q_f32(pb + k) : vdupq_n_f32(pb[0]);                      \
+            vst1q_f32(po + k, fclamp4_scalar((EXPR), bd.lo, bd.hi, bd.has_lo, bd.has_hi));         \
+        }
+        if (op == BOOTH_FBINARY_ADD) { BOOTH_BCAST_LOOP(vaddq_f32(x, y)) }
+        else if (op == BOOTH_FBINARY_MUL) { BOOTH_BCAST_LOOP(vmulq_f32(x, y)) }
+        else { BOOTH_BCAST_LOOP(vbslq_f32(vcltzq_f32(x), vmulq_f32(x, y), x)) }
+#undef BOOTH_BCAST_LOOP
+        for (; k < n; k++) {
+            float x = pa[k * a_inner], y = pb[k * b_inner];
+            float v = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);
+            float m = lo >= v ? lo : v;
+            po[k] = hi < m ? hi : m;
+        }
     }
 }
 
@@ -1514,13 +1615,36 @@ int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, c
     (void)d; (void)in; (void)w; (void)bias; (void)out;
     return 0;
 }
-int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
-    (void)d; (void)in; (void)w; (void)bias; (void)out;
+int booth_transpose_f32(const booth_fconv *d, const float *in, float *packed, const float *bias, float *out) {
+    (void)d; (void)in; (void)packed; (void)bias; (void)out;
     return 0;
 }
 
 void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out) {
     (void)op; (void)a; (void)b; (void)n; (void)lo; (void)hi; (void)out;
 }
+void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                           ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    (void)op; (void)a; (void)a_row; (void)a_inner; (void)b; (void)b_row; (void)b_inner; (void)rows; (void)n; (void)lo;
+    (void)hi; (void)out;
+}
 
 #endif
+
+/* Portable: the regrouped transposed weights and the kernel's scratch (FloatProgram packs them once). */
+ptrdiff_t booth_transpose_f32_packed_count(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, ptrdiff_t k_w) {
+    ptrdiff_t colp = (k_h * k_w * out_c + 3) & ~(ptrdiff_t)3;
+    return in_c * colp + 8 * colp;
+}
+
+void booth_transpose_f32_pack(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, ptrdiff_t k_w, const float *w,
+                              float *packed) {
+    ptrdiff_t ocp = (out_c + 7) & ~(ptrdiff_t)7, taps = k_h * k_w, cols = taps * out_c;
+    ptrdiff_t colp = (cols + 3) & ~(ptrdiff_t)3;
+    for (ptrdiff_t i = 0; i < in_c; i++) {
+        for (ptrdiff_t t = 0; t < taps; t++)
+            for (ptrdiff_t o = 0; o < out_c; o++) packed[i * colp + t * out_c + o] = w[(t * in_c + i) * ocp + o];
+        for (ptrdiff_t j = cols; j < colp; j++) packed[i * colp + j] = 0;
+    }
+    for (ptrdiff_t j = 0; j < 8 * colp; j++) packed[in_c * colp + j] = 0;
+}

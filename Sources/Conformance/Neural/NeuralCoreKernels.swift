@@ -12,7 +12,7 @@ public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
         [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
          pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
-         floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose)]
+         floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary]
     }
 
     /// Channel counts around the vector widths.
@@ -346,7 +346,8 @@ public enum NeuralCoreKernels {
     }
 
     /// Pixel counts around the 8- and 4-pixel tiles, channel counts around the 8- and 4-lane
-    /// blocks, 1×1, k×k with borders, stride 2, dilation 2, overlapping transposed windows.
+    /// blocks, 1×1, k×k with borders, stride 2, dilation 2, overlapping transposed windows and
+    /// windows that tile the output (stride = kernel).
     static func floatConvShapes(_ kind: FloatConvolutionVariants.Kind) -> [FloatConvShape] {
         switch kind {
         case .conv:
@@ -364,7 +365,9 @@ public enum NeuralCoreKernels {
         case .transpose:
             return [FloatConvShape(label: "k2s2c16o1", inH: 8, inW: 9, inC: 16, outC: 1, k: 2, stride: 2, dilation: 1, pad: 0, activation: 0),
                     FloatConvShape(label: "k3s2c8o6", inH: 5, inW: 6, inC: 8, outC: 6, k: 3, stride: 2, dilation: 1, pad: 1, activation: 0),
-                    FloatConvShape(label: "k4s2c3o17", inH: 4, inW: 13, inC: 3, outC: 17, k: 4, stride: 2, dilation: 1, pad: 1, activation: 0)]
+                    FloatConvShape(label: "k4s2c3o17", inH: 4, inW: 13, inC: 3, outC: 17, k: 4, stride: 2, dilation: 1, pad: 1, activation: 0),
+                    FloatConvShape(label: "k2s2c5o6", inH: 3, inW: 13, inC: 5, outC: 6, k: 2, stride: 2, dilation: 1, pad: 0, activation: 0),
+                    FloatConvShape(label: "k3s3c4o2", inH: 2, inW: 5, inC: 4, outC: 2, k: 3, stride: 3, dilation: 1, pad: 0, activation: 0)]
         }
     }
 
@@ -401,6 +404,56 @@ public enum NeuralCoreKernels {
                 ConformanceVariant(name: variant) { i, o in setup.run(variant: index, input: UnsafePointer(float(i[0])), output: float(o[0])) }
             }
             return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: outH * outW * s.outC, height: 1, bytesPerPixel: 4)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
+        }
+    }
+
+    // MARK: Float elementwise (the float path's ADD / MUL / PRELU with broadcasting)
+
+    /// Shapes (a, b, out): contiguous rows with and without a tail below 8, a per-channel vector
+    /// (squeeze-and-excitation), one value per pixel on either side, one row for every row.
+    static let floatBinaryShapes: [(label: String, a: [Int], b: [Int], out: [Int])] = [
+        ("c16", [1, 2, 5, 16], [1, 2, 5, 16], [1, 2, 5, 16]),
+        ("c13", [1, 2, 4, 13], [1, 2, 4, 13], [1, 2, 4, 13]),
+        ("se24", [1, 3, 5, 24], [1, 1, 1, 24], [1, 3, 5, 24]),
+        ("bpix11", [1, 3, 5, 11], [1, 3, 5, 1], [1, 3, 5, 11]),
+        ("apix10", [1, 3, 5, 1], [1, 3, 5, 10], [1, 3, 5, 10]),
+        ("brow9", [1, 3, 7, 9], [1, 3, 1, 9], [1, 3, 7, 9]),
+    ]
+    /// (operation 0 ADD, 1 MUL, 2 PRELU; activation) pairs run on every shape.
+    static let floatBinaryOps: [(label: String, op: Int, activation: Activation)] = [
+        ("add-relu", 0, .relu), ("mul", 1, .none), ("mul-relu6", 1, .relu6), ("prelu", 2, .none),
+    ]
+
+    /// FloatKernels.binary's Swift rows against its C NEON rows (aarch64), on values with exact
+    /// zeros, −0 and NaN among them (−0 at a relu's bound tells the two clamps apart).
+    static var floatBinary: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for (si, s) in floatBinaryShapes.enumerated() {
+            for (oi, o) in floatBinaryOps.enumerated() {
+                cases.append(ConformanceCase(label: "\(s.label)-\(o.label)", width: s.out[3], height: s.out[1] * s.out[2],
+                                             extra: si * floatBinaryOps.count + oi))
+            }
+        }
+        return ConformanceKernel(name: "nn.fbinary", cases: cases, benchCase: cases[0], variantNames: FloatBinaryVariants.names) { c, r in
+            let s = floatBinaryShapes[c.extra / floatBinaryOps.count], o = floatBinaryOps[c.extra % floatBinaryOps.count]
+            // NaN only in a and no infinities (inf · 0 and inf − inf give different NaNs on x86 and
+            // aarch64; a NaN operand comes through unchanged on both).
+            func plane(_ shape: [Int], _ special: [Float], _ r: inout ConformanceRandom) -> TestPlane {
+                let n = shape.reduce(1, *)
+                let p = TestPlane(count: n, elementSize: 4, random: &r)
+                let x = float(p.plane)
+                for i in 0..<n { x[i] = i % 5 == 3 ? special[(i / 5) % special.count] : Float.random(in: -8...8, using: &r) }
+                return p
+            }
+            let a = plane(s.a, [0, -0.0, .nan, 6, -6, -0.0], &r), b = plane(s.b, [0, -0.0, 6, -6], &r)
+            let all = FloatBinaryVariants.names.enumerated().map { (index, variant) in
+                ConformanceVariant(name: variant) { i, out in
+                    FloatBinaryVariants.run(variant: index, op: o.op, activation: o.activation, a: UnsafePointer(float(i[0])), shape: s.a,
+                                            b: UnsafePointer(float(i[1])), shape: s.b, out: s.out, output: float(out[0]))
+                }
+            }
+            return ConformanceInstance(inputs: [a, b], outputs: [PlaneShape(width: s.out.reduce(1, *), height: 1, bytesPerPixel: 4)],
                                        reference: all[0], variants: Array(all.dropFirst()))
         }
     }

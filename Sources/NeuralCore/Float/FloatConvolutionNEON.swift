@@ -5,8 +5,9 @@
 /// the transposed convolution as a product per input pixel and a scatter), so the same bits;
 /// the conformance kernels `nn.fconv`, `nn.fdepthwise` and `nn.ftranspose` hold them to it.
 /// Each returns false where the C kernel does not take the shape (off aarch64, more than 64
-/// taps, a depth multiplier other than 1, no memory for the regrouped transposed weights): the
-/// caller then runs `FloatConvolution`'s SIMD kernel.
+/// taps, a depth multiplier other than 1): the caller then runs `FloatConvolution`'s SIMD kernel.
+/// The transposed convolution reads its weights regrouped once at packing (`transposePack`),
+/// with its scratch at the end of that block, so a call allocates nothing.
 
 import CNeuralKernels
 
@@ -33,11 +34,23 @@ extension FloatConvolution {
         return booth_depthwise_f32(&c, input, weights, bias, output) != 0
     }
 
-    /// The transposed convolution (Convolution2DTransposeBias).
-    static func transposeNEON(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    /// The transposed convolution (Convolution2DTransposeBias), from `packed`: `transposePackedCount`
+    /// floats filled by `transposePack` (the kernel writes the block's scratch tail).
+    static func transposeNEON(_ d: Dims, input: UnsafePointer<Float>, packed: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>) -> Bool {
         var c = cDims(d)
-        return booth_transpose_f32(&c, input, weights, bias, output) != 0
+        return booth_transpose_f32(&c, input, packed, bias, output) != 0
+    }
+
+    /// Floats of the C transposed convolution's packed block (regrouped weights, then scratch).
+    static func transposePackedCount(inC: Int, outC: Int, kH: Int, kW: Int) -> Int {
+        booth_transpose_f32_packed_count(inC, outC, kH, kW)
+    }
+
+    /// Regroups weights packed by `packConvWeights` into the C transposed convolution's block.
+    static func transposePack(inC: Int, outC: Int, kH: Int, kW: Int, weights: UnsafePointer<Float>,
+                              into packed: UnsafeMutablePointer<Float>) {
+        booth_transpose_f32_pack(inC, outC, kH, kW, weights, packed)
     }
 }
 
@@ -111,12 +124,35 @@ public enum FloatConvolutionVariants {
                     case (.transpose, 0): FloatConvolution.transposeScalar(m, d, input: input, weights: w, bias: b, output: output)
                     case (.transpose, 1): FloatConvolution.transpose(m, d, input: input, weights: w, bias: b, output: output)
                     case (.transpose, _):
-                        if !FloatConvolution.transposeNEON(d, input: input, weights: w, bias: b, output: output) {
+                        // Test-only: the packed block is made per call here (FloatProgram packs once).
+                        let n = FloatConvolution.transposePackedCount(inC: d.inC, outC: d.outC, kH: d.kH, kW: d.kW)
+                        let packed = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                        defer { packed.deallocate() }
+                        FloatConvolution.transposePack(inC: d.inC, outC: d.outC, kH: d.kH, kW: d.kW, weights: w, into: packed)
+                        if !FloatConvolution.transposeNEON(d, input: input, packed: packed, bias: b, output: output) {
                             FloatConvolution.transpose(m, d, input: input, weights: w, bias: b, output: output)
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// The float path's elementwise ADD / MUL / PRELU with broadcasting for the conformance suite
+/// (`nn.fbinary`): FloatKernels.binary's Swift rows (the reference) and, on aarch64, its
+/// `booth_binary_f32_rows` calls.
+public enum FloatBinaryVariants {
+    /// Variant names, the reference first.
+    public static var names: [String] {
+        booth_neon_available() != 0 ? ["swift", "neon"] : ["swift"]
+    }
+
+    /// out (shape `so`) = a (shape `sa`) ⊕ b (shape `sb`), NumPy broadcasting over 4-D shapes;
+    /// `op` 0 ADD, 1 MUL, 2 PRELU (b the slopes).
+    public static func run(variant index: Int, op: Int, activation: Activation, a: UnsafePointer<Float>, shape sa: [Int],
+                           b: UnsafePointer<Float>, shape sb: [Int], out so: [Int], output: UnsafeMutablePointer<Float>) {
+        let kind: FloatKernels.Binary = op == 0 ? .add : op == 1 ? .mul : .prelu
+        FloatKernels.binary(kind, sa, sb, out: so, activation: activation, a: a, b: b, output: output, neon: index == 1)
     }
 }

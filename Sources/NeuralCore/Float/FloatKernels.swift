@@ -71,8 +71,9 @@ enum FloatKernels {
 
     enum Binary { case add, mul, prelu }
 
-    /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`. Contiguous rows go
-    /// to `booth_binary_f32` (C NEON, the same bits) on aarch64 unless `neon` is false.
+    /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`. On aarch64 (unless
+    /// `neon` is false) each run of rows along the third dimension is one `booth_binary_f32_rows`
+    /// call (C NEON, the same bits as the Swift rows below, broadcast rows included).
     static func binary(_ op: Binary, _ sa: [Int], _ sb: [Int], out so: [Int], activation: Activation,
                        a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                        neon: Bool = booth_neon_available() != 0) {
@@ -92,12 +93,18 @@ enum FloatKernels {
         var dst = output
         for d0 in 0..<so[0] {
             for d1 in 0..<so[1] {
+                if neon {
+                    // The whole d2 loop in one C call (contiguous and broadcast rows alike).
+                    let pa = a + d0 * strideA[0] + d1 * strideA[1]
+                    let pb = b + d0 * strideB[0] + d1 * strideB[1]
+                    booth_binary_f32_rows(cop, pa, strideA[2], ia, pb, strideB[2], ib, so[2], inner, lo, hi, dst)
+                    dst += so[2] * inner
+                    continue
+                }
                 for d2 in 0..<so[2] {
                     let pa = a + d0 * strideA[0] + d1 * strideA[1] + d2 * strideA[2]
                     let pb = b + d0 * strideB[0] + d1 * strideB[1] + d2 * strideB[2]
-                    if ia == 1 && ib == 1 && neon {
-                        booth_binary_f32(cop, pa, pb, inner, lo, hi, dst)
-                    } else if ia == 1 && ib == 1 {
+                    if ia == 1 && ib == 1 {
                         var k = 0
                         let vlo = SIMD8<Float>(repeating: lo), vhi = SIMD8<Float>(repeating: hi)
                         while k + 8 <= inner {

@@ -40,7 +40,8 @@ final class FloatProgram {
     init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false, fused: Bool = false) {
         self.scalarOnly = scalarOnly
         self.fused = fused
-        self.neon = fused && !scalarOnly && booth_neon_available() != 0
+        let neon = fused && !scalarOnly && booth_neon_available() != 0
+        self.neon = neon
         // Lay out constants: packed convolution weights first, then the raw graph constants.
         var packed = [Float]()
         var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
@@ -51,6 +52,19 @@ final class FloatProgram {
                 let ws = graph.tensors[op.inputs[1]].shape
                 FloatConvolution.packConvWeights(ohwi: graph.constant(op.inputs[1]), bias: op.inputs[2] >= 0 ? graph.constant(op.inputs[2]) : nil,
                                                  outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3], into: &w, bias: &b)
+                if neon, case .transposeConvBias = op.kind {
+                    // The C kernel's block (weights regrouped per input channel, then its scratch)
+                    // in place of the packed weights, so that a call neither regroups nor allocates.
+                    let n = FloatConvolution.transposePackedCount(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2])
+                    var regrouped = [Float](repeating: 0, count: n)
+                    w.withUnsafeBufferPointer { src in
+                        regrouped.withUnsafeMutableBufferPointer {
+                            FloatConvolution.transposePack(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2], weights: src.baseAddress!,
+                                                           into: $0.baseAddress!)
+                        }
+                    }
+                    w = regrouped
+                }
             case .depthwiseConv2D:
                 // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
                 let ws = graph.tensors[op.inputs[1]].shape
@@ -221,7 +235,11 @@ final class FloatProgram {
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
         if scalarOnly {
             FloatConvolution.transposeScalar(m, d, input: i, weights: w, bias: b, output: o)
-        } else if !(neon && FloatConvolution.transposeNEON(d, input: i, weights: w, bias: b, output: o)) {
+        } else if neon {
+            // `w` is the C kernel's packed block (see init), which it always takes.
+            let done = FloatConvolution.transposeNEON(d, input: i, packed: UnsafeMutablePointer(mutating: w), bias: b, output: o)
+            precondition(done, "booth_transpose_f32 refused a shape it was packed for")
+        } else {
             FloatConvolution.transpose(m, d, input: i, weights: w, bias: b, output: o)
         }
     }

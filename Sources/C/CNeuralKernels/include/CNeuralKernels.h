@@ -169,14 +169,17 @@ void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width,
  * multiply-add per product in the scalar reference's order (window rows, columns, input
  * channels; taps outside the input skipped), then the clamp to [lo, hi] (NaN kept): bit for bit
  * FloatConvolution's scalar references. Return 1 when done, 0 when the shape is not taken
- * (more than BOOTH_FCONV_MAX_TAPS taps; depthwise with in_c ≠ out_c; no memory): the caller
+ * (more than BOOTH_FCONV_MAX_TAPS taps; depthwise with in_c ≠ out_c): the caller
  * then runs its own kernel. Off aarch64 they always return 0.
  *   booth_conv_f32: 8 pixels × 8 channels per tile, four input values per load (`fmla` by
  *     lane); the window's columns of one row are one run of products (dilation 1).
  *   booth_depthwise_f32: 4 pixels × 8 channels per tile, then 4 channels, then one.
  *   booth_transpose_f32: TRANSPOSE_CONV (MediaPipe's Convolution2DTransposeBias): per input
  *     pixel the products of every tap and channel (a GEMM with k_h·k_w·out_c columns, from 0),
- *     then added into the output (which starts as the bias) pixel by pixel, tap by tap.
+ *     then added into the output (which starts as the bias) pixel by pixel, tap by tap. It reads
+ *     `packed` (booth_transpose_f32_packed_count floats, filled once by booth_transpose_f32_pack
+ *     from the packed weights: the weights regrouped [in_c][column], then 8 rows of scratch it
+ *     writes), so it allocates nothing; one call at a time per block.
  */
 enum { BOOTH_FCONV_MAX_TAPS = 64 };
 
@@ -188,13 +191,23 @@ typedef struct booth_fconv {
 
 int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
 int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
-int booth_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+int booth_transpose_f32(const booth_fconv *d, const float *in, float *packed, const float *bias, float *out);
+/* Portable (any architecture). */
+ptrdiff_t booth_transpose_f32_packed_count(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, ptrdiff_t k_w);
+void booth_transpose_f32_pack(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, ptrdiff_t k_w, const float *w,
+                              float *packed);
 
 /* The float path's ADD, MUL and PRELU on `n` contiguous values (FloatKernels.binary's inner rows):
  * out[k] = clamp(a[k] ⊕ b[k]), bit for bit the Swift kernel (vector clamp for each full 8, the
  * scalar min/max for the rest). */
 enum { BOOTH_FBINARY_ADD = 0, BOOTH_FBINARY_MUL = 1, BOOTH_FBINARY_PRELU = 2 };
 void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out);
+/* `rows` such rows in one call (FloatKernels.binary's innermost two loops): row r reads
+ * a + r·a_row and b + r·b_row with inner stride a_inner / b_inner (0: one value broadcast along the
+ * row, or 1) and writes out + r·n. Rows with a broadcast value are bit for bit Swift's scalar
+ * `apply` (its min/max clamp), computed four lanes at a time. */
+void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                           ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out);
 
 #ifdef __cplusplus
 }
