@@ -4,7 +4,7 @@ extension ModelCalibrations {
     static let irisLandmark = """
         booth-calibration 1
         model d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f
-        settings fuse=1 equalize=1 aware=1 width=16
+        settings fuse=1 equalize=1 aware=1 width=8
         tensors 386
         r 0 00000000 3f800000
         r 3 c11f92e2 40be25b3
@@ -202,6 +202,7 @@ extension ModelCalibrations {
         c 337 64 3fb3a38e 3facf630 407ce97d 3feb9d30 3feada6e 3f255fe8 3fdbf776 40693042 400c69b4 3ff87005 378154c6 401cb048 405a691b 402491a0 404d192a 3f81861c 3f9b0b88 3faba162 4020cfe6 3fddf475 3f4c89f5 3fec1055 402e1874 3f3151bf 403105ad 3f9ce66b 3fb0fde4 40327c13 3fdfe991 3fe6d9d2 4017994a 40274081 3fd51c2e 4042316c 3fbd2bfc 40406102 3ffdcdd2 3f36e11d 3fef2cf5 4042a672 40197f58 40242037 4054258c 3f645878 4023c5ba 3fa43f29 3fa1175c 400e6dd8 3feace4e 406b6f1c 3f82cd60 3fa0f282 3f994f78 40cc9a0b 4058edba 3f884f18 409dda5d 404af45c 3f812992 3f9c8f2f 4027218c 4037ad65 3fc294a2 3fcbb37a
         c 362 64 3fa4ef56 4001e95a 401b3740 400136e4 3c15489e 40baa9c5 3fa3314a 3f9bf658 3fe87a6c 4009a209 3f78bf06 405a58bf 3db7e521 3adcfb7b 3f232d15 387e6c9f 3990d6fc 39b30af6 406068a5 3f2b8693 3f3ba0c0 3f4a4919 3f90a512 3f85623b 3f6c74ef 3fc1b7d1 3fba524d 3fc5c185 3e700d74 3ef8f060 3e4b28bc 3fe7a9fa 3a77d520 40354b07 39292236 3a1960b0 3fad8bcc 3f273e5d 3fd093df 38fcb15c 393f178c 3fe1a730 3e40bad5 3ed8e63b 3fb3ece8 3923d66a 3c66abb3 3b75718f 4012fef5 354aa358 3a64d474 3f9a6fb2 3ed81bb5 3dc4ad07 3fd449c3 3fc060b2 404fc22e 38541b00 3feb92fa 3a2d0e6a 3fb87e12 40108e66 3ff249b6 3fd60b4f
         c 365 64 408d0e56 3fbe63b6 3e9aa820 400016fc 3f5dd433 3fe2655c 40065a05 3f9a896b 3aba9e34 40377dcb 3ec0cf8a 3f4a9ccc 38ab47e4 3fd11cfd 3a27ceb2 3fd019a3 40b79946 401a7cd0 401815d6 40881958 3f0f99e1 3fd3550f 4033f265 380588b4 403b1a0e 4013f083 3fb1fd1c 3fcb36ed 39e2041b 3771f8fd 3f85d9c4 400f2fb8 35932495 409e7978 350d28a2 3f9fda0a 3f95f971 3f1a1a05 349fce38 395e8b3f 3fd0824c 3f8d768c 38c85414 386c3698 3fe68a7e 3ec75fbc 3ea2e0cd 3f577f56 3fa4efbe 408da419 3f897ba3 4004e366 405cc3b4 3a20ec7b 40159194 37079cb0 406ed714 364d63ca 3f66607f 35bbc826 3fc504c6 381a8d4c 3f6a3468 3f7161bb
+        f 3
         f 5
         f 10
         f 19
@@ -213,15 +214,17 @@ extension ModelCalibrations {
         f 61
         f 66
         f 78
+        f 81
         f 83
         f 92
         f 97
         f 106
+        f 109
         f 111
+        f 114
+        f 117
         f 120
-        f 123
         f 125
-        f 131
         f 134
         f 139
         f 149
@@ -229,10 +232,8 @@ extension ModelCalibrations {
         f 159
         f 175
         f 177
-        f 183
         f 185
         f 187
-        f 193
         f 203
         f 205
         f 213
@@ -249,17 +250,22 @@ extension ModelCalibrations {
         f 291
         f 299
         f 301
+        f 313
         f 319
         f 321
         f 329
         f 331
+        f 345
         f 347
         f 349
-        f 355
         f 357
         f 359
+        f 365
+        f 368
+        f 371
         f 375
         f 377
+        f 380
         f 383
         """
 }
