@@ -63,6 +63,14 @@ final class StillModels {
         }
     }
 
+    /// A new palm detector with the hand landmark model (float path, from `store`) for the hand
+    /// rules of a passport still.
+    func palmDetector() throws(KioskError) -> PalmDetector {
+        do { return try store.palmDetector() } catch {
+            throw .models("still path: palms: \(error)")
+        }
+    }
+
     /// A new face analyzer with the iris model (pupils for the passport crop).
     func analyzer() throws(KioskError) -> FaceAnalyzer {
         do { return try store.faceAnalyzer(path: inference) } catch {
