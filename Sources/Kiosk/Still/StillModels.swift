@@ -63,17 +63,26 @@ final class StillModels {
         }
     }
 
-    /// A new palm detector with the hand landmark model (float path, from `store`) for the hand
-    /// rules of a passport still.
+    /// A new palm detector without its hand model (float path, from `store`) for the hand rules
+    /// of a passport still; the hand model is built after it is dropped (`handLandmarkVerifier`).
     func palmDetector() throws(KioskError) -> PalmDetector {
-        do { return try store.palmDetector() } catch {
+        do { return try store.palmDetectorAlone() } catch {
             throw .models("still path: palms: \(error)")
         }
     }
 
-    /// A new face analyzer with the iris model (pupils for the passport crop).
+    /// A new hand landmark model (float path) that confirms the palm detector's palms.
+    func handLandmarkVerifier() throws(KioskError) -> HandLandmarkVerifier {
+        do { return try store.handLandmarkVerifier() } catch {
+            throw .models("still path: palms: \(error)")
+        }
+    }
+
+    /// A new face analyzer with the iris model (pupils for the passport crop). Its four models run
+    /// one after another on the still thread, so they share one block of integer working memory
+    /// (`SharedArena`: the largest model's, not the sum).
     func analyzer() throws(KioskError) -> FaceAnalyzer {
-        do { return try store.faceAnalyzer(path: inference) } catch {
+        do { return try store.faceAnalyzer(path: inference, sharing: SharedArena(capacity: 16 << 20)) } catch {
             throw .models("still path: faces: \(error)")
         }
     }

@@ -82,7 +82,8 @@ final class StillProcessor {
             let maker = PassportPhotoMaker(profile: profile, models: .built(
                 analyzer: { ProcessMemory.returnFreePages(); return try models.analyzer() },
                 segmenter: { ProcessMemory.returnFreePages(); return try models.segmenter(width: width, height: height) },
-                palms: { ProcessMemory.returnFreePages(); return try models.palmDetector() }))
+                palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
+                        { ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
             let rgb = Self.rgb(image)
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in

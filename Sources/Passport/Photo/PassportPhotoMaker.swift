@@ -26,23 +26,26 @@ public struct PassportPhoto: @unchecked Sendable {
 public struct PassportModels {
     public let analyzer: () throws -> FaceAnalyzer
     public let segmenter: () throws -> PersonSegmenter
-    /// The palm detector for the hand at the face (`face_uncovered_hand`, `_jaw`); without it those
-    /// rules are not run.
-    public let palms: (() throws -> PalmDetector)?
+    /// The palm detector (built without its hand model) and the hand landmark model, for the
+    /// hand at the face (`face_uncovered_hand`, `_jaw`): one after the other, each dropped before
+    /// the next is built. Without them those rules are not run.
+    public let palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?
     /// The analyzer when it is held (`analyzerForTests`).
     let held: FaceAnalyzer?
 
-    /// The caller's analyzer and segmenter, kept; the palm detector built from `palmModels` for each
-    /// still and dropped after it ran (its two float models take about 13 MiB).
+    /// The caller's analyzer and segmenter, kept; the palm detector and the hand model built from
+    /// `palmModels` for each still, one after the other, and dropped after they ran (float path,
+    /// about 9 MiB each).
     public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) -> PassportModels {
-        PassportModels(analyzer: { analyzer }, segmenter: { segmenter }, palms: palmModels.map { store in { try store.palmDetector() } },
+        PassportModels(analyzer: { analyzer }, segmenter: { segmenter },
+                       palms: palmModels.map { store in ({ try store.palmDetectorAlone() }, { try store.handLandmarkVerifier() }) },
                        held: analyzer)
     }
 
     /// Every model built when its step starts and dropped when it ends; a builder's error stops the
     /// photo (`PassportPhotoMaker.Failure`) with its message.
     public static func built(analyzer: @escaping () throws -> FaceAnalyzer, segmenter: @escaping () throws -> PersonSegmenter,
-                             palms: (() throws -> PalmDetector)?) -> PassportModels {
+                             palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?) -> PassportModels {
         PassportModels(analyzer: analyzer, segmenter: segmenter, palms: palms, held: nil)
     }
 }
@@ -110,11 +113,21 @@ public final class PassportPhotoMaker {
         // 2. The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus,
         // light; the palm detector lives for the two hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
-        if let buildPalms = models.palms {
-            let palms: PalmDetector
-            do { palms = try buildPalms() } catch { throw Failure(rules: rules, message: "\(error)") }
-            examiner.hand = palms.handOverFace(still, face: face.box)
-            examiner.handAtJaw = palms.handAtJaw(still, face: face.box)
+        if let palms = models.palms {
+            // The palm detector finds the palms over the face and is dropped; then the hand model
+            // confirms them and looks beside the jaw (the same measures as `PalmDetector.handOverFace`
+            // and `handAtJaw` with both models held).
+            let over: PalmsOverFace, jawScale: Float
+            do {
+                let detector = try palms.detector()
+                precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
+                over = detector.palmsOverFace(still, face: face.box)
+                jawScale = detector.jawRegionScale
+            } catch { throw Failure(rules: rules, message: "\(error)") }
+            let hand: HandLandmarkVerifier
+            do { hand = try palms.hand() } catch { throw Failure(rules: rules, message: "\(error)") }
+            examiner.hand = over.overlap(still, confirmedBy: hand)
+            examiner.handAtJaw = hand.handAtJaw(still, face: face.box, regionScale: jawScale)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",

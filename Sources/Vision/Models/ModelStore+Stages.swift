@@ -10,20 +10,22 @@ extension ModelStore {
     /// model's integer working memory is that one block (`SharedArena`: run them on one thread).
     public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true, detector range: FaceDetectorModel = .short,
                              verify: Bool = true, sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceAnalyzer {
-        let detection = try read(range.file)
-        let mesh = try read(.faceLandmark)
-        let irisBytes = iris ? try read(.irisLandmark) : nil
-        let second = verify && range == .short ? try read(FaceDetectorModel.full.file) : nil
+        // Each file is read just before its model is built (and dropped after), so at most one
+        // file's bytes are held while a model is packed.
         let detector: FaceDetector
+        let detection = try read(range.file)
         do { detector = try FaceDetector(model: detection, path: execution, range: range, sharing: shared) } catch {
             throw .invalid(path(range.file), error)
         }
         var verifier: FaceDetector? = nil
-        if let second {
+        if verify && range == .short {
+            let second = try read(FaceDetectorModel.full.file)
             do { verifier = try FaceDetector(model: second, path: execution, range: .full, sharing: shared) } catch {
                 throw .invalid(path(FaceDetectorModel.full.file), error)
             }
         }
+        let mesh = try read(.faceLandmark)
+        let irisBytes = iris ? try read(.irisLandmark) : nil
         do {
             return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution,
                                                                                  sharing: shared),
@@ -66,6 +68,23 @@ extension ModelStore {
         let palms = try read(.palmDetection)
         do { return try PalmDetector(model: palms, verifier: verifier, sharing: arena) } catch {
             throw .invalid(path(.palmDetection), error)
+        }
+    }
+
+    /// The palm detector alone (no hand model: its palms are unconfirmed), for a caller that runs
+    /// the hand model after dropping it (`PalmDetector.palmsOverFace`, `handLandmarkVerifier`).
+    public func palmDetectorAlone() throws(ModelStoreError) -> PalmDetector {
+        let palms = try read(.palmDetection)
+        do { return try PalmDetector(model: palms, verifier: nil, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+            throw .invalid(path(.palmDetection), error)
+        }
+    }
+
+    /// The hand landmark model that confirms palms (float path), alone.
+    public func handLandmarkVerifier() throws(ModelStoreError) -> HandLandmarkVerifier {
+        let hand = try read(.handLandmark)
+        do { return try HandLandmarkVerifier(model: hand, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+            throw .invalid(path(.handLandmark), error)
         }
     }
 
