@@ -80,7 +80,7 @@ final class StillProcessor {
             // PassportModels); the pages the one before freed are returned before the next is built.
             let (width, height) = (image.width, image.height)
             let maker = PassportPhotoMaker(profile: profile, models: .built(
-                analyzer: { ProcessMemory.returnFreePages(); return try models.analyzer() },
+                faces: { try models.faces(in: $0) },
                 segmenter: { ProcessMemory.returnFreePages(); return try models.segmenter(width: width, height: height) },
                 palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
                         { ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))

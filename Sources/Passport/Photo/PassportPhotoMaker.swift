@@ -20,11 +20,13 @@ public struct PassportPhoto: @unchecked Sendable {
 
 /// Where the passport maker gets its models. `held`: the caller's, alive for the maker's life (tests,
 /// reports). `built`: each one built just before its step and dropped right after it (the kiosk's
-/// stills), so at most one model is alive at a time: the face analyzer for the faces, then the
-/// palm detector for the hand rules, then the segmenter for the mask (an accepted passport still
-/// held all three at once: 72.7 MiB resident in a 10-minute kiosk run).
+/// stills), so at most one model is alive at a time: the face models one after the other
+/// (`FaceAnalyzer.analyzeInSteps`), then the palm detector and the hand model for the hand rules,
+/// then the segmenter for the mask (an accepted passport still held them all at once: 72.7 MiB
+/// resident in a 10-minute kiosk run).
 public struct PassportModels {
-    public let analyzer: () throws -> FaceAnalyzer
+    /// The faces of a still (the face analyzer's `analyze`, or `FaceAnalyzer.analyzeInSteps`).
+    public let faces: (Image) throws -> [FaceObservation]
     public let segmenter: () throws -> PersonSegmenter
     /// The palm detector (built without its hand model) and the hand landmark model, for the
     /// hand at the face (`face_uncovered_hand`, `_jaw`): one after the other, each dropped before
@@ -37,16 +39,16 @@ public struct PassportModels {
     /// `palmModels` for each still, one after the other, and dropped after they ran (float path,
     /// about 9 MiB each).
     public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) -> PassportModels {
-        PassportModels(analyzer: { analyzer }, segmenter: { segmenter },
+        PassportModels(faces: { analyzer.analyze($0) }, segmenter: { segmenter },
                        palms: palmModels.map { store in ({ try store.palmDetectorAlone() }, { try store.handLandmarkVerifier() }) },
                        held: analyzer)
     }
 
     /// Every model built when its step starts and dropped when it ends; a builder's error stops the
     /// photo (`PassportPhotoMaker.Failure`) with its message.
-    public static func built(analyzer: @escaping () throws -> FaceAnalyzer, segmenter: @escaping () throws -> PersonSegmenter,
+    public static func built(faces: @escaping (Image) throws -> [FaceObservation], segmenter: @escaping () throws -> PersonSegmenter,
                              palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?) -> PassportModels {
-        PassportModels(analyzer: analyzer, segmenter: segmenter, palms: palms, held: nil)
+        PassportModels(faces: faces, segmenter: segmenter, palms: palms, held: nil)
     }
 }
 
@@ -88,9 +90,9 @@ public final class PassportPhotoMaker {
     /// its own step only (see `PassportModels`); the result is the same either way.
     public func make(from still: Image, keepBackground: Bool = false) throws(Failure) -> PassportPhoto {
         precondition(still.format == .rgb888, "passport stills are RGB888")
-        // 1. Faces: the analyzer lives for this statement only.
+        // 1. Faces (with built models, each face model lives for its own step only).
         let faces: [FaceObservation]
-        do { faces = try models.analyzer().analyze(still) } catch { throw Failure(rules: [], message: "\(error)") }
+        do { faces = try models.faces(still) } catch { throw Failure(rules: [], message: "\(error)") }
         let live = profile.live
         var rules: [RuleResult] = [
             RuleResult(rule: "face_count", measured: Double(faces.count), limit: "= 1", passed: faces.count == 1,

@@ -12,24 +12,28 @@ extension ModelStore {
                              verify: Bool = true, sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceAnalyzer {
         // Each file is read just before its model is built (and dropped after), so at most one
         // file's bytes are held while a model is packed.
-        let detector: FaceDetector
-        let detection = try read(range.file)
-        do { detector = try FaceDetector(model: detection, path: execution, range: range, sharing: shared) } catch {
+        let detector = try faceDetector(range, path: execution, sharing: shared)
+        let verifier = verify && range == .short ? try faceDetector(.full, path: execution, sharing: shared) : nil
+        return FaceAnalyzer(detector: detector, landmarker: try faceLandmarker(iris: iris, path: execution, sharing: shared),
+                            verifier: verifier)
+    }
+
+    /// One BlazeFace model (`range`), alone (`FaceAnalyzer.analyzeInSteps`).
+    public func faceDetector(_ range: FaceDetectorModel, path execution: ExecutionPath,
+                             sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceDetector {
+        let bytes = try read(range.file)
+        do { return try FaceDetector(model: bytes, path: execution, range: range, sharing: shared) } catch {
             throw .invalid(path(range.file), error)
         }
-        var verifier: FaceDetector? = nil
-        if verify && range == .short {
-            let second = try read(FaceDetectorModel.full.file)
-            do { verifier = try FaceDetector(model: second, path: execution, range: .full, sharing: shared) } catch {
-                throw .invalid(path(FaceDetectorModel.full.file), error)
-            }
-        }
+    }
+
+    /// The mesh and (with `iris`) the iris model, alone (`FaceAnalyzer.analyzeInSteps`).
+    public func faceLandmarker(iris: Bool = true, path execution: ExecutionPath,
+                               sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceLandmarker {
         let mesh = try read(.faceLandmark)
         let irisBytes = iris ? try read(.irisLandmark) : nil
         do {
-            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution,
-                                                                                 sharing: shared),
-                                verifier: verifier)
+            return try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution, sharing: shared)
         } catch {
             // Which of the two files: the mesh alone loads when the iris model is the bad one.
             let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: execution)) != nil
