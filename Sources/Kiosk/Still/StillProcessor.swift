@@ -76,18 +76,14 @@ final class StillProcessor {
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
-            // The analyzer and segmenter live for this still only, the palm detector only while it
-            // runs (see StillModels).
-            let maker: PassportPhotoMaker
-            do {
-                maker = PassportPhotoMaker(profile: profile, analyzer: try models.analyzer(),
-                                           segmenter: try models.segmenter(width: image.width, height: image.height),
-                                           palmModels: models.store)
-            } catch {
-                passport = PassportReport(complies: false, message: "\(error)", rules: [], width: nil, height: nil)
-                message = "Saved uncropped: \(error)"
-                break
-            }
+            // Each model lives for its own step of the still only, one at a time (see StillModels and
+            // PassportModels); the pages the one before freed are returned before the next is built.
+            let (width, height) = (image.width, image.height)
+            let maker = PassportPhotoMaker(profile: profile, models: .built(
+                faces: { try models.faces(in: $0) },
+                segmenter: { ProcessMemory.returnFreePages(); return try models.segmenter(width: width, height: height) },
+                palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
+                        { ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
             let rgb = Self.rgb(image)
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in

@@ -18,32 +18,66 @@ public struct PassportPhoto: @unchecked Sendable {
     public var failures: [RuleResult] { rules.filter { !$0.passed && $0.severity == .required } }
 }
 
+/// Where the passport maker gets its models. `held`: the caller's, alive for the maker's life (tests,
+/// reports). `built`: each one built just before its step and dropped right after it (the kiosk's
+/// stills), so at most one model is alive at a time: the face models one after the other
+/// (`FaceAnalyzer.analyzeInSteps`), then the palm detector and the hand model for the hand rules,
+/// then the segmenter for the mask (an accepted passport still held them all at once: 72.7 MiB
+/// resident in a 10-minute kiosk run).
+public struct PassportModels {
+    /// The faces of a still (the face analyzer's `analyze`, or `FaceAnalyzer.analyzeInSteps`).
+    public let faces: (Image) throws -> [FaceObservation]
+    public let segmenter: () throws -> PersonSegmenter
+    /// The palm detector (built without its hand model) and the hand landmark model, for the
+    /// hand at the face (`face_uncovered_hand`, `_jaw`): one after the other, each dropped before
+    /// the next is built. Without them those rules are not run.
+    public let palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?
+    /// The analyzer when it is held (`analyzerForTests`).
+    let held: FaceAnalyzer?
+
+    /// The caller's analyzer and segmenter, kept; the palm detector and the hand model built from
+    /// `palmModels` for each still, one after the other, and dropped after they ran (float path,
+    /// about 9 MiB each).
+    public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) -> PassportModels {
+        PassportModels(faces: { analyzer.analyze($0) }, segmenter: { segmenter },
+                       palms: palmModels.map { store in ({ try store.palmDetectorAlone() }, { try store.handLandmarkVerifier() }) },
+                       held: analyzer)
+    }
+
+    /// Every model built when its step starts and dropped when it ends; a builder's error stops the
+    /// photo (`PassportPhotoMaker.Failure`) with its message.
+    public static func built(faces: @escaping (Image) throws -> [FaceObservation], segmenter: @escaping () throws -> PersonSegmenter,
+                             palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?) -> PassportModels {
+        PassportModels(faces: faces, segmenter: segmenter, palms: palms, held: nil)
+    }
+}
+
 /// Turns one still into a profile-compliant passport photo: faces → accurate person mask → head
 /// geometry (crown from the mask above the forehead along the face's own up direction, chin and
 /// eye line from the mesh) → background replaced by the profile's colour (unless kept) → crop
 /// and scale by the profile's geometry → every rule checked on the result.
 public final class PassportPhotoMaker {
     public let profile: Profile
-    let analyzer: FaceAnalyzer
-    let segmenter: PersonSegmenter
-    /// Where the palm detector for the hand at the face (`face_uncovered_hand`, `_jaw`) is read
-    /// from; without it those rules are not run. It is built for each still and dropped right after it
-    /// ran, before segmentation (its two float models take about 40 MiB).
-    let palmModels: ModelStore?
+    let models: PassportModels
     let quality = CaptureQualityEstimator()
 
     /// MediaPipe mesh vertices used: forehead top (10), chin (152), cheek extremes (234, 454).
     static let forehead = 10, chin = 152, rightCheek = 234, leftCheek = 454
 
-    /// The face analyzer, for measuring finished photos again (tests, reports).
-    public var analyzerForTests: FaceAnalyzer { analyzer }
+    /// The face analyzer, for measuring finished photos again (tests, reports); only with held models.
+    public var analyzerForTests: FaceAnalyzer {
+        guard let held = models.held else { preconditionFailure("analyzerForTests needs held models") }
+        return held
+    }
 
-    public init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) {
+    public convenience init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
+        self.init(profile: profile, models: .held(analyzer: analyzer, segmenter: segmenter, palmModels: palmModels))
+    }
+
+    public init(profile: Profile, models: PassportModels) {
         self.profile = profile
-        self.analyzer = analyzer
-        self.segmenter = segmenter
-        self.palmModels = palmModels
+        self.models = models
     }
 
     /// Why no photo could be made at all (with the rules measured so far).
@@ -52,10 +86,13 @@ public final class PassportPhotoMaker {
         public var message: String
     }
 
-    /// Makes the photo from an upright RGB888 still.
+    /// Makes the photo from an upright RGB888 still. With `built` models, each model is alive for
+    /// its own step only (see `PassportModels`); the result is the same either way.
     public func make(from still: Image, keepBackground: Bool = false) throws(Failure) -> PassportPhoto {
         precondition(still.format == .rgb888, "passport stills are RGB888")
-        let faces = analyzer.analyze(still)
+        // 1. Faces (with built models, each face model lives for its own step only).
+        let faces: [FaceObservation]
+        do { faces = try models.faces(still) } catch { throw Failure(rules: [], message: "\(error)") }
         let live = profile.live
         var rules: [RuleResult] = [
             RuleResult(rule: "face_count", measured: Double(faces.count), limit: "= 1", passed: faces.count == 1,
@@ -75,47 +112,73 @@ public final class PassportPhotoMaker {
             rules.append(RuleResult(rule: "eyes_open", measured: Double(q.eyeOpenness), limit: "≥ \(fmt(live.minEyeOpenness))",
                                     passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
         }
-        // The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus, light.
+        // 2. The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus,
+        // light; the palm detector lives for the two hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
-        if let palmModels {
-            let palms: PalmDetector
-            do { palms = try palmModels.palmDetector() } catch { throw Failure(rules: rules, message: "\(error)") }
-            examiner.hand = palms.handOverFace(still, face: face.box)
-            examiner.handAtJaw = palms.handAtJaw(still, face: face.box)
+        if let palms = models.palms {
+            // The palm detector finds the palms over the face and is dropped; then the hand model
+            // confirms them and looks beside the jaw (the same measures as `PalmDetector.handOverFace`
+            // and `handAtJaw` with both models held).
+            let over: PalmsOverFace, jawScale: Float
+            do {
+                let detector = try palms.detector()
+                precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
+                over = detector.palmsOverFace(still, face: face.box)
+                jawScale = detector.jawRegionScale
+            } catch { throw Failure(rules: rules, message: "\(error)") }
+            let hand: HandLandmarkVerifier
+            do { hand = try palms.hand() } catch { throw Failure(rules: rules, message: "\(error)") }
+            examiner.hand = over.overlap(still, confirmedBy: hand)
+            examiner.handAtJaw = hand.handAtJaw(still, face: face.box, regionScale: jawScale)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",
                                 passed: Double(q.score) >= live.minQuality, instruction: .qualityTooLow))
 
-        let mask = segmenter.segment(still)
-        let head = Self.headGeometry(face, mask: mask.plane)
-
-        // Background: replaced by the profile's colour, or kept and required light and plain.
-        let source: ImageBuffer
+        // 3. The mask: the segmenter (whose plan holds the mask) lives until the mask's last reader.
+        let segmenter: PersonSegmenter
+        do { segmenter = try models.segmenter() } catch { throw Failure(rules: rules, message: "\(error)") }
+        guard segmenter.level == .accurate else {
+            throw Failure(rules: rules, message: "passport photos use the accurate segmentation level, not \(segmenter.level)")
+        }
         let (r, g, b) = profile.print.background
-        if keepBackground {
-            source = ImageBuffer(format: .rgb888, width: still.width, height: still.height)
-            source.withImage { CopyPlane.run(still, $0) }
-            if live.plainBackground {
-                let stats = Self.backgroundStatistics(still, mask: mask.plane)
-                rules.append(RuleResult(rule: "background_light", measured: stats.meanLuma, limit: "≥ \(fmt(live.minBackgroundLuma))",
-                                        passed: stats.meanLuma >= live.minBackgroundLuma, instruction: .backgroundNotPlain))
-                rules.append(RuleResult(rule: "background_plain", measured: stats.deviation, limit: "≤ \(fmt(live.maxBackgroundDeviation))",
-                                        passed: stats.deviation <= live.maxBackgroundDeviation, instruction: .backgroundNotPlain))
+        let (head, crop, placement, composited) = withExtendedLifetime(segmenter) {
+            () -> (HeadGeometry, PhotoCrop, Placement?, ImageBuffer?) in
+            let mask = segmenter.segment(still)
+            let head = Self.headGeometry(face, mask: mask.plane)
+            let crop = PhotoCrop.plan(head: head, profile: profile)
+            let placement = Placement(crop: crop, sourceWidth: still.width, sourceHeight: still.height)
+            // Background: kept and required light and plain, or replaced by the profile's colour in
+            // the part of the still the crop shows (the blend is per pixel: the same bytes as a
+            // whole composited still, without a second full-size RGB image).
+            if keepBackground {
+                if live.plainBackground {
+                    let stats = Self.backgroundStatistics(still, mask: mask.plane)
+                    rules.append(RuleResult(rule: "background_light", measured: stats.meanLuma, limit: "≥ \(fmt(live.minBackgroundLuma))",
+                                            passed: stats.meanLuma >= live.minBackgroundLuma, instruction: .backgroundNotPlain))
+                    rules.append(RuleResult(rule: "background_plain", measured: stats.deviation, limit: "≤ \(fmt(live.maxBackgroundDeviation))",
+                                            passed: stats.deviation <= live.maxBackgroundDeviation, instruction: .backgroundNotPlain))
+                }
+                return (head, crop, placement, nil)
             }
-        } else {
-            let compositor = BackgroundCompositor(width: still.width, height: still.height, format: .rgb888)
+            guard let placement else { return (head, crop, nil, nil) }
+            let region = ImageBuffer(format: .rgb888, width: placement.source.width, height: placement.source.height)
+            let compositor = BackgroundCompositor(width: region.width, height: region.height, format: .rgb888)
             compositor.setBackground(.color(red: r, green: g, blue: b))
-            source = ImageBuffer(format: .rgb888, width: still.width, height: still.height)
-            source.withImage { compositor.composite(frame: still, mask: mask.plane, into: $0) }
+            region.withImage { compositor.composite(frame: placement.source.of(still), mask: placement.source.of(mask.plane), into: $0) }
+            return (head, crop, placement, region)
         }
 
-        // Crop and scale; the part of the crop outside the still is the profile's background.
-        let crop = PhotoCrop.plan(head: head, profile: profile)
+        // 4. Crop and scale; the part of the crop outside the still is the profile's background.
         let out = ImageBuffer(format: .rgb888, width: crop.outputWidth, height: crop.outputHeight)
         out.withImage { o in
             Fill.run(o.luma, value: UInt32(b) << 16 | UInt32(g) << 8 | UInt32(r))
-            source.withImage { Self.place($0, crop: crop, into: o) }
+            guard let placement else { return }
+            if let composited {
+                composited.withImage { placement.place($0, into: o) }
+            } else {
+                placement.place(placement.source.of(still), into: o)
+            }
         }
 
         let s = crop.scale
@@ -184,19 +247,36 @@ public final class PassportPhotoMaker {
         return (mean, max(0, sum2 / Double(n) - mean * mean).squareRoot(), Double(n) / total)
     }
 
-    /// Scales the part of `crop` that lies inside `source` into its place in `out`.
-    static func place(_ source: Image, crop: PhotoCrop, into out: Image) {
-        let s = crop.scale
-        let sx0 = max(0, Int(crop.x.rounded(.up))), sy0 = max(0, Int(crop.y.rounded(.up)))
-        let sx1 = min(source.width, Int((crop.x + crop.width).rounded(.down)))
-        let sy1 = min(source.height, Int((crop.y + crop.height).rounded(.down)))
-        guard sx1 > sx0, sy1 > sy0 else { return }
-        let ox0 = max(0, Int(((Double(sx0) - crop.x) * s).rounded())), oy0 = max(0, Int(((Double(sy0) - crop.y) * s).rounded()))
-        let ox1 = min(out.width, Int(((Double(sx1) - crop.x) * s).rounded()))
-        let oy1 = min(out.height, Int(((Double(sy1) - crop.y) * s).rounded()))
-        guard ox1 > ox0, oy1 > oy0 else { return }
-        let src = source.cropped(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
-        let dst = out.cropped(x: ox0, y: oy0, width: ox1 - ox0, height: oy1 - oy0)
-        if src.width >= 2 * dst.width { ResizeArea.run(src, dst) } else { ResizeBilinear.run(src, dst) }
+    /// The part of a crop that lies inside the still (whole source pixels) and where it goes in
+    /// the output.
+    struct Placement {
+        struct Box {
+            var x, y, width, height: Int
+            func of(_ image: Image) -> Image { image.cropped(x: x, y: y, width: width, height: height) }
+            func of(_ plane: Plane) -> Plane { plane.cropped(x: x, y: y, width: width, height: height) }
+        }
+        var source: Box
+        var output: Box
+
+        /// Nil when no source pixel lands in the output.
+        init?(crop: PhotoCrop, sourceWidth: Int, sourceHeight: Int) {
+            let s = crop.scale
+            let sx0 = max(0, Int(crop.x.rounded(.up))), sy0 = max(0, Int(crop.y.rounded(.up)))
+            let sx1 = min(sourceWidth, Int((crop.x + crop.width).rounded(.down)))
+            let sy1 = min(sourceHeight, Int((crop.y + crop.height).rounded(.down)))
+            guard sx1 > sx0, sy1 > sy0 else { return nil }
+            let ox0 = max(0, Int(((Double(sx0) - crop.x) * s).rounded())), oy0 = max(0, Int(((Double(sy0) - crop.y) * s).rounded()))
+            let ox1 = min(crop.outputWidth, Int(((Double(sx1) - crop.x) * s).rounded()))
+            let oy1 = min(crop.outputHeight, Int(((Double(sy1) - crop.y) * s).rounded()))
+            guard ox1 > ox0, oy1 > oy0 else { return nil }
+            source = Box(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
+            output = Box(x: ox0, y: oy0, width: ox1 - ox0, height: oy1 - oy0)
+        }
+
+        /// Scales `region` (the still's `source` box) into its place in `out`.
+        func place(_ region: Image, into out: Image) {
+            let dst = output.of(out)
+            if region.width >= 2 * dst.width { ResizeArea.run(region, dst) } else { ResizeBilinear.run(region, dst) }
+        }
     }
 }

@@ -140,34 +140,28 @@ public final class PalmDetector {
     /// `minScore` and the verifier's `minPresence`.
     /// Only the palms over the face are verified (the hand model costs more than the detector).
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
-        let minPresence = verifier?.minPresence ?? 0
-        let lower = Rect(x: box.x, y: box.y + box.height / 2, width: box.width, height: box.height / 2)
-        let over = detect(image, region: region(around: box), verify: false, minScore: min(minScore, lowerFaceMinScore)).filter { palm in
-            guard Self.overlap([palm], face: box, fingerScale: fingerScale) > 0 else { return false }
-            let low = Self.overlap([palm], face: lower, fingerScale: fingerScale) > 0
-            guard palm.score >= (low ? lowerFaceMinScore : minScore) else { return false }
-            return (presence(image, palm) ?? 1) >= (low ? min(minPresence, lowerFaceMinPresence) : minPresence)
-        }
-        return Self.overlap(over, face: box, fingerScale: fingerScale)
+        palmsOverFace(image, face: box).overlap(image, confirmedBy: verifier)
     }
 
-    /// The hand landmark model's presence score beside the jaw, where no palm need show (a hand
-    /// against the jaw or lower cheek shows its back or its fingers): the largest over two squares
-    /// of `jawRegionScale` face-box sides, centred on the face box's left and right edges at
-    /// three quarters of its height, each turned 0°, 90°, 180° and 270° (8 runs of the hand
-    /// model). nil without a verifier.
-    public func handAtJaw(_ image: Image, face box: Rect) -> Float? {
-        guard let verifier else { return nil }
-        let side = jawRegionScale * max(box.width, box.height)
-        let y = box.y + 0.75 * box.height
-        var best: Float = 0
-        for x in [box.x, box.x + box.width] {
-            for quarter in 0..<4 {
-                let region = RotatedRect(center: Point2(x, y), width: side, height: side, rotation: Float(quarter) * Float.pi / 2)
-                best = max(best, verifier.presence(image, region: region))
-            }
+    /// The palms over the face `box` that `handOverFace` would ask the verifier about (the
+    /// detector's half of it): with a detector built without a verifier, the palm model can be
+    /// dropped before the hand model is built (`PalmsOverFace.overlap`).
+    public func palmsOverFace(_ image: Image, face box: Rect) -> PalmsOverFace {
+        let lower = Rect(x: box.x, y: box.y + box.height / 2, width: box.width, height: box.height / 2)
+        var palms: [(palm: PalmDetection, low: Bool)] = []
+        for palm in detect(image, region: region(around: box), verify: false, minScore: min(minScore, lowerFaceMinScore)) {
+            guard Self.overlap([palm], face: box, fingerScale: fingerScale) > 0 else { continue }
+            let low = Self.overlap([palm], face: lower, fingerScale: fingerScale) > 0
+            guard palm.score >= (low ? lowerFaceMinScore : minScore) else { continue }
+            palms.append((palm, low))
         }
-        return best
+        return PalmsOverFace(palms: palms, face: box, fingerScale: fingerScale, lowerFaceMinPresence: lowerFaceMinPresence)
+    }
+
+    /// The hand landmark model's presence score beside the jaw (`HandLandmarkVerifier.handAtJaw`,
+    /// with `jawRegionScale`). nil without a verifier.
+    public func handAtJaw(_ image: Image, face box: Rect) -> Float? {
+        verifier?.handAtJaw(image, face: box, regionScale: jawRegionScale)
     }
 
     /// The largest share of a palm box, widened by `fingerScale` about its centre, inside `face`.
@@ -177,6 +171,46 @@ public final class PalmDetector {
             let w = p.box.width * fingerScale, h = p.box.height * fingerScale
             let hand = Rect(x: p.box.center.x - w / 2, y: p.box.center.y - h / 2, width: w, height: h)
             if hand.area > 0 { best = max(best, hand.intersectionArea(face) / hand.area) }
+        }
+        return best
+    }
+}
+
+/// The palms a detector found over a face, each with whether it reaches into the face's lower
+/// half, waiting for the hand model's confirmation (`PalmDetector.palmsOverFace`).
+public struct PalmsOverFace: Sendable {
+    public var palms: [(palm: PalmDetection, low: Bool)]
+    public var face: Rect
+    public var fingerScale: Float
+    public var lowerFaceMinPresence: Float
+
+    /// `PalmDetector.handOverFace`'s share: the palms `verifier` confirms (all of them without
+    /// one) against its `minPresence`, or `lowerFaceMinPresence` for a palm in the lower half.
+    public func overlap(_ image: Image, confirmedBy verifier: HandLandmarkVerifier?) -> Float {
+        let minPresence = verifier?.minPresence ?? 0
+        let confirmed = palms.filter { p in
+            let presence = verifier.map { $0.presence(image, region: HandLandmarkVerifier.region(palm: p.palm.box, wrist: p.palm.wrist,
+                                                                                             knuckle: p.palm.knuckle)) }
+            return (presence ?? 1) >= (p.low ? min(minPresence, lowerFaceMinPresence) : minPresence)
+        }.map(\.palm)
+        return PalmDetector.overlap(confirmed, face: face, fingerScale: fingerScale)
+    }
+}
+
+extension HandLandmarkVerifier {
+    /// The presence score beside the jaw, where no palm need show (a hand against the jaw or lower
+    /// cheek shows its back or its fingers): the largest over two squares of `regionScale`
+    /// face-box sides (`PalmDetector.jawRegionScale`), centred on the face box's left and right
+    /// edges at three quarters of its height, each turned 0°, 90°, 180° and 270° (8 runs).
+    public func handAtJaw(_ image: Image, face box: Rect, regionScale: Float) -> Float {
+        let side = regionScale * max(box.width, box.height)
+        let y = box.y + 0.75 * box.height
+        var best: Float = 0
+        for x in [box.x, box.x + box.width] {
+            for quarter in 0..<4 {
+                let region = RotatedRect(center: Point2(x, y), width: side, height: side, rotation: Float(quarter) * Float.pi / 2)
+                best = max(best, presence(image, region: region))
+            }
         }
         return best
     }

@@ -10,24 +10,30 @@ extension ModelStore {
     /// model's integer working memory is that one block (`SharedArena`: run them on one thread).
     public func faceAnalyzer(path execution: ExecutionPath, iris: Bool = true, detector range: FaceDetectorModel = .short,
                              verify: Bool = true, sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceAnalyzer {
-        let detection = try read(range.file)
-        let mesh = try read(.faceLandmark)
-        let irisBytes = iris ? try read(.irisLandmark) : nil
-        let second = verify && range == .short ? try read(FaceDetectorModel.full.file) : nil
-        let detector: FaceDetector
-        do { detector = try FaceDetector(model: detection, path: execution, range: range, sharing: shared) } catch {
+        // Each file is read just before its model is built (and dropped after), so at most one
+        // file's bytes are held while a model is packed.
+        let detector = try faceDetector(range, path: execution, sharing: shared)
+        let verifier = verify && range == .short ? try faceDetector(.full, path: execution, sharing: shared) : nil
+        return FaceAnalyzer(detector: detector, landmarker: try faceLandmarker(iris: iris, path: execution, sharing: shared),
+                            verifier: verifier)
+    }
+
+    /// One BlazeFace model (`range`), alone (`FaceAnalyzer.analyzeInSteps`).
+    public func faceDetector(_ range: FaceDetectorModel, path execution: ExecutionPath,
+                             sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceDetector {
+        let bytes = try read(range.file)
+        do { return try FaceDetector(model: bytes, path: execution, range: range, sharing: shared) } catch {
             throw .invalid(path(range.file), error)
         }
-        var verifier: FaceDetector? = nil
-        if let second {
-            do { verifier = try FaceDetector(model: second, path: execution, range: .full, sharing: shared) } catch {
-                throw .invalid(path(FaceDetectorModel.full.file), error)
-            }
-        }
+    }
+
+    /// The mesh and (with `iris`) the iris model, alone (`FaceAnalyzer.analyzeInSteps`).
+    public func faceLandmarker(iris: Bool = true, path execution: ExecutionPath,
+                               sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceLandmarker {
+        let mesh = try read(.faceLandmark)
+        let irisBytes = iris ? try read(.irisLandmark) : nil
         do {
-            return FaceAnalyzer(detector: detector, landmarker: try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution,
-                                                                                 sharing: shared),
-                                verifier: verifier)
+            return try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution, sharing: shared)
         } catch {
             // Which of the two files: the mesh alone loads when the iris model is the bad one.
             let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: execution)) != nil
@@ -66,6 +72,23 @@ extension ModelStore {
         let palms = try read(.palmDetection)
         do { return try PalmDetector(model: palms, verifier: verifier, sharing: arena) } catch {
             throw .invalid(path(.palmDetection), error)
+        }
+    }
+
+    /// The palm detector alone (no hand model: its palms are unconfirmed), for a caller that runs
+    /// the hand model after dropping it (`PalmDetector.palmsOverFace`, `handLandmarkVerifier`).
+    public func palmDetectorAlone() throws(ModelStoreError) -> PalmDetector {
+        let palms = try read(.palmDetection)
+        do { return try PalmDetector(model: palms, verifier: nil, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+            throw .invalid(path(.palmDetection), error)
+        }
+    }
+
+    /// The hand landmark model that confirms palms (float path), alone.
+    public func handLandmarkVerifier() throws(ModelStoreError) -> HandLandmarkVerifier {
+        let hand = try read(.handLandmark)
+        do { return try HandLandmarkVerifier(model: hand, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+            throw .invalid(path(.handLandmark), error)
         }
     }
 
