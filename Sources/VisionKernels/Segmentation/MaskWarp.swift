@@ -9,13 +9,17 @@ import ImageCore
 ///
 /// Two variants with one result, bit for bit: `scalar`, the reference (four mask reads per
 /// frame pixel), and `simd`. Without rotation `simd` first blends every mask row the frame
-/// needs across the frame's columns (two reads per pixel of a model row, gathered lane by lane,
-/// into 16-bit lanes: a blend is at most 255·256), then each frame row is two of those lines
-/// blended in `SIMD16` lanes with contiguous loads; so a 640×480 frame from a 256×144 mask
-/// gathers for 144 rows instead of 480. With rotation (axes swapped) it blends the two mask
-/// columns a frame row needs down the model's height, then interpolates 16 frame pixels per step
-/// from that line. The integer weights make the order irrelevant: both compute Σ mask·wx·wy
-/// exactly before the one rounding shift. `warp` runs the variant it is given (the SIMD twin by default).
+/// needs across the frame's columns (two reads per pixel of a model row, into 16-bit lanes: a
+/// blend is at most 255·256), then each frame row is two of those lines blended in `SIMD16`
+/// lanes with contiguous loads; so a 640×480 frame from a 256×144 mask gathers for 144 rows
+/// instead of 480. With rotation (axes swapped) it blends the two mask columns a frame row needs
+/// down the model's height, then interpolates 16 frame pixels per step from that line. The
+/// gathers are plain scalar loops into lines (`pair`) that the lanes then load contiguously:
+/// on x86-64, filling a vector lane by lane with a loop index is a stack store and reload per
+/// lane in Swift 6.3 (a store-forwarding stall each; that gather was 14 % of the passport vision
+/// thread). On aarch64 the pass across the columns keeps the lane-by-lane gather, which counts
+/// fewer instructions there. The integer weights make the order irrelevant: both compute Σ mask·wx·wy exactly
+/// before the one rounding shift. `warp` runs the variant it is given (the SIMD twin by default).
 package final class MaskWarp {
     private var colIndex0: ScratchBuffer<Int32>, colIndex1: ScratchBuffer<Int32>, colWeight: ScratchBuffer<Int32>
     private var rowIndex0: ScratchBuffer<Int32>, rowIndex1: ScratchBuffer<Int32>, rowWeight: ScratchBuffer<Int32>
@@ -24,6 +28,8 @@ package final class MaskWarp {
     /// Mask rows blended across the frame's columns (row r's frame column x at r·maxSide + x),
     /// for `simd` without rotation.
     private let across: ScratchBuffer<UInt16>
+    /// One line's two gathered reads per frame pixel (`maxSide` each: the first reads, then the second).
+    private let pair: ScratchBuffer<Int32>
     package let maxSide: Int
     package let maxModelSide: Int
 
@@ -34,9 +40,10 @@ package final class MaskWarp {
         self.maxModelSide = maxModelSide
         line = ScratchBuffer(count: maxModelSide)
         across = ScratchBuffer(count: maxModelSide * maxSide)
+        pair = ScratchBuffer(count: 2 * maxSide)
     }
 
-    package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount + across.byteCount }
+    package var byteCount: Int { 6 * colIndex0.byteCount + line.byteCount + across.byteCount + pair.byteCount }
 
     /// Writes `mask` (model resolution, `maskStride` bytes per row) into `destination` (frame size)
     /// for frame pixels x in `xr`, y in `yr`, with `variant` (the SIMD twin unless the scalar reference is asked for).
@@ -118,7 +125,6 @@ package final class MaskWarp {
             return
         }
         let blended = line.pointer
-        let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
         let wts = UnsafeRawPointer(colWeight.pointer)
         for y in yr {
             let out = destination.row(y)
@@ -128,16 +134,18 @@ package final class MaskWarp {
                 let row = mask + j * maskStride
                 blended[j] = Int32(row[r0]) * (256 - wr) + Int32(row[r1]) * wr
             }
+            // The two reads of every frame pixel, gathered into lines (scalar loads and stores).
+            let g0 = pair.pointer, g1 = pair.pointer + maxSide
+            for x in xr {
+                g0[x] = blended[Int(colIndex0[x])]
+                g1[x] = blended[Int(colIndex1[x])]
+            }
+            let l0 = UnsafeRawPointer(g0), l1 = UnsafeRawPointer(g1)
             var x = xr.lowerBound
             while x + 16 <= xr.upperBound {
-                let c0 = i0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
-                let c1 = i1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let v0 = l0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
+                let v1 = l1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
                 let wc = wts.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
-                var v0 = SIMD16<Int32>(), v1 = SIMD16<Int32>()
-                for k in 0..<16 {
-                    v0[k] = blended[Int(c0[k])]
-                    v1[k] = blended[Int(c1[k])]
-                }
                 let r = (v0 &* (256 &- wc) &+ v1 &* wc &+ 32768) &>> 16
                 for k in 0..<16 { out[x + k] = UInt8(truncatingIfNeeded: r[k]) }
                 x += 16
@@ -165,21 +173,39 @@ package final class MaskWarp {
             first = min(first, Int(rowIndex0[y]))
             last = max(last, Int(rowIndex1[y]))
         }
-        let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
         let wts = UnsafeRawPointer(colWeight.pointer)
         let lines = across.pointer, w = maxSide
+        let g0 = pair.pointer, g1 = pair.pointer + maxSide
+        let l0 = UnsafeRawPointer(g0), l1 = UnsafeRawPointer(g1)
+        #if arch(arm64)
+        let i0 = UnsafeRawPointer(colIndex0.pointer), i1 = UnsafeRawPointer(colIndex1.pointer)
+        #endif
         for r in first...last {
             let a = mask + r * maskStride, line = lines + r * w
+            #if !arch(arm64)
+            // The two reads of every frame column, gathered into lines (scalar loads and stores).
+            for x in xr {
+                g0[x] = Int32(a[Int(colIndex0[x])])
+                g1[x] = Int32(a[Int(colIndex1[x])])
+            }
+            #endif
             var x = xr.lowerBound
             while x + 16 <= xr.upperBound {
+                #if arch(arm64)
+                // aarch64 keeps the lane-by-lane gather: one insert per read there, and fewer
+                // instructions than the lines (FrameBench on cortex-a72: 3.08 against 3.45 M).
                 let c0 = i0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
                 let c1 = i1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<Int32>.self)
-                let wc = wts.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt32>.self)  // weights 0...255
                 var v0 = SIMD16<UInt32>(), v1 = SIMD16<UInt32>()
                 for k in 0..<16 {
                     v0[k] = UInt32(a[Int(c0[k])])
                     v1[k] = UInt32(a[Int(c1[k])])
                 }
+                #else
+                let v0 = l0.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt32>.self)
+                let v1 = l1.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt32>.self)
+                #endif
+                let wc = wts.loadUnaligned(fromByteOffset: 4 * x, as: SIMD16<UInt32>.self)  // weights 0...255
                 let blend = v0 &* (256 &- wc) &+ v1 &* wc
                 for k in 0..<16 { line[x + k] = UInt16(truncatingIfNeeded: blend[k]) }
                 x += 16
