@@ -41,6 +41,24 @@ enum FloatConvolution {
         }
     }
 
+    /// `packConvWeights` into memory the caller owns (zeroed beforehand: the padding lanes are
+    /// left as they are): `kH·kW·inC·outCPadded` weights at `packed`, `outCPadded` biases at `packedBias`.
+    static func packConvWeights(ohwi: ArraySlice<Float>, bias: ArraySlice<Float>?, outC: Int, kH: Int, kW: Int, inC: Int,
+                                weightsAt packed: UnsafeMutablePointer<Float>, biasAt packedBias: UnsafeMutablePointer<Float>) {
+        let ocp = (outC + 7) & ~7
+        let base = ohwi.startIndex
+        for o in 0..<outC {
+            for ky in 0..<kH {
+                for kx in 0..<kW {
+                    for i in 0..<inC {
+                        packed[((ky * kW + kx) * inC + i) * ocp + o] = ohwi[base + ((o * kH + ky) * kW + kx) * inC + i]
+                    }
+                }
+            }
+            if let bias { packedBias[o] = bias[bias.startIndex + o] }
+        }
+    }
+
     // MARK: Regular convolution
 
     /// Scalar reference: out[n,y,x,o] = act(bias[o] + Σ in[n, y·s−pad+ky·d, x·s−pad+kx·d, i] · w[ky,kx,i,o]).

@@ -42,50 +42,32 @@ final class FloatProgram {
         self.fused = fused
         let neon = fused && !scalarOnly && booth_neon_available() != 0
         self.neon = neon
-        // Lay out constants: packed convolution weights first, then the raw graph constants.
-        var packed = [Float]()
+        // Lay out constants: packed convolution weights first, then the raw graph constants. The
+        // weights are packed straight into the one allocation (no whole-graph packed copy beside
+        // the graph's constants while the program is built).
         var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
+        var packedCount = 0
         for (k, op) in graph.operations.enumerated() {
-            var w = [Float](), b = [Float]()
+            let ws: [Int]
             switch op.kind {
-            case .conv2D, .transposeConvBias:
-                let ws = graph.tensors[op.inputs[1]].shape
-                FloatConvolution.packConvWeights(ohwi: graph.constant(op.inputs[1]), bias: op.inputs[2] >= 0 ? graph.constant(op.inputs[2]) : nil,
-                                                 outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3], into: &w, bias: &b)
-                if neon, case .transposeConvBias = op.kind {
-                    // The C kernel's block (weights regrouped per input channel, then its scratch)
-                    // in place of the packed weights, so that a call neither regroups nor allocates.
-                    let n = FloatConvolution.transposePackedCount(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2])
-                    var regrouped = [Float](repeating: 0, count: n)
-                    w.withUnsafeBufferPointer { src in
-                        regrouped.withUnsafeMutableBufferPointer {
-                            FloatConvolution.transposePack(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2], weights: src.baseAddress!,
-                                                           into: $0.baseAddress!)
-                        }
-                    }
-                    w = regrouped
-                }
-            case .depthwiseConv2D:
-                // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
-                let ws = graph.tensors[op.inputs[1]].shape
-                let oc = ws[3]
-                let ocp = (oc + 7) & ~7
-                let src = graph.constant(op.inputs[1])
-                w = [Float](repeating: 0, count: ws[1] * ws[2] * ocp)
-                for tap in 0..<(ws[1] * ws[2]) {
-                    for o in 0..<oc { w[tap * ocp + o] = src[src.startIndex + tap * oc + o] }
-                }
-                b = [Float](repeating: 0, count: ocp)
-                if op.inputs[2] >= 0 {
-                    let bias = graph.constant(op.inputs[2])
-                    for o in 0..<oc { b[o] = bias[bias.startIndex + o] }
-                }
-            default:
-                continue
+            case .conv2D, .transposeConvBias, .depthwiseConv2D: ws = graph.tensors[op.inputs[1]].shape
+            default: continue
             }
-            packedAt[k] = (packed.count, packed.count + w.count)
-            packed += w
-            packed += b
+            let weightCount: Int, ocp: Int
+            if case .depthwiseConv2D = op.kind {
+                ocp = (ws[3] + 7) & ~7
+                weightCount = ws[1] * ws[2] * ocp
+            } else if neon, case .transposeConvBias = op.kind {
+                // The C kernel's block (weights regrouped per input channel, then its scratch) in
+                // place of the packed weights, so that a call neither regroups nor allocates.
+                ocp = (ws[0] + 7) & ~7
+                weightCount = FloatConvolution.transposePackedCount(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2])
+            } else {
+                ocp = (ws[0] + 7) & ~7
+                weightCount = ws[1] * ws[2] * ws[3] * ocp
+            }
+            packedAt[k] = (packedCount, packedCount + weightCount)
+            packedCount += weightCount + ocp
         }
         // Then the raw constants an operation reads as an operand: not the convolutions' filters
         // and biases, which are read packed only (a second copy of every weight).
@@ -103,13 +85,39 @@ final class FloatProgram {
                 rawCount += graph.tensors[t].elementCount
             }
         }
-        let rawBase = packed.count
-        let constantCount = packed.count + rawCount + 8
+        let rawBase = packedCount
+        let constantCount = packedCount + rawCount + 8
         let constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
         constants.initialize(repeating: 0, count: constantCount)
         self.constantCount = constantCount
         self.constants = constants
-        packed.withUnsafeBufferPointer { constants.update(from: $0.baseAddress!, count: $0.count) }
+        for (k, op) in graph.operations.enumerated() {
+            guard let at = packedAt[k] else { continue }
+            let ws = graph.tensors[op.inputs[1]].shape
+            let w = constants + at.weights, b = constants + at.bias
+            let src = graph.constant(op.inputs[1])
+            let bias: ArraySlice<Float>? = op.inputs[2] >= 0 ? graph.constant(op.inputs[2]) : nil
+            if case .depthwiseConv2D = op.kind {
+                // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
+                let oc = ws[3]
+                let ocp = (oc + 7) & ~7
+                for tap in 0..<(ws[1] * ws[2]) {
+                    for o in 0..<oc { w[tap * ocp + o] = src[src.startIndex + tap * oc + o] }
+                }
+                if let bias { for o in 0..<oc { b[o] = bias[bias.startIndex + o] } }
+            } else if neon, case .transposeConvBias = op.kind {
+                let count = ws[1] * ws[2] * ws[3] * ((ws[0] + 7) & ~7)
+                let conv = UnsafeMutablePointer<Float>.allocate(capacity: count)
+                defer { conv.deallocate() }
+                conv.initialize(repeating: 0, count: count)
+                FloatConvolution.packConvWeights(ohwi: src, bias: bias, outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3],
+                                                 weightsAt: conv, biasAt: b)
+                FloatConvolution.transposePack(inC: ws[3], outC: ws[0], kH: ws[1], kW: ws[2], weights: conv, into: w)
+            } else {
+                FloatConvolution.packConvWeights(ohwi: src, bias: bias, outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3],
+                                                 weightsAt: w, biasAt: b)
+            }
+        }
         for (t, offset) in rawAt {
             graph.constant(t).withUnsafeBufferPointer { (constants + rawBase + offset).update(from: $0.baseAddress!, count: $0.count) }
         }

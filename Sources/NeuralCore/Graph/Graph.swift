@@ -46,6 +46,7 @@ struct GraphBuilder {
     mutating func build() throws(ModelError) {
         tensors.reserveCapacity(model.tensors.count)
         available = [Bool](repeating: false, count: model.tensors.count)
+        constants.reserveCapacity(Self.constantCapacity(model))
         for (i, t) in model.tensors.enumerated() {
             var count = 1
             for d in t.shape { count *= d }
@@ -81,6 +82,26 @@ struct GraphBuilder {
     }
 
     // MARK: Constants
+
+    /// The float values the file's float32 and fp16 constants fold to, counted only where the
+    /// bytes match (checked again when each is stored): reserved at once, so that the constants
+    /// array is not regrown (old and new copies alive together, up to twice the capacity kept)
+    /// while a model is built. A sparse constant counts its dense size only up to 16 values per
+    /// stored byte, so a hostile file cannot make the reservation outgrow its own size by more.
+    static func constantCapacity(_ model: TFLiteModel) -> Int {
+        var total = 0
+        for (i, t) in model.tensors.enumerated() {
+            let bytes = model.data(of: i).count
+            guard bytes > 0 else { continue }
+            let count = model.elementCount(i)
+            if t.sparsity != nil {
+                if t.type == .float16 && count <= 16 * bytes { total += count }
+            } else if (t.type == .float32 && bytes == count * 4) || (t.type == .float16 && bytes == count * 2) {
+                total += count
+            }
+        }
+        return total
+    }
 
     func requireFloat(_ t: Int, _ role: String) throws(ModelError) {
         guard model.tensors[t].type == .float32 else {
