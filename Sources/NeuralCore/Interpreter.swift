@@ -47,7 +47,7 @@ public final class Interpreter {
     public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
                 calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
                 keepingWeights: Bool = true) throws(ModelError) {
-        let graph = try Graph(model: model)
+        var graph = try Graph(model: model)
         let plan = try MemoryPlan(graph: graph)
         self.plan = plan
         self.path = path
@@ -77,20 +77,23 @@ public final class Interpreter {
                     (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
                 }
             }
+            // The program rewrites the only reference to the float weights (`working`), so that
+            // equalisation rescales them in place instead of writing a second copy of them; the
+            // integer path keeps no float weights once they are packed into the program
+            // (5.9 MiB across the kiosk's models): its graph's `constants` are empty.
+            let bits = calibration.activationWidth(for: graph) == .int16 ? 16 : 8
+            var working = graph
+            graph.constants = []
             do {
-                let bits = calibration.activationWidth(for: graph) == .int16 ? 16 : 8
-                engine = .integer(try IntegerProgram(graph: graph, floatPlan: plan, floatArena: arena,
+                engine = .integer(try IntegerProgram(taking: &working, floatPlan: plan, floatArena: arena,
                                                      calibration: calibration, bits: bits, kernels: kernels,
                                                      shared: shared))
             } catch {
                 if shared == nil { arena.deallocate() }
                 throw error
             }
-            // The integer path keeps no float weights once they are packed into the program
-            // (5.9 MiB across the kiosk's models): its graph's `constants` are empty.
-            var slim = graph
-            slim.constants = []
-            self.graph = slim
+            working.constants = []
+            self.graph = graph
         }
     }
 

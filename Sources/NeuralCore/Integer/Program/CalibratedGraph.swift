@@ -17,6 +17,13 @@ struct CalibratedGraph {
 
     init(_ graph: Graph, calibration: IntegerCalibration) throws(ModelError) {
         var graph = graph
+        try self.init(taking: &graph, calibration: calibration)
+    }
+
+    /// Rewrites `graph` itself: when the caller holds the only reference to its constants (as
+    /// `Interpreter` does on the integer path), equalisation rescales them in place instead of
+    /// writing a second copy of every weight beside the first.
+    init(taking graph: inout Graph, calibration: IntegerCalibration) throws(ModelError) {
         if calibration.fuseActivations { _ = ActivationFusion.apply(&graph) }
         let table = calibration.usableTable(graph)
         usedTable = table != nil

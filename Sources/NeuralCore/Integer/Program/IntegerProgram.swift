@@ -83,13 +83,23 @@ final class IntegerProgram {
     /// tensors the calibration table gives another width. `floatPlan`/`floatArena` are the
     /// interpreter's float32 tensors, where the model's inputs are read and its outputs written.
     /// With `shared` the arena and scratch are the shared block (see `SharedArena`).
-    init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
+    convenience init(graph: Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
+                     calibration: IntegerCalibration, bits: Int, kernels: InterpreterKernels,
+                     shared: SharedArena? = nil) throws(ModelError) {
+        var graph = graph
+        try self.init(taking: &graph, floatPlan: floatPlan, floatArena: floatArena, calibration: calibration,
+                      bits: bits, kernels: kernels, shared: shared)
+    }
+
+    /// As `init(graph:…)`, rewriting `graph` itself (`CalibratedGraph(taking:)`): a caller that
+    /// holds the only reference to its float constants has them equalised in place, not copied.
+    init(taking graph: inout Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
          calibration: IntegerCalibration, bits: Int, kernels: InterpreterKernels,
          shared: SharedArena? = nil) throws(ModelError) {
         kernels8 = kernels.int8
         kernels16 = kernels.int16
         simdConversions = kernels.floatSIMD
-        let calibrated = try CalibratedGraph(graph, calibration: calibration)
+        let calibrated = try CalibratedGraph(taking: &graph, calibration: calibration)
         usedTable = calibrated.usedTable
         let table = calibration.usableTable(calibrated.graph)
         let widths = try WidthPlan(calibrated, base: bits, requested: table?.widths ?? [:],
