@@ -28,16 +28,10 @@ enum FloatConvolution {
         let ocp = (outC + 7) & ~7
         packed = [Float](repeating: 0, count: kH * kW * inC * ocp)
         packedBias = [Float](repeating: 0, count: ocp)
-        let base = ohwi.startIndex
-        for o in 0..<outC {
-            for ky in 0..<kH {
-                for kx in 0..<kW {
-                    for i in 0..<inC {
-                        packed[((ky * kW + kx) * inC + i) * ocp + o] = ohwi[base + ((o * kH + ky) * kW + kx) * inC + i]
-                    }
-                }
+        packed.withUnsafeMutableBufferPointer { w in
+            packedBias.withUnsafeMutableBufferPointer { b in
+                packConvWeights(ohwi: ohwi, bias: bias, outC: outC, kH: kH, kW: kW, inC: inC, weightsAt: w.baseAddress!, biasAt: b.baseAddress!)
             }
-            if let bias { packedBias[o] = bias[bias.startIndex + o] }
         }
     }
 
