@@ -44,10 +44,40 @@ public final class Interpreter {
     /// packed its own copy (`graph.constants` is then empty, as on the integer path, which never
     /// keeps them), for a model that is only run; the float-path diagnostics (`PrecisionSensitivity`)
     /// need them kept.
-    public init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
-                calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
-                keepingWeights: Bool = true) throws(ModelError) {
+    public convenience init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
+                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
+                            keepingWeights: Bool = true) throws(ModelError) {
         var graph = try Graph(model: model)
+        try self.init(taking: &graph, path: path, kernels: kernels, calibration: calibration, sharing: shared,
+                      keepingWeights: keepingWeights)
+    }
+
+    /// As `init(model:…)` from the file's `bytes`, which it takes: they are parsed into the graph
+    /// and released at once (`bytes` is left empty), before any weight is packed. A caller that
+    /// held the only reference (a file read for this model alone) so frees the file's copy before
+    /// the build's peak instead of after it (the file's bytes, the float weights and their packed
+    /// copy were alive together: 2.6 MB more for the iris model, 1.2 MB for the mesh).
+    public convenience init(taking bytes: inout [UInt8], path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
+                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
+                            keepingWeights: Bool = true) throws(ModelError) {
+        var graph: Graph
+        do {
+            let model = try TFLiteModel(bytes: bytes)
+            graph = try Graph(model: model)
+        }
+        bytes = []
+        try self.init(taking: &graph, path: path, kernels: kernels, calibration: calibration, sharing: shared,
+                      keepingWeights: keepingWeights)
+    }
+
+    /// Builds the interpreter of a parsed graph, which it takes: `graph` is left without its
+    /// constants (on the integer path the program rewrites and packs the only reference to them;
+    /// see `IntegerProgram(taking:)`).
+    init(taking parsed: inout Graph, path: ExecutionPath, kernels: InterpreterKernels,
+         calibration: IntegerCalibration, sharing shared: SharedArena?,
+         keepingWeights: Bool) throws(ModelError) {
+        var graph = parsed
+        parsed.constants = []
         let plan = try MemoryPlan(graph: graph)
         self.plan = plan
         self.path = path

@@ -24,12 +24,13 @@ struct ModelCommand: ParsableCommand {
     }
 
     static func interpreter(_ file: String, _ path: ExecutionPath, scalar: Bool = false) throws -> Interpreter {
-        let bytes = try load(file)
+        var bytes = try load(file)
         do {
-            // The integer path with the model's shipped calibration table, as the product runs it.
+            // The integer path with the model's shipped calibration table, as the product runs it;
+            // the file's bytes are released once parsed, as the product's builds do.
             var calibration = IntegerCalibration.unit
             if path == .integer, let table = ModelCalibrations.table(forModel: bytes) { calibration.adopt(table) }
-            return try Interpreter(model: try TFLiteModel(bytes: bytes), path: path, kernels: scalar ? .scalar : .native, calibration: calibration)
+            return try Interpreter(taking: &bytes, path: path, kernels: scalar ? .scalar : .native, calibration: calibration)
         } catch {
             throw CommandFailure("\(file): \(error.description)", status: .badInput)
         }

@@ -88,14 +88,19 @@ final class StillModels {
 
     /// The faces of a passport still, the face models built one after the other, each dropped
     /// (and its pages returned) before the next is built (`FaceAnalyzer.analyzeInSteps`): the
-    /// four together took 18.7 MiB at their build, the still's peak.
+    /// four together took 18.7 MiB at their build, the still's peak. The mesh and the iris model
+    /// share one integer working memory (`SharedArena`: the landmarker runs them one after the
+    /// other), and each file's bytes are released once parsed (`ModelStore.faceLandmarker`).
     func faces(in still: Image) throws(KioskError) -> [FaceObservation] {
         let inference = self.inference, store = self.store
         do {
             return try FaceAnalyzer.analyzeInSteps(
                 still,
                 detector: { ProcessMemory.returnFreePages(); return try store.faceDetector(.short, path: inference) },
-                landmarker: { ProcessMemory.returnFreePages(); return try store.faceLandmarker(iris: true, path: inference) },
+                landmarker: {
+                    ProcessMemory.returnFreePages()
+                    return try store.faceLandmarker(iris: true, path: inference, sharing: SharedArena(capacity: 16 << 20))
+                },
                 verifier: { ProcessMemory.returnFreePages(); return try store.faceDetector(.full, path: inference) })
         } catch {
             throw .models("still path: faces: \(error)")

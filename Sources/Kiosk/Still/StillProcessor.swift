@@ -43,8 +43,10 @@ final class StillProcessor {
     }
 
     /// Finishes, encodes and saves one still (already upright: the capture stage rotated it).
-    func process(_ job: StillJob) -> StillResult {
-        let image = job.image
+    /// A greeting replaces `job.image` by its RGB copy as soon as that is made, so the camera's
+    /// still is freed before the composite (at a 12 MP still its I420 planes are 17.4 MiB).
+    func process(_ job: inout StillJob) -> StillResult {
+        let (stillWidth, stillHeight) = (job.image.width, job.image.height)
 
         var finished: ImageBuffer? = nil
         var passport: PassportReport? = nil
@@ -57,7 +59,7 @@ final class StillProcessor {
             guard job.hideBackground else { break }
             // The segmenter lives for this still only (see StillModels).
             let segmenter: PersonSegmenter
-            do { segmenter = try models.segmenter(width: image.width, height: image.height) } catch {
+            do { segmenter = try models.segmenter(width: stillWidth, height: stillHeight) } catch {
                 message = "Saved as shot: \(error)"
                 break
             }
@@ -71,20 +73,21 @@ final class StillProcessor {
                 message = "Saved as shot: \(error)"
                 break
             }
-            let rgb = Self.rgb(image)
+            let rgb = Self.rgb(job.image)
+            job.image = rgb
             rgb.withImage { greeter.greet($0) }
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
             // Each model lives for its own step of the still only, one at a time (see StillModels and
             // PassportModels); the pages the one before freed are returned before the next is built.
-            let (width, height) = (image.width, image.height)
+            let (width, height) = (stillWidth, stillHeight)
             let maker = PassportPhotoMaker(profile: profile, models: .built(
                 faces: { try models.faces(in: $0) },
                 segmenter: { ProcessMemory.returnFreePages(); return try models.segmenter(width: width, height: height) },
                 palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
                         { ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
-            let rgb = Self.rgb(image)
+            let rgb = Self.rgb(job.image)
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in
                     try maker.make(from: still, keepBackground: !job.hideBackground)
@@ -100,7 +103,9 @@ final class StillProcessor {
             }
         }
 
-        let output = finished ?? image
+        // The finishing models and buffers are dropped: their pages go back before the encoder's.
+        if finished != nil { ProcessMemory.returnFreePages() }
+        let output = finished ?? job.image
         let jpeg: [UInt8]
         do {
             jpeg = try output.withImage(metadata: job.metadata) { still throws(ImageFileError) in try writer.write(still) }
@@ -110,7 +115,7 @@ final class StillProcessor {
         let sidecar = Sidecar(
             software: "booth \(BoothVersion.string)", board: board.name, mode: config.mode.rawValue, profile: profile?.name,
             taken: UTCTimestamp.iso8601(job.date), width: output.width, height: output.height,
-            stillWidth: image.width, stillHeight: image.height, background: background,
+            stillWidth: stillWidth, stillHeight: stillHeight, background: background,
             frameSequence: job.metadata.sequence,
             verdict: profile.map { LiveRules(profile: $0).verdict(job.live.check) },
             passport: passport,

@@ -56,9 +56,13 @@ final class StillStage: KioskStage {
             stillArrived.wait(after: seen, timeout: .milliseconds(timeoutMilliseconds))
             job = slots.withLock { s in s.job.take() }
         }
-        guard let job else { return false }
+        // Taken out of the optional, so that the job below holds the only reference to its still.
+        guard var job = job.take() else { return false }
         let processor = self.processor
-        let result = links.timings.measure(.still) { processor.process(job) }
+        // Heap pages the live path freed since the last still go back first: the still's peak
+        // stands on what is in use, not on what the allocator kept.
+        ProcessMemory.returnFreePages()
+        let result = links.timings.measure(.still) { processor.process(&job) }
         ProcessMemory.returnFreePages()   // the still's models, dropped
         slots.withLock { $0.result = result }
         links.wakeup.notify()

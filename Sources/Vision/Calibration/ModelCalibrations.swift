@@ -77,15 +77,34 @@ public enum ModelCalibrations {
     /// the integer program's working memory (see `SharedArena`).
     public static func interpreter(model bytes: [UInt8], name: String, path: ExecutionPath,
                                    base: IntegerCalibration, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
-        guard path == .integer else { return try Interpreter(model: bytes, path: path, calibration: base) }
+        var copy = bytes
+        return try interpreter(taking: &copy, name: name, path: path, base: base, sharing: shared)
+    }
+
+    /// As `interpreter(model:name:…)`, taking the file's `bytes`: the table is looked up by their
+    /// sha256, then they are parsed and released (`bytes` is left empty) before the weights are
+    /// packed (`Interpreter(taking:)`), so a caller that held the only reference frees them
+    /// before the build's peak.
+    public static func interpreter(taking bytes: inout [UInt8], name: String, path: ExecutionPath,
+                                   base: IntegerCalibration, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
+        guard path == .integer else { return try Interpreter(taking: &bytes, path: path, calibration: base) }
         var calibration = base
-        if let table = table(forModel: bytes) { calibration.adopt(table) }
-        let interpreter = try Interpreter(model: bytes, path: path, calibration: calibration, sharing: shared)
+        let sha256 = SHA256.hex(bytes)
+        if useShippedTables, let text = tablesBySHA256[sha256], let table = try? CalibrationTable(parsing: text) {
+            calibration.adopt(table)
+        }
+        let interpreter = try Interpreter(taking: &bytes, path: path, calibration: calibration, sharing: shared)
         if !interpreter.calibratedFromTable && useShippedTables {
-            warnOnce(name + ": no calibration table fits this model file (sha256 " + String(SHA256.hex(bytes).prefix(12))
+            warnOnce(name + ": no calibration table fits this model file (sha256 " + String(sha256.prefix(12))
                      + "…); its integer ranges come from generated images at load — run scripts/calibrate")
         }
         return interpreter
+    }
+
+    /// As `interpreter(model:for:…)`, taking the file's `bytes` (see `interpreter(taking:name:…)`).
+    public static func interpreter(taking bytes: inout [UInt8], for model: CalibrationModel,
+                                   path: ExecutionPath, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
+        try interpreter(taking: &bytes, name: model.rawValue, path: path, base: model.fallback, sharing: shared)
     }
 
     /// Loads `bytes` as the pipeline's `model`: its name in warnings and its load-time settings as

@@ -37,12 +37,21 @@ public final class FaceLandmarker {
     static let irisOutputs = [[1, 213], [1, 15]]
 
     /// `shared`: the integer working memory of models run one after another with these (`SharedArena`).
-    public init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float,
-                sharing shared: SharedArena? = nil) throws(ModelError) {
-        mesh = try ModelCalibrations.interpreter(model: meshModel, for: .faceLandmark, path: path, sharing: shared)
-        iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
+    public convenience init(meshModel: [UInt8], irisModel: [UInt8]?, path: ExecutionPath = .float,
+                            sharing shared: SharedArena? = nil) throws(ModelError) {
+        let mesh = try ModelCalibrations.interpreter(model: meshModel, for: .faceLandmark, path: path, sharing: shared)
+        let iris = try irisModel.map { (bytes) throws(ModelError) -> Interpreter in
             try ModelCalibrations.interpreter(model: bytes, for: .irisLandmark, path: path, sharing: shared)
         }
+        try self.init(mesh: mesh, iris: iris)
+    }
+
+    /// The landmarker of models already built (`ModelCalibrations.interpreter`), e.g. each from a
+    /// file read just before it and released at its parse (`ModelStore.faceLandmarker`); their
+    /// shapes are checked here.
+    public init(mesh: Interpreter, iris: Interpreter?) throws(ModelError) {
+        self.mesh = mesh
+        self.iris = iris
         // Shapes checked at load (either output order): a wrong model is a thrown error, not a trap.
         meshOutput = mesh.outputCount == 2 && mesh.outputShape(0).last == 1404 ? 0 : 1
         presenceOutput = 1 - meshOutput

@@ -33,8 +33,15 @@ public final class HandLandmarkVerifier {
     /// Loads `bytes` (`ModelFile.handLandmark`) for the float path, keeping no float weights
     /// beside the program's packed ones, with its activations in `shared` when given (see
     /// `PalmDetector.init`); the shapes are checked.
-    public init(model bytes: [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: .float, sharing: shared, keepingWeights: false)
+    public convenience init(model bytes: [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
+        var copy = bytes
+        try self.init(taking: &copy, sharing: shared)
+    }
+
+    /// As `init(model:sharing:)`, taking the file's `bytes`: released as soon as they are parsed
+    /// (`bytes` is left empty; `Interpreter(taking:)`), before the weights are packed.
+    public init(taking bytes: inout [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(taking: &bytes, path: .float, sharing: shared, keepingWeights: false)
         try interpreter.requireShapes("MediaPipe hand landmark model", inputs: Self.inputShapes, outputs: Self.outputShapes)
     }
 

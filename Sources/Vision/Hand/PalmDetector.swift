@@ -64,9 +64,16 @@ public final class PalmDetector {
     /// beside the program's packed ones, with the hand landmark model `verifier` to confirm palms;
     /// the shapes are checked. With `shared` (the verifier's too), the two models' activations
     /// share one block: `detect` reads the palm outputs before it runs the verifier.
-    public init(model bytes: [UInt8], verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
+    public convenience init(model bytes: [UInt8], verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
+        var copy = bytes
+        try self.init(taking: &copy, verifier: verifier, sharing: shared)
+    }
+
+    /// As `init(model:verifier:sharing:)`, taking the file's `bytes`: released as soon as they
+    /// are parsed (`bytes` is left empty; `Interpreter(taking:)`), before the weights are packed.
+    public init(taking bytes: inout [UInt8], verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
         self.verifier = verifier
-        interpreter = try Interpreter(model: bytes, path: .float, sharing: shared, keepingWeights: false)
+        interpreter = try Interpreter(taking: &bytes, path: .float, sharing: shared, keepingWeights: false)
         try interpreter.requireShapes("MediaPipe palm detector", inputs: Self.inputShapes, outputs: Self.outputShapes)
         anchors = FaceAnchors.make(inputSize: Self.inputSize, strides: [8, 16, 16, 16], perLayer: 2)
         candidates = Array(repeating: FaceDetection(box: Rect(x: 0, y: 0, width: 0, height: 0), keypoints: .zero, score: 0),

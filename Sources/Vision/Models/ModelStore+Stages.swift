@@ -30,14 +30,27 @@ extension ModelStore {
     /// The mesh and (with `iris`) the iris model, alone (`FaceAnalyzer.analyzeInSteps`).
     public func faceLandmarker(iris: Bool = true, path execution: ExecutionPath,
                                sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceLandmarker {
-        let mesh = try read(.faceLandmark)
-        let irisBytes = iris ? try read(.irisLandmark) : nil
+        // Each file is read just before its model is built and released as soon as it is parsed
+        // (`ModelCalibrations.interpreter(taking:)`): the mesh file is gone before the iris file
+        // is read, and each file's bytes are gone before its weights are packed.
+        var bytes = try read(.faceLandmark)
+        let mesh: Interpreter
+        do { mesh = try ModelCalibrations.interpreter(taking: &bytes, for: .faceLandmark, path: execution, sharing: shared) } catch {
+            throw .invalid(path(.faceLandmark), error)
+        }
+        var irisModel: Interpreter? = nil
+        if iris {
+            bytes = try read(.irisLandmark)
+            do { irisModel = try ModelCalibrations.interpreter(taking: &bytes, for: .irisLandmark, path: execution, sharing: shared) } catch {
+                throw .invalid(path(.irisLandmark), error)
+            }
+        }
         do {
-            return try FaceLandmarker(meshModel: mesh, irisModel: irisBytes, path: execution, sharing: shared)
+            return try FaceLandmarker(mesh: mesh, iris: irisModel)
         } catch {
-            // Which of the two files: the mesh alone loads when the iris model is the bad one.
-            let meshLoads = (try? FaceLandmarker(meshModel: mesh, irisModel: nil, path: execution)) != nil
-            throw .invalid(path(meshLoads ? .irisLandmark : .faceLandmark), error)
+            // Which of the two files: the mesh alone passes when the iris model is the bad one.
+            let meshPasses = (try? FaceLandmarker(mesh: mesh, iris: nil)) != nil
+            throw .invalid(path(meshPasses ? .irisLandmark : .faceLandmark), error)
         }
     }
 
@@ -67,10 +80,10 @@ extension ModelStore {
         // Each file is read just before its model is built, so the first one's bytes are gone
         // when the second is read.
         let verifier: HandLandmarkVerifier
-        let hand = try read(.handLandmark)
-        do { verifier = try HandLandmarkVerifier(model: hand, sharing: arena) } catch { throw .invalid(path(.handLandmark), error) }
-        let palms = try read(.palmDetection)
-        do { return try PalmDetector(model: palms, verifier: verifier, sharing: arena) } catch {
+        var hand = try read(.handLandmark)
+        do { verifier = try HandLandmarkVerifier(taking: &hand, sharing: arena) } catch { throw .invalid(path(.handLandmark), error) }
+        var palms = try read(.palmDetection)
+        do { return try PalmDetector(taking: &palms, verifier: verifier, sharing: arena) } catch {
             throw .invalid(path(.palmDetection), error)
         }
     }
@@ -78,16 +91,16 @@ extension ModelStore {
     /// The palm detector alone (no hand model: its palms are unconfirmed), for a caller that runs
     /// the hand model after dropping it (`PalmDetector.palmsOverFace`, `handLandmarkVerifier`).
     public func palmDetectorAlone() throws(ModelStoreError) -> PalmDetector {
-        let palms = try read(.palmDetection)
-        do { return try PalmDetector(model: palms, verifier: nil, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+        var palms = try read(.palmDetection)
+        do { return try PalmDetector(taking: &palms, verifier: nil, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
             throw .invalid(path(.palmDetection), error)
         }
     }
 
     /// The hand landmark model that confirms palms (float path), alone.
     public func handLandmarkVerifier() throws(ModelStoreError) -> HandLandmarkVerifier {
-        let hand = try read(.handLandmark)
-        do { return try HandLandmarkVerifier(model: hand, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+        var hand = try read(.handLandmark)
+        do { return try HandLandmarkVerifier(taking: &hand, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
             throw .invalid(path(.handLandmark), error)
         }
     }

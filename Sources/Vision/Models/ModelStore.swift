@@ -76,6 +76,9 @@ public struct ModelStore: Sendable {
         guard let f = fopen(path, "rb") else { throw .unreadable(path) }
         defer { fclose(f) }
         var bytes: [UInt8] = []
+        // Reserved at the file's size, so the array is not regrown (old and new copies) while read.
+        var info = stat()
+        if fstat(fileno(f), &info) == 0, info.st_size > 0 { bytes.reserveCapacity(min(Int(info.st_size), ModelStore.sizeLimit)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }

@@ -71,6 +71,8 @@ final class FloatIsland {
             for t in 0..<sub.tensors.count { sub.tensors[t].constantOffset = nil }
             var used = Set<Int>()
             for op in ops { for t in op.inputs where t >= 0 && graph.tensors[t].constantOffset != nil { used.insert(t) } }
+            // Reserved at once: no regrowth (old and new copies alive together) while copied.
+            sub.constants.reserveCapacity(used.reduce(0) { $0 + graph.tensors[$1].elementCount })
             for t in used.sorted() {
                 sub.tensors[t].constantOffset = sub.constants.count
                 sub.constants += graph.constant(t)

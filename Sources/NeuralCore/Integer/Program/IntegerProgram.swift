@@ -152,7 +152,9 @@ final class IntegerProgram {
             let label = "operator " + String(k) + " (" + op.kind.name + ")"
             narrow.label = label
             wide.label = label
-            if let layout = layouts[k], let islandMemory {
+            // Each run's layout (its sub-graph with its own copy of its float weights) is dropped
+            // as soon as its program has packed them, not kept to the end of the build.
+            if let islandMemory, let layout = layouts.removeValue(forKey: k) {
                 let end = layout.operations.upperBound
                 let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
                                              floatSIMD: kernels.floatSIMD)

@@ -1,0 +1,36 @@
+import NeuralCore
+import TestSupport
+import Testing
+
+/// `Interpreter(taking:)`: the file's bytes are released once parsed (the model builds' peak
+/// without them) and the interpreter is the one `init(model:)` builds, output for output.
+struct InterpreterTakingTests {
+    static func outputs(_ interpreter: Interpreter) -> [[Float]] {
+        InterpreterTests.fillNoise(interpreter, seed: 7)
+        interpreter.run()
+        return (0..<interpreter.outputCount).map { i in interpreter.withOutput(i) { Array($0) } }
+    }
+
+    @Test("taking the bytes empties them and builds the same interpreter, bit for bit",
+          arguments: [("face_detection_short_range", ExecutionPath.integer), ("iris_landmark", .integer),
+                      ("face_landmark", .float), ("hand_landmark_lite", .float)])
+    func takingMatchesCopying(model: String, path: ExecutionPath) throws {
+        let bytes = try InterpreterTests.bytes(model)
+        var taken = bytes
+        let held = try Interpreter(model: bytes, path: path)
+        let built = try Interpreter(taking: &taken, path: path)
+        #expect(taken.isEmpty, "the bytes are released once parsed")
+        #expect(built.graph.constants.isEmpty == (path == .integer))
+        let a = Self.outputs(held), b = Self.outputs(built)
+        #expect(a.count == b.count)
+        for (x, y) in zip(a, b) { #expect(x.map(\.bitPattern) == y.map(\.bitPattern)) }
+    }
+
+    @Test("a file that does not parse is an error, and its bytes are left as they were")
+    func badFileIsAnError() throws {
+        var bytes = Array(try InterpreterTests.bytes("face_detection_short_range").prefix(4096))
+        let before = bytes
+        #expect(throws: ModelError.self) { try Interpreter(taking: &bytes, path: .integer) }
+        #expect(bytes == before)
+    }
+}
