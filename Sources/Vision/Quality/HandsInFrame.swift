@@ -12,6 +12,10 @@ public enum HandsInFrame {
     /// The palms `detector` finds in its square around the face `box` (`PalmDetector.region`),
     /// from `minScore` on, whose box widened by the detector's `fingerScale` reaches into `frame`
     /// (the photo's crop in image pixels) with at least `minShare` of its area; best first.
+    /// Defaults from the tuning halves of the examiner's real photos: hands holding a cigarette at
+    /// the mouth with the palm below the chin scored 0.58–0.87 and lay 0.10–0.30 inside the frame
+    /// (`huy-train-000147` 0.21); palms from 0.2 on that are not hands are left to the hand model
+    /// (`PalmDetector.lowerFaceMinScore` uses the same 0.2).
     public static func palms(_ detector: PalmDetector, _ image: Image, face box: Rect, frame: Rect,
                              minScore: Float = 0.2, minShare: Float = 0.1) -> [PalmDetection] {
         detector.detect(image, region: detector.region(around: box), verify: false, minScore: minScore).filter {
