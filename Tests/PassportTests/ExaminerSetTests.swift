@@ -102,6 +102,10 @@ import Vision
             var m = ExaminerEstimator.measure(img, face: face, quality: q)
             m.hand = palms.handOverFace(img, face: face.box)
             m.handAtJaw = palms.handAtJaw(img, face: face.box)
+            if let verifier = palms.verifier {
+                let frame = PassportFrame.estimate(face, profile: profile)
+                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(palms, img, face: face.box, frame: frame), img, confirmedBy: verifier)
+            }
             return (face, q, m)
         }
     }
@@ -169,8 +173,10 @@ import Vision
             ("face_uncovered_lips", false, t({ $0.covered }, { no($0.lips) })),
             ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
             ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
-            ("group: the eight cover rules", true, t({ $0.covered }, {
+            ("no_hands_in_frame", false, t({ $0.covered }, { no($0.handInFrame) })),
+            ("group: the nine cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+                    || no($0.handInFrame)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),

@@ -50,10 +50,11 @@ import Vision
         let src = try Self.astronaut()
         let photo = try src.withImage { try maker.make(from: $0) }
         #expect(photo.failures.map(\.rule) == Self.examinerRefusals[profile], "\(photo.failures)")
-        // The hand rules ran on the still (the palm detector, the hand model beside the jaw) and
-        // found no hand.
+        // The hand rules ran on the still (the palm detector, the hand model beside the jaw and on
+        // palms in the photo's frame) and found no hand.
         #expect(photo.rules.first { $0.rule == "face_uncovered_hand" }.map { $0.passed && $0.measured == 0 } == true)
         #expect(photo.rules.first { $0.rule == "face_uncovered_jaw" }?.passed == true)
+        #expect(photo.rules.first { $0.rule == "no_hands_in_frame" }?.passed == true)
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.

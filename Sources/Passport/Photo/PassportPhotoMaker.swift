@@ -116,20 +116,22 @@ public final class PassportPhotoMaker {
         // light; the palm detector lives for the two hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
         if let palms = models.palms {
-            // The palm detector finds the palms over the face and is dropped; then the hand model
-            // confirms them and looks beside the jaw (the same measures as `PalmDetector.handOverFace`
-            // and `handAtJaw` with both models held).
-            let over: PalmsOverFace, jawScale: Float
+            // The palm detector finds the palms over the face and those in the photo's frame, and is
+            // dropped; then the hand model confirms them and looks beside the jaw (the same measures
+            // as `PalmDetector.handOverFace`, `handAtJaw` and `HandsInFrame` with both models held).
+            let over: PalmsOverFace, inFrame: [PalmDetection], jawScale: Float
             do {
                 let detector = try palms.detector()
                 precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
                 over = detector.palmsOverFace(still, face: face.box)
+                inFrame = HandsInFrame.palms(detector, still, face: face.box, frame: PassportFrame.estimate(face, profile: profile))
                 jawScale = detector.jawRegionScale
             } catch { throw Failure(rules: rules, message: "\(error)") }
             let hand: HandLandmarkVerifier
             do { hand = try palms.hand() } catch { throw Failure(rules: rules, message: "\(error)") }
             examiner.hand = over.overlap(still, confirmedBy: hand)
             examiner.handAtJaw = hand.handAtJaw(still, face: face.box, regionScale: jawScale)
+            examiner.handInFrame = HandsInFrame.presence(inFrame, still, confirmedBy: hand)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",

@@ -63,6 +63,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxHand = 0.05
     /// `handAtJaw` (hand model's presence beside the jaw; stills only) at most this.
     public var maxHandAtJaw = 0.4
+    /// `handInFrame` (hand model's presence on palms anywhere in the photo's frame; stills only)
+    /// at most this.
+    public var maxHandInFrame = 0.75
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
@@ -104,6 +107,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)
         e.maxHandAtJaw = try t.double("max_hand_at_jaw", default: e.maxHandAtJaw, in: 0...1)
+        e.maxHandInFrame = try t.double("max_hand_in_frame", default: e.maxHandInFrame, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

@@ -43,6 +43,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var hand: Outcome? = nil
     /// `face_uncovered_jaw`: the hand model's presence beside the jaw (stills only).
     public var handAtJaw: Outcome? = nil
+    /// `no_hands_in_frame`: a hand anywhere in the photo's frame (stills only).
+    public var handInFrame: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -84,6 +86,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
             if let h = m.handAtJaw { handAtJaw = below(h, e.maxHandAtJaw) }
+            if let h = m.handInFrame { handInFrame = below(h, e.maxHandInFrame) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -105,7 +108,7 @@ public struct ExaminerCheck: Sendable, Equatable {
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
         if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
-            || handAtJaw?.passed == false {
+            || handAtJaw?.passed == false || handInFrame?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
@@ -135,6 +138,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
         add("face_uncovered_jaw", handAtJaw, "≤ \(fmt3(e.maxHandAtJaw))", .faceCovered)
+        add("no_hands_in_frame", handInFrame, "≤ \(fmt3(e.maxHandInFrame))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

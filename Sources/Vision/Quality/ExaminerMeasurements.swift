@@ -91,6 +91,12 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// ways (`PalmDetector.handAtJaw`): a hand against the jaw or the lower cheek that the palm
     /// detector misses. nil = not run (live frames: stills only). Higher = a hand at the jaw.
     public var handAtJaw: Float? = nil
+    /// A hand anywhere in the photo's frame (`HandsInFrame`): the hand landmark model's largest
+    /// presence score (0...1) on the palms the palm detector finds around the face whose box,
+    /// widened for the fingers, reaches into the passport crop (head and shoulders), not only
+    /// over the face. 0 = no palm there; nil = not run (live frames: stills only). Higher = a
+    /// hand in the photo.
+    public var handInFrame: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
