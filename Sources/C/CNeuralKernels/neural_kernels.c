@@ -669,6 +669,88 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
         }                                                                                       \
     } while (0)
 
+/* Eight channels of a 3×3 depthwise interior row (`wide`: int16 activations, else int8): the
+ * nine taps' filters (9 registers), the accumulator start and the stage constants stay in
+ * registers across the row, 21 in all, so nothing is reloaded per pixel (16 channels at a time
+ * need 18 filter registers and spilled). Per pixel: nine loads, 18 `smlal`, the output stage
+ * without the `sshl` by 0 and the zero point 0 (the same values as `requantize_store16`). */
+static inline __attribute__((always_inline)) void dw3_half(
+    int wide, int shifted, int addzp, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+    ptrdiff_t channels, const int16_t *wc, ptrdiff_t tap_stride, int32x4_t start0, int32x4_t start1, stage4 s0,
+    stage4 s1, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, void *out) {
+    int16x8_t wv[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) wv[t] = vld1q_s16(wc + t * tap_stride);
+    size_t esize = wide ? 2 : 1;
+    const char *p = (const char *)origin;
+    char *o = (char *)out;
+    for (ptrdiff_t px = 0; px < pixels; px++) {
+        int32x4_t c0 = start0, c1 = start1;
+#pragma GCC unroll 3
+        for (int ky = 0; ky < 3; ky++) {
+#pragma GCC unroll 3
+            for (int kx = 0; kx < 3; kx++) {
+                const char *x = p + (size_t)(ky * row_stride + kx * channels) * esize;
+                int16x8_t xv = wide ? vld1q_s16((const int16_t *)(const void *)x) : vmovl_s8(vld1_s8((const int8_t *)x));
+                int t = ky * 3 + kx;
+                c0 = vmlal_s16(c0, vget_low_s16(xv), vget_low_s16(wv[t]));
+                c1 = vmlal_high_s16(c1, xv, wv[t]);
+            }
+        }
+#define SCALE(v, st)                                                                             \
+        ({                                                                                       \
+            int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                  \
+            x_ = vqrdmulhq_s32(x_, st.multiplier);                                               \
+            x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                   \
+            addzp ? vaddq_s32(x_, zp) : x_;                                                      \
+        })
+        int16x8_t h = vqmovn_high_s32(vqmovn_s32(SCALE(c0, s0)), SCALE(c1, s1));
+#undef SCALE
+        if (wide) vst1q_s16((int16_t *)(void *)o, vminq_s16(vmaxq_s16(h, lo16), hi16));
+        else vst1_s8((int8_t *)o, vmin_s8(vmax_s8(vqmovn_s16(h), vmovn_s16(lo16)), vmovn_s16(hi16)));
+        p += (size_t)step * esize;
+        o += (size_t)channels * esize;
+    }
+}
+
+/* All 16-channel groups of a 3×3 depthwise interior row, each as two halves through `dw3_half`,
+ * its flags constant in each of four copies. (The last group overlaps the one before it when the
+ * channels are not a multiple of 16, as in DEPTHWISE_BODY.) */
+static inline __attribute__((always_inline)) void dw3_row(
+    int wide, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+    const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+    const booth_output_stage *stage, void *out) {
+    size_t esize = wide ? 2 : 1;
+    int32x4_t zp = vdupq_n_s32(stage->zero_point), izp = vdupq_n_s32(zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        int32x4_t start[4];
+        stage4 s[4];
+        for (int j = 0; j < 4; j++) {
+            start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        const char *p = (const char *)origin + (size_t)cc * esize;
+        char *o = (char *)out + (size_t)cc * esize;
+        const int16_t *wc = w + cc;
+        int shifted = any_left_shift(s);
+        for (int h = 0; h < 2; h++) {
+            const char *ph = p + (size_t)(8 * h) * esize;
+            char *oh = o + (size_t)(8 * h) * esize;
+#define DW3(SH, ZP)                                                                                     \
+            dw3_half(wide, SH, ZP, ph, row_stride, step, pixels, channels, wc + 8 * h, tap_stride, start[2 * h], \
+                     start[2 * h + 1], s[2 * h], s[2 * h + 1], zp, lo16, hi16, oh)
+            if (shifted) { if (addzp) DW3(1, 1); else DW3(1, 0); }
+            else { if (addzp) DW3(0, 1); else DW3(0, 0); }
+#undef DW3
+        }
+    }
+}
+
 /* Border pixels ox0 ..< ox1 of one output row: each pixel's taps clipped to the input (rows
  * ky0 ..< ky1 of the window, columns by the pixel), acc = bias + Σ x·w − zp·Σ w over those taps
  * (`smlal` then `smlsl` by the zero point: the reference's Σ (x − zp)·w in wrapping int32), then
@@ -727,7 +809,7 @@ void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptr
 void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                         int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
-    if (k == 3) DEPTHWISE_BODY(int8_t, load16_s8, 3);
+    if (k == 3) dw3_row(0, origin, row_stride, step, pixels, channels, w, tap_stride, tap_sums, zero_point, stage, out);
     else if (k == 5) DEPTHWISE_BODY(int8_t, load16_s8, 5);
     else DEPTHWISE_BODY(int8_t, load16_s8, 0);
 }
@@ -735,7 +817,7 @@ void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t st
 void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                          ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
-    if (k == 3) DEPTHWISE_BODY(int16_t, load16_s16, 3);
+    if (k == 3) dw3_row(1, origin, row_stride, step, pixels, channels, w, tap_stride, tap_sums, zero_point, stage, out);
     else if (k == 5) DEPTHWISE_BODY(int16_t, load16_s16, 5);
     else DEPTHWISE_BODY(int16_t, load16_s16, 0);
 }
@@ -1638,8 +1720,96 @@ void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_
 }
 
 
+/* ---- The integer transposed convolution's float rows (TransposeConvPlan.runRows) ---- */
+
+/* Swift's max(v, lo) then min(·, hi) on four lanes (`lo >= v ? lo : v`, `hi < m ? hi : m`:
+ * the same bits as FloatOutputStage.apply, NaN and −0 included). */
+static inline float32x4_t swift_clamp4(float32x4_t v, float32x4_t lo, float32x4_t hi) {
+    v = vbslq_f32(vcgeq_f32(lo, v), lo, v);
+    return vbslq_f32(vcltq_f32(hi, v), hi, v);
+}
+
+/* The rows of booth_transpose_rows_s16_f32 over the channel-major filters `wt`; `channels` and
+ * `depth` are constants after inlining in the segmentation heads' case (2 × 16). */
+static inline __attribute__((always_inline)) void trows(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride,
+                                                        ptrdiff_t depth, const int16_t *wt, ptrdiff_t channels,
+                                                        ptrdiff_t oc, const float *scale, const float *bias,
+                                                        float lower, float upper, float *out) {
+    float32x4_t lo = vdupq_n_f32(lower), hi = vdupq_n_f32(upper);
+    ptrdiff_t k8 = depth & ~(ptrdiff_t)7;
+    for (ptrdiff_t p = 0; p < pixels; p += 4) {
+        ptrdiff_t n = pixels - p < 4 ? pixels - p : 4;
+        /* Four pixels (the last repeated in a short group; only `n` lanes are stored). */
+        const int16_t *x0 = a + p * a_stride;
+        const int16_t *x1 = x0 + (n > 1 ? a_stride : 0);
+        const int16_t *x2 = x0 + (n > 2 ? 2 : n - 1) * a_stride;
+        const int16_t *x3 = x0 + (n > 3 ? 3 : n - 1) * a_stride;
+        float32x4_t res[16];
+#pragma GCC unroll 16
+        for (ptrdiff_t c = 0; c < channels; c++) {
+            const int16_t *wc = wt + c * depth;
+            int32x4_t s0 = vdupq_n_s32(0), s1 = s0, s2 = s0, s3 = s0;
+            ptrdiff_t k = 0;
+#pragma GCC unroll 4
+            for (; k < k8; k += 8) {
+                int16x8_t wv = vld1q_s16(wc + k);
+                int16x8_t v0 = vld1q_s16(x0 + k), v1 = vld1q_s16(x1 + k), v2 = vld1q_s16(x2 + k), v3 = vld1q_s16(x3 + k);
+                s0 = vmlal_high_s16(vmlal_s16(s0, vget_low_s16(v0), vget_low_s16(wv)), v0, wv);
+                s1 = vmlal_high_s16(vmlal_s16(s1, vget_low_s16(v1), vget_low_s16(wv)), v1, wv);
+                s2 = vmlal_high_s16(vmlal_s16(s2, vget_low_s16(v2), vget_low_s16(wv)), v2, wv);
+                s3 = vmlal_high_s16(vmlal_s16(s3, vget_low_s16(v3), vget_low_s16(wv)), v3, wv);
+            }
+            /* Integer sums: any order gives the same wrapping int32. */
+            int32x4_t sum = vpaddq_s32(vpaddq_s32(s0, s1), vpaddq_s32(s2, s3));
+            for (; k < depth; k++) {
+                int32_t t[4] = {x0[k] * wc[k], x1[k] * wc[k], x2[k] * wc[k], x3[k] * wc[k]};
+                sum = vaddq_s32(sum, vld1q_s32(t));
+            }
+            ptrdiff_t o = c % oc;
+            /* Float(acc) · scale + bias, two roundings (no fused multiply-add), as the Swift stage. */
+            float32x4_t v = vaddq_f32(vmulq_f32(vcvtq_f32_s32(sum), vdupq_n_f32(scale[o])), vdupq_n_f32(bias[o]));
+            res[c] = swift_clamp4(v, lo, hi);
+        }
+        float *op = out + p * channels;
+        if (n == 4 && channels == 1) vst1q_f32(op, res[0]);
+        else if (n == 4 && channels == 2) { float32x4x2_t r2 = {{res[0], res[1]}}; vst2q_f32(op, r2); }
+        else if (n == 4 && channels == 4) { float32x4x4_t r4 = {{res[0], res[1], res[2], res[3]}}; vst4q_f32(op, r4); }
+        else {
+            for (ptrdiff_t c = 0; c < channels; c++) {
+                float l[4];
+                vst1q_f32(l, res[c]);
+                for (ptrdiff_t j = 0; j < n; j++) op[j * channels + c] = l[j];
+            }
+        }
+    }
+}
+
+int booth_transpose_rows_s16_f32(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride, ptrdiff_t depth,
+                                 const int16_t *w, ptrdiff_t channels, ptrdiff_t oc, const float *scale,
+                                 const float *bias, float lower, float upper, float *out) {
+    enum { MAXW = 2048 };
+    if (channels < 1 || channels > 16 || oc < 1 || channels % oc != 0 || depth < 1 || depth * channels > MAXW ||
+        pixels < 1)
+        return 0;
+    /* The filters channel-major (each channel's `depth` weights contiguous), from the 16-lane
+     * GEMM packing [k][16]. */
+    int16_t wt[MAXW];
+    for (ptrdiff_t c = 0; c < channels; c++)
+        for (ptrdiff_t k = 0; k < depth; k++) wt[c * depth + k] = w[k * 16 + c];
+    if (channels == 2 && depth == 16) trows(a, pixels, a_stride, 16, wt, 2, oc, scale, bias, lower, upper, out);
+    else trows(a, pixels, a_stride, depth, wt, channels, oc, scale, bias, lower, upper, out);
+    return 1;
+}
+
 #else /* not aarch64: never chosen */
 
+int booth_transpose_rows_s16_f32(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride, ptrdiff_t depth,
+                                 const int16_t *w, ptrdiff_t channels, ptrdiff_t oc, const float *scale,
+                                 const float *bias, float lower, float upper, float *out) {
+    (void)a; (void)pixels; (void)a_stride; (void)depth; (void)w; (void)channels; (void)oc; (void)scale; (void)bias;
+    (void)lower; (void)upper; (void)out;
+    return 0;
+}
 
 
 int booth_neon_available(void) { return 0; }
