@@ -402,6 +402,7 @@ typedef struct {
     size_t esize;
     ptrdiff_t k16;
     int32x4_t zp, lo, hi;
+    int32_t zp_scalar;
 } gemm8_call;
 
 static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_output_stage *stage, ptrdiff_t depth,
@@ -410,6 +411,7 @@ static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_
     c.esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
     c.k16 = (depth + 15) / 16 * 16;
     clamp_constants(stage, kind, &c.zp, &c.lo, &c.hi);
+    c.zp_scalar = kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point;
     return c;
 }
 
@@ -507,12 +509,72 @@ static inline __attribute__((always_inline)) void pair_tile(
     }
 }
 
+/* Four rows × 16 channels (8 with G = 2) of one block from accumulator start to stored int8 /
+ * int16 output, the accumulators local to the tile (so in registers: `pair_tile`'s caller-owned
+ * array was copied in from `start` through the stack, spilled and reloaded for the output stage),
+ * the start and stage constants read from memory in each tile (`OPAQUE`, as `tile4_out`), the
+ * output stage by `out_row16` (the same values as `finish_row16`). */
+static inline __attribute__((always_inline)) void pair_tile4_out(
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int G, const int32x4_t *start, const stage4 *s,
+    int shifted, int addzp, int kind, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o, ptrdiff_t o_stride,
+    ptrdiff_t valid) {
+#define OPAQUE(p) __asm__("" : "+r"(p))
+    const int R = 4;
+    int32x4_t c[4][4];
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++) {
+        const int32x4_t *st = start;
+        OPAQUE(st);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) c[r][j] = j < G ? st[j] : vdupq_n_s32(0);
+    }
+    ptrdiff_t k = 0;
+    for (; k + 16 <= k4; k += 16) {
+        PAIR_ROWS();
+        PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
+    }
+    ptrdiff_t quads = (k4 - k) / 4;
+    if (quads > 0) {
+        PAIR_ROWS();
+        PAIR_QUAD(0);
+        if (quads > 1) PAIR_QUAD(1);
+        if (quads > 2) PAIR_QUAD(2);
+    }
+    OPAQUE(s);
+#undef OPAQUE
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++)
+        out_row16(kind, G == 2, shifted, addzp, c[r][0], c[r][1], c[r][2], c[r][3], s, zp, lo16, hi16, o + r * o_stride,
+                  valid);
+}
+
+/* The 4-row tiles of one block through `pair_tile4_out` (int8/int16 output, G 2 or 4); returns the
+ * rows done. The flags become constants in each of the four copies. */
+static inline __attribute__((always_inline)) ptrdiff_t mlal_rows4_out(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
+    const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind, int32_t zero_point) {
+    int16x8_t lo16 = vcombine_s16(vmovn_s32(call->lo), vmovn_s32(call->lo));
+    int16x8_t hi16 = vcombine_s16(vmovn_s32(call->hi), vmovn_s32(call->hi));
+    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    ptrdiff_t ob = os * (ptrdiff_t)call->esize, r = 0;
+#define RUN(SH, ZP)                                                                                          \
+    for (; r + 4 <= rows; r += 4)                                                                             \
+        pair_tile4_out(a + r * as, as, k4, b.w, G, start, s, SH, ZP, kind, call->zp, lo16, hi16, b.out + r * ob, ob, \
+                       b.valid)
+    if (shifted) { if (addzp) RUN(1, 1); else RUN(1, 0); }
+    else { if (addzp) RUN(0, 1); else RUN(0, 0); }
+#undef RUN
+    return r;
+}
+
 /* Every row of one block, tiles of 4 rows then the last 1...3, `G` groups of four channels. */
 static inline __attribute__((always_inline)) void mlal_rows(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
     const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind) {
     int32x4_t c[4][4];
     ptrdiff_t r = 0;
+    if (kind != BOOTH_OUT_INT32 && G > 1)
+        r = mlal_rows4_out(a, rows, as, k4, b, G, start, s, call, os, kind, call->zp_scalar);
     for (; r + 4 <= rows; r += 4) {
         pair_tile(a + r * as, as, k4, b.w, 4, G, start, c);
         for (int i = 0; i < 4; i++)
