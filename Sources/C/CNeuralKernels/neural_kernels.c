@@ -816,56 +816,83 @@ static inline __attribute__((always_inline)) void dw3_row(
 /* Border pixels ox0 ..< ox1 of one output row: each pixel's taps clipped to the input (rows
  * ky0 ..< ky1 of the window, columns by the pixel), acc = bias + Σ x·w − zp·Σ w over those taps
  * (`smlal` then `smlsl` by the zero point: the reference's Σ (x − zp)·w in wrapping int32), then
- * the output stage. */
-#define DEPTHWISE_BORDER_BODY(T, LOAD)                                                          \
-    do {                                                                                        \
-        int32x4_t zp = vdupq_n_s32(stage->zero_point), lo = vdupq_n_s32(stage->minimum),        \
-                  hi = vdupq_n_s32(stage->maximum);                                             \
-        const int16_t izp = (int16_t)zero_point;                                                \
-        for (ptrdiff_t ox = ox0; ox < ox1; ox++) {                                              \
-            ptrdiff_t ix0 = ox * stride - pad_left;                                             \
-            ptrdiff_t kx0 = ix0 < 0 ? -ix0 : 0;                                                 \
-            ptrdiff_t kx1 = input_width - ix0 < k ? input_width - ix0 : k;                      \
-            for (ptrdiff_t ch = 0; ch < channels; ch += 16) {                                   \
-                ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;                         \
-                stage4 s[4];                                                                    \
-                int32x4_t c[4];                                                                 \
-                for (int j = 0; j < 4; j++) {                                                   \
-                    c[j] = vld1q_s32(stage->bias + cc + 4 * j);                                 \
-                    s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);                      \
-                    s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);                \
-                    s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j)); \
-                }                                                                               \
-                for (ptrdiff_t ky = ky0; ky < ky1; ky++) {                                      \
-                    for (ptrdiff_t kx = kx0; kx < kx1; kx++) {                                  \
-                        int16x8_t xl, xh;                                                       \
-                        LOAD(input + ((iy0 + ky) * input_width + ix0 + kx) * channels + cc, &xl, &xh); \
-                        const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;                \
-                        int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);                   \
-                        c[0] = vmlsl_n_s16(vmlal_s16(c[0], vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp); \
-                        c[1] = vmlsl_high_n_s16(vmlal_high_s16(c[1], xl, wl), wl, izp);         \
-                        c[2] = vmlsl_n_s16(vmlal_s16(c[2], vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp); \
-                        c[3] = vmlsl_high_n_s16(vmlal_high_s16(c[3], xh, wh), wh, izp);         \
-                    }                                                                           \
-                }                                                                               \
-                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c[0], c[1], c[2], c[3], s, 1, \
-                                   zp, lo, hi, out_row + ox * channels + cc, 16);               \
-            }                                                                                   \
-        }                                                                                       \
-    } while (0)
+ * the output stage. Here for one 16-channel group (from `cc`; `wide`: int16 activations), its
+ * stage constants set up once for the run of pixels (they were loaded per pixel), the output
+ * stage by `out_row16` (no `sshl` by 0, no zero point 0; the same values). */
+static inline __attribute__((always_inline)) void border_group(
+    int wide, int shifted, int addzp, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+    ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1,
+    const int16_t *w, ptrdiff_t tap_stride, int16_t izp, const int32x4_t *bias, const stage4 *s, int32x4_t zp,
+    int16x8_t lo16, int16x8_t hi16, void *out_row, ptrdiff_t cc) {
+    size_t esize = wide ? 2 : 1;
+    for (ptrdiff_t ox = ox0; ox < ox1; ox++) {
+        ptrdiff_t ix0 = ox * stride - pad_left;
+        ptrdiff_t kx0 = ix0 < 0 ? -ix0 : 0;
+        ptrdiff_t kx1 = input_width - ix0 < k ? input_width - ix0 : k;
+        int32x4_t c0 = bias[0], c1 = bias[1], c2 = bias[2], c3 = bias[3];
+        for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+            for (ptrdiff_t kx = kx0; kx < kx1; kx++) {
+                int16x8_t xl, xh;
+                size_t at = (size_t)(((iy0 + ky) * input_width + ix0 + kx) * channels + cc);
+                if (wide) load16_s16((const int16_t *)input + at, &xl, &xh);
+                else load16_s8((const int8_t *)input + at, &xl, &xh);
+                const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;
+                int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);
+                c0 = vmlsl_n_s16(vmlal_s16(c0, vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp);
+                c1 = vmlsl_high_n_s16(vmlal_high_s16(c1, xl, wl), wl, izp);
+                c2 = vmlsl_n_s16(vmlal_s16(c2, vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp);
+                c3 = vmlsl_high_n_s16(vmlal_high_s16(c3, xh, wh), wh, izp);
+            }
+        }
+        out_row16(wide ? BOOTH_OUT_INT16 : BOOTH_OUT_INT8, 0, shifted, addzp, c0, c1, c2, c3, s, zp, lo16, hi16,
+                  (char *)out_row + (size_t)(ox * channels + cc) * esize, 16);
+    }
+}
+
+/* Border pixels ox0 ..< ox1 of one output row, channel groups outside (each group's constants
+ * once), pixels inside (`border_group`); the flags constant in each of four copies. */
+static inline __attribute__((always_inline)) void border_row(
+    int wide, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k, ptrdiff_t stride,
+    ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w,
+    ptrdiff_t tap_stride, int32_t zero_point, const booth_output_stage *stage, void *out_row) {
+    int32x4_t zp = vdupq_n_s32(stage->zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    const int16_t izp = (int16_t)zero_point;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        stage4 s[4];
+        int32x4_t bias[4];
+        for (int j = 0; j < 4; j++) {
+            bias[j] = vld1q_s32(stage->bias + cc + 4 * j);
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        int shifted = any_left_shift(s);
+#define BG(SH, ZP)                                                                                            \
+        border_group(wide, SH, ZP, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, \
+                     tap_stride, izp, bias, s, zp, lo16, hi16, out_row, cc)
+        if (shifted) { if (addzp) BG(1, 1); else BG(1, 0); }
+        else { if (addzp) BG(0, 1); else BG(0, 0); }
+#undef BG
+    }
+}
 
 void booth_depthwise_border_s8(const int8_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
                                ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
                                ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
                                int32_t zero_point, const booth_output_stage *stage, int8_t *out_row) {
-    DEPTHWISE_BORDER_BODY(int8_t, load16_s8);
+    border_row(0, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, tap_stride,
+               zero_point, stage, out_row);
 }
 
 void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
                                 ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
                                 ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
                                 int32_t zero_point, const booth_output_stage *stage, int16_t *out_row) {
-    DEPTHWISE_BORDER_BODY(int16_t, load16_s16);
+    border_row(1, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, tap_stride,
+               zero_point, stage, out_row);
 }
 
 void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
