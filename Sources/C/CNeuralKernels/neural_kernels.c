@@ -209,7 +209,123 @@ static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4
     else requantize_store16(kind, c[0], c[1], c[2], c[3], s, 0, zp, lo, hi, out, valid);
 }
 
-/* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. */
+/* One row's sixteen (or, with `half`, eight) accumulators through the output stage and stored as
+ * `kind` (INT8 or INT16, `valid` of them): `scale4` (the zero point added only with `addzp`),
+ * saturating narrows, the clamp in the narrow type, then one store. Same values as
+ * `requantize_store16` (which see). */
+static inline __attribute__((always_inline)) void out_row16(
+    int kind, int half, int shifted, int addzp, int32x4_t v0, int32x4_t v1, int32x4_t v2, int32x4_t v3,
+    const stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *out, ptrdiff_t valid) {
+    /* multiplier and negative_right are adjacent in stage4: one `ld1 {2 regs}` a group. */
+#define SCALE(v, j)                                                                              \
+    ({                                                                                           \
+        int32x4x2_t mr_ = vld1q_s32_x2((const int32_t *)(const void *)&s[j].multiplier);        \
+        int32x4_t x_ = shifted ? vshlq_s32(v, s[j].left) : v;                                    \
+        x_ = vqrdmulhq_s32(x_, mr_.val[0]);                                                      \
+        x_ = vrshlq_s32(fixup4(x_, mr_.val[1]), mr_.val[1]);                                     \
+        addzp ? vaddq_s32(x_, zp) : x_;                                                          \
+    })
+    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(SCALE(v0, 0)), SCALE(v1, 1));
+    int16x8_t h1 = half ? h0 : vqmovn_high_s32(vqmovn_s32(SCALE(v2, 2)), SCALE(v3, 3));
+#undef SCALE
+    if (kind == BOOTH_OUT_INT8) {
+        int8x16_t b = half ? vcombine_s8(vqmovn_s16(h0), vqmovn_s16(h0)) : vqmovn_high_s16(vqmovn_s16(h0), h1);
+        int8x16_t lo8 = vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16)), hi8 = vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16));
+        b = vminq_s8(vmaxq_s8(b, lo8), hi8);
+        if (valid == 16) vst1q_s8((int8_t *)out, b);
+        else if (valid == 8) vst1_s8((int8_t *)out, vget_low_s8(b));
+        else store_bytes(out, b, b, (size_t)valid);
+    } else {
+        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
+        if (!half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
+        if (valid == 16) { vst1q_s16((int16_t *)out, h0); vst1q_s16((int16_t *)out + 8, h1); }
+        else if (valid == 8) vst1q_s16((int16_t *)out, h0);
+        else store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
+    }
+}
+
+/* Four rows × 16 channels (8 with `half`) of one block from bias to stored output, with the
+ * sixteen accumulators in named registers throughout: started from the bias, `smlal` by lane
+ * (k four at a time, then one), then each row through `out_row16`. No stack round trip of the
+ * accumulators (the array tile's copy-in, spill and reload cost 1.2 M of landscape's 9.7 M). */
+static inline __attribute__((always_inline)) void tile4_out(
+    const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, const int32_t *bias, int kind,
+    int half, int shifted, int addzp, const stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
+    ptrdiff_t o_stride, ptrdiff_t valid) {
+    /* The bias and stage constants are read from memory in each tile: `opaque` hides that the
+     * pointers do not change, so the compiler does not hoist 16 constants out of the row loop
+     * and then spill them and move them around the k loop (it did: 30 instructions a tile). */
+#define OPAQUE(p) __asm__("" : "+r"(p))
+#define START(cA, cB, cC, cD)                                                          \
+    do {                                                                               \
+        OPAQUE(bias);                                                                  \
+        cA = vld1q_s32(bias); cB = vld1q_s32(bias + 4);                                \
+        if (!half) { cC = vld1q_s32(bias + 8); cD = vld1q_s32(bias + 12); }            \
+        else cC = cD = vdupq_n_s32(0);                                                 \
+    } while (0)
+    int32x4_t c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33;
+    START(c00, c01, c02, c03); START(c10, c11, c12, c13); START(c20, c21, c22, c23); START(c30, c31, c32, c33);
+#undef START
+    const int16_t *a0 = a, *a1 = a + a_stride, *a2 = a + 2 * a_stride, *a3 = a + 3 * a_stride;
+#define ROW(cA, cB, cC, cD, x, lane)                                                   \
+    do {                                                                               \
+        cA = vmlal_lane_s16(cA, vget_low_s16(wl), x, lane);                            \
+        cB = vmlal_high_lane_s16(cB, wl, x, lane);                                     \
+        if (!half) {                                                                   \
+            cC = vmlal_lane_s16(cC, vget_low_s16(wh), x, lane);                        \
+            cD = vmlal_high_lane_s16(cD, wh, x, lane);                                 \
+        }                                                                              \
+    } while (0)
+#define STEP(wk, lane)                                                                 \
+    do {                                                                               \
+        int16x8_t wl = vld1q_s16(wk), wh = half ? wl : vld1q_s16(wk + 8);              \
+        ROW(c00, c01, c02, c03, x0, lane);                                             \
+        ROW(c10, c11, c12, c13, x1, lane);                                             \
+        ROW(c20, c21, c22, c23, x2, lane);                                             \
+        ROW(c30, c31, c32, c33, x3, lane);                                             \
+    } while (0)
+    ptrdiff_t k = 0;
+    for (; k + 4 <= depth; k += 4) {
+        int16x4_t x0 = vld1_s16(a0 + k), x1 = vld1_s16(a1 + k), x2 = vld1_s16(a2 + k), x3 = vld1_s16(a3 + k);
+        const int16_t *wk = w + k * 16;
+        STEP(wk, 0); STEP(wk + 16, 1); STEP(wk + 32, 2); STEP(wk + 48, 3);
+    }
+    for (; k < depth; k++) {
+        int16x4_t x0 = vld1_dup_s16(a0 + k), x1 = vld1_dup_s16(a1 + k), x2 = vld1_dup_s16(a2 + k),
+                  x3 = vld1_dup_s16(a3 + k);
+        STEP(w + k * 16, 0);
+    }
+#undef STEP
+#undef ROW
+    OPAQUE(s);
+#undef OPAQUE
+    out_row16(kind, half, shifted, addzp, c00, c01, c02, c03, s, zp, lo16, hi16, o, valid);
+    out_row16(kind, half, shifted, addzp, c10, c11, c12, c13, s, zp, lo16, hi16, o + o_stride, valid);
+    out_row16(kind, half, shifted, addzp, c20, c21, c22, c23, s, zp, lo16, hi16, o + 2 * o_stride, valid);
+    out_row16(kind, half, shifted, addzp, c30, c31, c32, c33, s, zp, lo16, hi16, o + 3 * o_stride, valid);
+}
+
+/* The rows of one block in 4-row tiles (`tile4_out`), for int8/int16 output; returns the rows
+ * done (a multiple of 4). The flags become constants in each of the eight copies. */
+static inline __attribute__((always_inline)) ptrdiff_t rows4_out(
+    const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, const int32_t *bias,
+    int kind, int half, const stage4 *s, int32x4_t zp, int32x4_t lo, int32x4_t hi, char *o, ptrdiff_t o_stride,
+    ptrdiff_t valid, int32_t zero_point) {
+    int16x8_t lo16 = vcombine_s16(vmovn_s32(lo), vmovn_s32(lo)), hi16 = vcombine_s16(vmovn_s32(hi), vmovn_s32(hi));
+    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    ptrdiff_t r = 0;
+#define RUN(SH, ZP)                                                                                        \
+    for (; r + 4 <= rows; r += 4)                                                                           \
+        tile4_out(a + r * a_stride, a_stride, depth, w, bias, kind, half, SH, ZP, s, zp, lo16, hi16,         \
+                  o + r * o_stride, o_stride, valid)
+    if (shifted) { if (addzp) RUN(1, 1); else RUN(1, 0); }
+    else { if (addzp) RUN(0, 1); else RUN(0, 0); }
+#undef RUN
+    return r;
+}
+
+/* All rows of one block, tiles of 4 rows then 1; `kind` and `R` are constants after inlining. Int8 and
+ * int16 output take their 4-row tiles through `rows4_out`; raw int32 through `tile`. */
 static inline __attribute__((always_inline)) void gemm_block(
     const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, ptrdiff_t n0,
     ptrdiff_t valid, const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int kind) {
@@ -222,9 +338,14 @@ static inline __attribute__((always_inline)) void gemm_block(
     clamp_constants(stage, kind, &zp, &lo, &hi);
     ptrdiff_t r = 0;
     int32x4_t c[4][4];
+    if (kind != BOOTH_OUT_INT32)
+        r = valid <= 8 ? rows4_out(a, rows, a_stride, depth, w, stage->bias + n0, kind, 1, s, zp, lo, hi, o,
+                                   out_stride * (ptrdiff_t)esize, valid, stage->zero_point)
+                       : rows4_out(a, rows, a_stride, depth, w, stage->bias + n0, kind, 0, s, zp, lo, hi, o,
+                                   out_stride * (ptrdiff_t)esize, valid, stage->zero_point);
     if (valid <= 8) {
         /* A last block of 8 or fewer channels: half the products (channels 8...15 unused). */
-        for (; r + 4 <= rows; r += 4) {
+        for (; kind == BOOTH_OUT_INT32 && r + 4 <= rows; r += 4) {
             tile(a + r * a_stride, a_stride, depth, w, 4, 1, start, c);
             for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * out_stride) * esize, valid);
         }
@@ -234,7 +355,7 @@ static inline __attribute__((always_inline)) void gemm_block(
         }
         return;
     }
-    for (; r + 4 <= rows; r += 4) {
+    for (; kind == BOOTH_OUT_INT32 && r + 4 <= rows; r += 4) {
         tile(a + r * a_stride, a_stride, depth, w, 4, 0, start, c);
         for (int i = 0; i < 4; i++) finish_row16(kind, c[i], s, zp, lo, hi, o + (size_t)((r + i) * out_stride) * esize, valid);
     }
@@ -281,6 +402,7 @@ typedef struct {
     size_t esize;
     ptrdiff_t k16;
     int32x4_t zp, lo, hi;
+    int32_t zp_scalar;
 } gemm8_call;
 
 static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_output_stage *stage, ptrdiff_t depth,
@@ -289,6 +411,7 @@ static inline __attribute__((always_inline)) gemm8_call gemm8_begin(const booth_
     c.esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
     c.k16 = (depth + 15) / 16 * 16;
     clamp_constants(stage, kind, &c.zp, &c.lo, &c.hi);
+    c.zp_scalar = kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point;
     return c;
 }
 
@@ -386,12 +509,72 @@ static inline __attribute__((always_inline)) void pair_tile(
     }
 }
 
+/* Four rows × 16 channels (8 with G = 2) of one block from accumulator start to stored int8 /
+ * int16 output, the accumulators local to the tile (so in registers: `pair_tile`'s caller-owned
+ * array was copied in from `start` through the stack, spilled and reloaded for the output stage),
+ * the start and stage constants read from memory in each tile (`OPAQUE`, as `tile4_out`), the
+ * output stage by `out_row16` (the same values as `finish_row16`). */
+static inline __attribute__((always_inline)) void pair_tile4_out(
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int G, const int32x4_t *start, const stage4 *s,
+    int shifted, int addzp, int kind, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o, ptrdiff_t o_stride,
+    ptrdiff_t valid) {
+#define OPAQUE(p) __asm__("" : "+r"(p))
+    const int R = 4;
+    int32x4_t c[4][4];
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++) {
+        const int32x4_t *st = start;
+        OPAQUE(st);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) c[r][j] = j < G ? st[j] : vdupq_n_s32(0);
+    }
+    ptrdiff_t k = 0;
+    for (; k + 16 <= k4; k += 16) {
+        PAIR_ROWS();
+        PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
+    }
+    ptrdiff_t quads = (k4 - k) / 4;
+    if (quads > 0) {
+        PAIR_ROWS();
+        PAIR_QUAD(0);
+        if (quads > 1) PAIR_QUAD(1);
+        if (quads > 2) PAIR_QUAD(2);
+    }
+    OPAQUE(s);
+#undef OPAQUE
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; r++)
+        out_row16(kind, G == 2, shifted, addzp, c[r][0], c[r][1], c[r][2], c[r][3], s, zp, lo16, hi16, o + r * o_stride,
+                  valid);
+}
+
+/* The 4-row tiles of one block through `pair_tile4_out` (int8/int16 output, G 2 or 4); returns the
+ * rows done. The flags become constants in each of the four copies. */
+static inline __attribute__((always_inline)) ptrdiff_t mlal_rows4_out(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
+    const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind, int32_t zero_point) {
+    int16x8_t lo16 = vcombine_s16(vmovn_s32(call->lo), vmovn_s32(call->lo));
+    int16x8_t hi16 = vcombine_s16(vmovn_s32(call->hi), vmovn_s32(call->hi));
+    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    ptrdiff_t ob = os * (ptrdiff_t)call->esize, r = 0;
+#define RUN(SH, ZP)                                                                                          \
+    for (; r + 4 <= rows; r += 4)                                                                             \
+        pair_tile4_out(a + r * as, as, k4, b.w, G, start, s, SH, ZP, kind, call->zp, lo16, hi16, b.out + r * ob, ob, \
+                       b.valid)
+    if (shifted) { if (addzp) RUN(1, 1); else RUN(1, 0); }
+    else { if (addzp) RUN(0, 1); else RUN(0, 0); }
+#undef RUN
+    return r;
+}
+
 /* Every row of one block, tiles of 4 rows then the last 1...3, `G` groups of four channels. */
 static inline __attribute__((always_inline)) void mlal_rows(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
     const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind) {
     int32x4_t c[4][4];
     ptrdiff_t r = 0;
+    if (kind != BOOTH_OUT_INT32 && G > 1)
+        r = mlal_rows4_out(a, rows, as, k4, b, G, start, s, call, os, kind, call->zp_scalar);
     for (; r + 4 <= rows; r += 4) {
         pair_tile(a + r * as, as, k4, b.w, 4, G, start, c);
         for (int i = 0; i < 4; i++)
@@ -548,65 +731,174 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
         }                                                                                       \
     } while (0)
 
+/* Eight channels of a 3×3 depthwise interior row (`wide`: int16 activations, else int8): the
+ * nine taps' filters (9 registers), the accumulator start and the stage constants stay in
+ * registers across the row, 21 in all, so nothing is reloaded per pixel (16 channels at a time
+ * need 18 filter registers and spilled). Per pixel: nine loads, 18 `smlal`, the output stage
+ * without the `sshl` by 0 and the zero point 0 (the same values as `requantize_store16`). */
+static inline __attribute__((always_inline)) void dw3_half(
+    int wide, int shifted, int addzp, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+    ptrdiff_t channels, const int16_t *wc, ptrdiff_t tap_stride, int32x4_t start0, int32x4_t start1, stage4 s0,
+    stage4 s1, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, void *out) {
+    int16x8_t wv[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) wv[t] = vld1q_s16(wc + t * tap_stride);
+    size_t esize = wide ? 2 : 1;
+    const char *p = (const char *)origin;
+    char *o = (char *)out;
+    for (ptrdiff_t px = 0; px < pixels; px++) {
+        int32x4_t c0 = start0, c1 = start1;
+#pragma GCC unroll 3
+        for (int ky = 0; ky < 3; ky++) {
+#pragma GCC unroll 3
+            for (int kx = 0; kx < 3; kx++) {
+                const char *x = p + (size_t)(ky * row_stride + kx * channels) * esize;
+                int16x8_t xv = wide ? vld1q_s16((const int16_t *)(const void *)x) : vmovl_s8(vld1_s8((const int8_t *)x));
+                int t = ky * 3 + kx;
+                c0 = vmlal_s16(c0, vget_low_s16(xv), vget_low_s16(wv[t]));
+                c1 = vmlal_high_s16(c1, xv, wv[t]);
+            }
+        }
+#define SCALE(v, st)                                                                             \
+        ({                                                                                       \
+            int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                  \
+            x_ = vqrdmulhq_s32(x_, st.multiplier);                                               \
+            x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                   \
+            addzp ? vaddq_s32(x_, zp) : x_;                                                      \
+        })
+        int16x8_t h = vqmovn_high_s32(vqmovn_s32(SCALE(c0, s0)), SCALE(c1, s1));
+#undef SCALE
+        if (wide) vst1q_s16((int16_t *)(void *)o, vminq_s16(vmaxq_s16(h, lo16), hi16));
+        else vst1_s8((int8_t *)o, vmin_s8(vmax_s8(vqmovn_s16(h), vmovn_s16(lo16)), vmovn_s16(hi16)));
+        p += (size_t)step * esize;
+        o += (size_t)channels * esize;
+    }
+}
+
+/* All 16-channel groups of a 3×3 depthwise interior row, each as two halves through `dw3_half`,
+ * its flags constant in each of four copies. (The last group overlaps the one before it when the
+ * channels are not a multiple of 16, as in DEPTHWISE_BODY.) */
+static inline __attribute__((always_inline)) void dw3_row(
+    int wide, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+    const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+    const booth_output_stage *stage, void *out) {
+    size_t esize = wide ? 2 : 1;
+    int32x4_t zp = vdupq_n_s32(stage->zero_point), izp = vdupq_n_s32(zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        int32x4_t start[4];
+        stage4 s[4];
+        for (int j = 0; j < 4; j++) {
+            start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        const char *p = (const char *)origin + (size_t)cc * esize;
+        char *o = (char *)out + (size_t)cc * esize;
+        const int16_t *wc = w + cc;
+        int shifted = any_left_shift(s);
+        for (int h = 0; h < 2; h++) {
+            const char *ph = p + (size_t)(8 * h) * esize;
+            char *oh = o + (size_t)(8 * h) * esize;
+#define DW3(SH, ZP)                                                                                     \
+            dw3_half(wide, SH, ZP, ph, row_stride, step, pixels, channels, wc + 8 * h, tap_stride, start[2 * h], \
+                     start[2 * h + 1], s[2 * h], s[2 * h + 1], zp, lo16, hi16, oh)
+            if (shifted) { if (addzp) DW3(1, 1); else DW3(1, 0); }
+            else { if (addzp) DW3(0, 1); else DW3(0, 0); }
+#undef DW3
+        }
+    }
+}
+
 /* Border pixels ox0 ..< ox1 of one output row: each pixel's taps clipped to the input (rows
  * ky0 ..< ky1 of the window, columns by the pixel), acc = bias + Σ x·w − zp·Σ w over those taps
  * (`smlal` then `smlsl` by the zero point: the reference's Σ (x − zp)·w in wrapping int32), then
- * the output stage. */
-#define DEPTHWISE_BORDER_BODY(T, LOAD)                                                          \
-    do {                                                                                        \
-        int32x4_t zp = vdupq_n_s32(stage->zero_point), lo = vdupq_n_s32(stage->minimum),        \
-                  hi = vdupq_n_s32(stage->maximum);                                             \
-        const int16_t izp = (int16_t)zero_point;                                                \
-        for (ptrdiff_t ox = ox0; ox < ox1; ox++) {                                              \
-            ptrdiff_t ix0 = ox * stride - pad_left;                                             \
-            ptrdiff_t kx0 = ix0 < 0 ? -ix0 : 0;                                                 \
-            ptrdiff_t kx1 = input_width - ix0 < k ? input_width - ix0 : k;                      \
-            for (ptrdiff_t ch = 0; ch < channels; ch += 16) {                                   \
-                ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;                         \
-                stage4 s[4];                                                                    \
-                int32x4_t c[4];                                                                 \
-                for (int j = 0; j < 4; j++) {                                                   \
-                    c[j] = vld1q_s32(stage->bias + cc + 4 * j);                                 \
-                    s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);                      \
-                    s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);                \
-                    s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j)); \
-                }                                                                               \
-                for (ptrdiff_t ky = ky0; ky < ky1; ky++) {                                      \
-                    for (ptrdiff_t kx = kx0; kx < kx1; kx++) {                                  \
-                        int16x8_t xl, xh;                                                       \
-                        LOAD(input + ((iy0 + ky) * input_width + ix0 + kx) * channels + cc, &xl, &xh); \
-                        const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;                \
-                        int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);                   \
-                        c[0] = vmlsl_n_s16(vmlal_s16(c[0], vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp); \
-                        c[1] = vmlsl_high_n_s16(vmlal_high_s16(c[1], xl, wl), wl, izp);         \
-                        c[2] = vmlsl_n_s16(vmlal_s16(c[2], vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp); \
-                        c[3] = vmlsl_high_n_s16(vmlal_high_s16(c[3], xh, wh), wh, izp);         \
-                    }                                                                           \
-                }                                                                               \
-                requantize_store16(sizeof(T) == 1 ? BOOTH_OUT_INT8 : BOOTH_OUT_INT16, c[0], c[1], c[2], c[3], s, 1, \
-                                   zp, lo, hi, out_row + ox * channels + cc, 16);               \
-            }                                                                                   \
-        }                                                                                       \
-    } while (0)
+ * the output stage. Here for one 16-channel group (from `cc`; `wide`: int16 activations), its
+ * stage constants set up once for the run of pixels (they were loaded per pixel), the output
+ * stage by `out_row16` (no `sshl` by 0, no zero point 0; the same values). */
+static inline __attribute__((always_inline)) void border_group(
+    int wide, int shifted, int addzp, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+    ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1,
+    const int16_t *w, ptrdiff_t tap_stride, int16_t izp, const int32x4_t *bias, const stage4 *s, int32x4_t zp,
+    int16x8_t lo16, int16x8_t hi16, void *out_row, ptrdiff_t cc) {
+    size_t esize = wide ? 2 : 1;
+    for (ptrdiff_t ox = ox0; ox < ox1; ox++) {
+        ptrdiff_t ix0 = ox * stride - pad_left;
+        ptrdiff_t kx0 = ix0 < 0 ? -ix0 : 0;
+        ptrdiff_t kx1 = input_width - ix0 < k ? input_width - ix0 : k;
+        int32x4_t c0 = bias[0], c1 = bias[1], c2 = bias[2], c3 = bias[3];
+        for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+            for (ptrdiff_t kx = kx0; kx < kx1; kx++) {
+                int16x8_t xl, xh;
+                size_t at = (size_t)(((iy0 + ky) * input_width + ix0 + kx) * channels + cc);
+                if (wide) load16_s16((const int16_t *)input + at, &xl, &xh);
+                else load16_s8((const int8_t *)input + at, &xl, &xh);
+                const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;
+                int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);
+                c0 = vmlsl_n_s16(vmlal_s16(c0, vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp);
+                c1 = vmlsl_high_n_s16(vmlal_high_s16(c1, xl, wl), wl, izp);
+                c2 = vmlsl_n_s16(vmlal_s16(c2, vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp);
+                c3 = vmlsl_high_n_s16(vmlal_high_s16(c3, xh, wh), wh, izp);
+            }
+        }
+        out_row16(wide ? BOOTH_OUT_INT16 : BOOTH_OUT_INT8, 0, shifted, addzp, c0, c1, c2, c3, s, zp, lo16, hi16,
+                  (char *)out_row + (size_t)(ox * channels + cc) * esize, 16);
+    }
+}
+
+/* Border pixels ox0 ..< ox1 of one output row, channel groups outside (each group's constants
+ * once), pixels inside (`border_group`); the flags constant in each of four copies. */
+static inline __attribute__((always_inline)) void border_row(
+    int wide, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k, ptrdiff_t stride,
+    ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w,
+    ptrdiff_t tap_stride, int32_t zero_point, const booth_output_stage *stage, void *out_row) {
+    int32x4_t zp = vdupq_n_s32(stage->zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    const int16_t izp = (int16_t)zero_point;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        stage4 s[4];
+        int32x4_t bias[4];
+        for (int j = 0; j < 4; j++) {
+            bias[j] = vld1q_s32(stage->bias + cc + 4 * j);
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        int shifted = any_left_shift(s);
+#define BG(SH, ZP)                                                                                            \
+        border_group(wide, SH, ZP, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, \
+                     tap_stride, izp, bias, s, zp, lo16, hi16, out_row, cc)
+        if (shifted) { if (addzp) BG(1, 1); else BG(1, 0); }
+        else { if (addzp) BG(0, 1); else BG(0, 0); }
+#undef BG
+    }
+}
 
 void booth_depthwise_border_s8(const int8_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
                                ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
                                ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
                                int32_t zero_point, const booth_output_stage *stage, int8_t *out_row) {
-    DEPTHWISE_BORDER_BODY(int8_t, load16_s8);
+    border_row(0, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, tap_stride,
+               zero_point, stage, out_row);
 }
 
 void booth_depthwise_border_s16(const int16_t *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
                                 ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1,
                                 ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w, ptrdiff_t tap_stride,
                                 int32_t zero_point, const booth_output_stage *stage, int16_t *out_row) {
-    DEPTHWISE_BORDER_BODY(int16_t, load16_s16);
+    border_row(1, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, tap_stride,
+               zero_point, stage, out_row);
 }
 
 void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                         ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                         int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
-    if (k == 3) DEPTHWISE_BODY(int8_t, load16_s8, 3);
+    if (k == 3) dw3_row(0, origin, row_stride, step, pixels, channels, w, tap_stride, tap_sums, zero_point, stage, out);
     else if (k == 5) DEPTHWISE_BODY(int8_t, load16_s8, 5);
     else DEPTHWISE_BODY(int8_t, load16_s8, 0);
 }
@@ -614,7 +906,7 @@ void booth_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t st
 void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                          ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
-    if (k == 3) DEPTHWISE_BODY(int16_t, load16_s16, 3);
+    if (k == 3) dw3_row(1, origin, row_stride, step, pixels, channels, w, tap_stride, tap_sums, zero_point, stage, out);
     else if (k == 5) DEPTHWISE_BODY(int16_t, load16_s16, 5);
     else DEPTHWISE_BODY(int16_t, load16_s16, 0);
 }
@@ -1516,7 +1808,98 @@ void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_
     }
 }
 
+
+/* ---- The integer transposed convolution's float rows (TransposeConvPlan.runRows) ---- */
+
+/* Swift's max(v, lo) then min(·, hi) on four lanes (`lo >= v ? lo : v`, `hi < m ? hi : m`:
+ * the same bits as FloatOutputStage.apply, NaN and −0 included). */
+static inline float32x4_t swift_clamp4(float32x4_t v, float32x4_t lo, float32x4_t hi) {
+    v = vbslq_f32(vcgeq_f32(lo, v), lo, v);
+    return vbslq_f32(vcltq_f32(hi, v), hi, v);
+}
+
+/* The rows of booth_transpose_rows_s16_f32 over the channel-major filters `wt`; `channels` and
+ * `depth` are constants after inlining in the segmentation heads' case (2 × 16). */
+static inline __attribute__((always_inline)) void trows(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride,
+                                                        ptrdiff_t depth, const int16_t *wt, ptrdiff_t channels,
+                                                        ptrdiff_t oc, const float *scale, const float *bias,
+                                                        float lower, float upper, float *out) {
+    float32x4_t lo = vdupq_n_f32(lower), hi = vdupq_n_f32(upper);
+    ptrdiff_t k8 = depth & ~(ptrdiff_t)7;
+    for (ptrdiff_t p = 0; p < pixels; p += 4) {
+        ptrdiff_t n = pixels - p < 4 ? pixels - p : 4;
+        /* Four pixels (the last repeated in a short group; only `n` lanes are stored). */
+        const int16_t *x0 = a + p * a_stride;
+        const int16_t *x1 = x0 + (n > 1 ? a_stride : 0);
+        const int16_t *x2 = x0 + (n > 2 ? 2 : n - 1) * a_stride;
+        const int16_t *x3 = x0 + (n > 3 ? 3 : n - 1) * a_stride;
+        float32x4_t res[16];
+#pragma GCC unroll 16
+        for (ptrdiff_t c = 0; c < channels; c++) {
+            const int16_t *wc = wt + c * depth;
+            int32x4_t s0 = vdupq_n_s32(0), s1 = s0, s2 = s0, s3 = s0;
+            ptrdiff_t k = 0;
+#pragma GCC unroll 4
+            for (; k < k8; k += 8) {
+                int16x8_t wv = vld1q_s16(wc + k);
+                int16x8_t v0 = vld1q_s16(x0 + k), v1 = vld1q_s16(x1 + k), v2 = vld1q_s16(x2 + k), v3 = vld1q_s16(x3 + k);
+                s0 = vmlal_high_s16(vmlal_s16(s0, vget_low_s16(v0), vget_low_s16(wv)), v0, wv);
+                s1 = vmlal_high_s16(vmlal_s16(s1, vget_low_s16(v1), vget_low_s16(wv)), v1, wv);
+                s2 = vmlal_high_s16(vmlal_s16(s2, vget_low_s16(v2), vget_low_s16(wv)), v2, wv);
+                s3 = vmlal_high_s16(vmlal_s16(s3, vget_low_s16(v3), vget_low_s16(wv)), v3, wv);
+            }
+            /* Integer sums: any order gives the same wrapping int32. */
+            int32x4_t sum = vpaddq_s32(vpaddq_s32(s0, s1), vpaddq_s32(s2, s3));
+            for (; k < depth; k++) {
+                int32_t t[4] = {x0[k] * wc[k], x1[k] * wc[k], x2[k] * wc[k], x3[k] * wc[k]};
+                sum = vaddq_s32(sum, vld1q_s32(t));
+            }
+            ptrdiff_t o = c % oc;
+            /* Float(acc) · scale + bias, two roundings (no fused multiply-add), as the Swift stage. */
+            float32x4_t v = vaddq_f32(vmulq_f32(vcvtq_f32_s32(sum), vdupq_n_f32(scale[o])), vdupq_n_f32(bias[o]));
+            res[c] = swift_clamp4(v, lo, hi);
+        }
+        float *op = out + p * channels;
+        if (n == 4 && channels == 1) vst1q_f32(op, res[0]);
+        else if (n == 4 && channels == 2) { float32x4x2_t r2 = {{res[0], res[1]}}; vst2q_f32(op, r2); }
+        else if (n == 4 && channels == 4) { float32x4x4_t r4 = {{res[0], res[1], res[2], res[3]}}; vst4q_f32(op, r4); }
+        else {
+            for (ptrdiff_t c = 0; c < channels; c++) {
+                float l[4];
+                vst1q_f32(l, res[c]);
+                for (ptrdiff_t j = 0; j < n; j++) op[j * channels + c] = l[j];
+            }
+        }
+    }
+}
+
+int booth_transpose_rows_s16_f32(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride, ptrdiff_t depth,
+                                 const int16_t *w, ptrdiff_t channels, ptrdiff_t oc, const float *scale,
+                                 const float *bias, float lower, float upper, float *out) {
+    enum { MAXW = 2048 };
+    if (channels < 1 || channels > 16 || oc < 1 || channels % oc != 0 || depth < 1 || depth * channels > MAXW ||
+        pixels < 1)
+        return 0;
+    /* The filters channel-major (each channel's `depth` weights contiguous), from the 16-lane
+     * GEMM packing [k][16]. */
+    int16_t wt[MAXW];
+    for (ptrdiff_t c = 0; c < channels; c++)
+        for (ptrdiff_t k = 0; k < depth; k++) wt[c * depth + k] = w[k * 16 + c];
+    if (channels == 2 && depth == 16) trows(a, pixels, a_stride, 16, wt, 2, oc, scale, bias, lower, upper, out);
+    else trows(a, pixels, a_stride, depth, wt, channels, oc, scale, bias, lower, upper, out);
+    return 1;
+}
+
 #else /* not aarch64: never chosen */
+
+int booth_transpose_rows_s16_f32(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride, ptrdiff_t depth,
+                                 const int16_t *w, ptrdiff_t channels, ptrdiff_t oc, const float *scale,
+                                 const float *bias, float lower, float upper, float *out) {
+    (void)a; (void)pixels; (void)a_stride; (void)depth; (void)w; (void)channels; (void)oc; (void)scale; (void)bias;
+    (void)lower; (void)upper; (void)out;
+    return 0;
+}
+
 
 int booth_neon_available(void) { return 0; }
 int booth_cpu_has_dotprod(void) { return 0; }

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// Transpose convolution (TRANSPOSE_CONV semantics, MediaPipe's Convolution2DTransposeBias):
 /// `out[iy·s + ky − padTop][ix·s + kx − padLeft][oc] += in[iy][ix][ic] · W[oc][ky][kx][ic]`,
 /// then bias, requantisation and clamp.
@@ -226,12 +228,33 @@ public final class TransposeConvPlan {
                 a = UnsafePointer(scratch)
             }
             for ky in 0..<s {
+                let outRow = output + (iy * s + ky) * outputWidth * oc
+#if arch(arm64)
+                // aarch64: the products, the float stage and the clamp in one C NEON pass
+                // (`booth_transpose_rows_s16_f32`, the same bits), instead of a GEMM that uses
+                // `s · oc` of its 16 lanes and the Swift stage.
+                if let w = rowWeights[ky].neon, rowsNEON(a, iw, k2, ic, w, s * oc, stage, outRow) { continue }
+#endif
                 kernel(a, iw, rowWeights[ky], .int32(acc, rowStride: s * oc))
-                stage.apply(acc, rows: iw * s, channels: oc, output: output + (iy * s + ky) * outputWidth * oc,
-                            rowStride: oc)
+                stage.apply(acc, rows: iw * s, channels: oc, output: outRow, rowStride: oc)
             }
         }
     }
+
+#if arch(arm64)
+    /// One output row of `runRows` by `booth_transpose_rows_s16_f32`; false when the C kernel does
+    /// not take the shape (then the caller runs the GEMM and the Swift stage).
+    @inline(__always)
+    func rowsNEON(_ a: UnsafePointer<Int16>, _ pixels: Int, _ stride: Int, _ depth: Int, _ w: UnsafePointer<Int16>,
+                  _ channels: Int, _ stage: FloatOutputStage, _ out: UnsafeMutablePointer<Float>) -> Bool {
+        stage.scale.withUnsafeBufferPointer { sc in
+            stage.bias.withUnsafeBufferPointer { b in
+                booth_transpose_rows_s16_f32(a, pixels, stride, depth, w, channels, outputChannels, sc.baseAddress!,
+                                             b.baseAddress!, stage.lower, stage.upper, out) != 0
+            }
+        }
+    }
+#endif
 
     /// The direct path: for each output row of each parity class, every output value is
     /// `Σ_taps Σ_i (x_i − zp)·W[o][ky][kx][i]`, then the same output stage as the GEMM path.

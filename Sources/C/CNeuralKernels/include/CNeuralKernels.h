@@ -197,6 +197,21 @@ ptrdiff_t booth_transpose_f32_packed_count(ptrdiff_t in_c, ptrdiff_t out_c, ptrd
 void booth_transpose_f32_pack(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, ptrdiff_t k_w, const float *w,
                               float *packed);
 
+/*
+ * The integer transposed convolution's float rows (TransposeConvPlan.runRows: kernel = stride, no
+ * padding, float output): for `pixels` int16 rows of `a` (`a_stride` apart, `depth` values each,
+ * already centred) and `channels` (≤ 16) filter columns of the GEMM packing `w` ([depth][16],
+ * one block), out[p·channels + c] = clamp(Float(Σ_k a[p][k]·w[k][c]) · scale[c mod oc] +
+ * bias[c mod oc], lower, upper): the int32 sum, then Swift's separately rounded multiply and
+ * add and its max/min (FloatOutputStage.apply), bit for bit. Four pixels per step, each
+ * channel's products along the depth (`smlal`, 8 lanes) and the four pixels' sums by `addp`.
+ * Returns 1 when done, 0 when the shape is not taken (more than 16 channels, oc not dividing
+ * them, depth · channels > 2048); off aarch64 always 0.
+ */
+int booth_transpose_rows_s16_f32(const int16_t *a, ptrdiff_t pixels, ptrdiff_t a_stride, ptrdiff_t depth,
+                                 const int16_t *w, ptrdiff_t channels, ptrdiff_t oc, const float *scale,
+                                 const float *bias, float lower, float upper, float *out);
+
 /* The float path's ADD, MUL and PRELU on `n` contiguous values (FloatKernels.binary's inner rows):
  * out[k] = clamp(a[k] ⊕ b[k]), bit for bit the Swift kernel (vector clamp for each full 8, the
  * scalar min/max for the rest). */
