@@ -37,8 +37,8 @@ public final class Interpreter {
     /// holds the memory of a run, shared with other interpreters that never run at the same time
     /// as this one (`SharedArena`: read the outputs before another one runs): on the integer path
     /// the program's working memory and the float inputs and outputs, on the float path the whole
-    /// activation arena (its boundary block; not zeroed, since every operation writes its output
-    /// before a later one reads it).
+    /// activation arena (its boundary block, or its integer block when the arena says so; not
+    /// zeroed, since every operation writes its output before a later one reads it).
     ///
     /// `keepingWeights` false: the float path drops the graph's float weights once its program has
     /// packed its own copy (`graph.constants` is then empty, as on the integer path, which never
@@ -86,7 +86,7 @@ public final class Interpreter {
             let bytes = max(plan.byteCount, MemoryPlan.alignment)
             self.shared = shared
             if let shared {
-                arena = try shared.claimBoundary(bytes)
+                arena = try shared.claimFloatPlan(bytes)
             } else {
                 arena = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
                 arena.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)

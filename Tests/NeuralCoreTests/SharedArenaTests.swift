@@ -126,6 +126,43 @@ import Testing
         }
     }
 
+    /// The kiosk's lent layout: the live integer programs and the still's float palm and hand
+    /// models in one arena whose float plans go in the integer block, run in turn on pattern-filled
+    /// blocks, with the pages past the integer programs' claim released between rounds
+    /// (`releasePages`: they come back zeroed): the same bits as interpreters of their own.
+    @Test("float-path interpreters lent the integer block of integer programs' arena, pages released between rounds, match their own arenas")
+    func floatPlansInTheIntegerBlock() throws {
+        let intBytes = try Self.models.map { try LiteRTReferenceTests.modelBytes($0.name) }
+        let floatNames = ["palm_detection_lite", "hand_landmark_lite"]
+        let floatBytes = try floatNames.map { try LiteRTReferenceTests.modelBytes($0) }
+        let ownInt = try zip(intBytes, Self.models).map { try Interpreter(model: $0, path: .integer, calibration: $1.calibration) }
+        let ownFloat = try floatBytes.map { try Interpreter(model: $0, path: .float) }
+        let arena = SharedArena(capacity: 32 << 20, floatPlansInIntegerBlock: true)
+        let sharedInt = try zip(intBytes, Self.models).map {
+            try Interpreter(model: $0, path: .integer, calibration: $1.calibration, sharing: arena)
+        }
+        let live = arena.claimedBytes
+        let boundary = arena.claimedBoundaryBytes
+        let sharedFloat = try floatBytes.map { try Interpreter(model: $0, path: .float, sharing: arena, keepingWeights: false) }
+        #expect(arena.claimedBytes == max(live, ownFloat.map(\.arenaByteCount).max()!))
+        #expect(arena.claimedBoundaryBytes == boundary, "a float plan went to the boundary block")
+        arena.withUnsafeMutableBytes { integer, boundary in
+            integer.initializeMemory(as: UInt8.self, repeating: 0xA5)
+            boundary.initializeMemory(as: UInt8.self, repeating: 0x5A)
+        }
+        for round in 0..<2 {
+            for (i, model) in Self.models.enumerated() {
+                let seed = UInt64(10 * round + i + 1)
+                #expect(Self.run(sharedInt[i], seed: seed) == Self.run(ownInt[i], seed: seed), "\(model.name), round \(round)")
+            }
+            for (i, name) in floatNames.enumerated() {
+                let seed = UInt64(10 * round + i + 5)
+                #expect(Self.run(sharedFloat[i], seed: seed) == Self.run(ownFloat[i], seed: seed), "\(name), round \(round)")
+            }
+            arena.releasePages(from: live)
+        }
+    }
+
     @Test("a program larger than the shared arena is refused at load, naming the sizes")
     func tooSmallArenaIsRefused() throws {
         let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")

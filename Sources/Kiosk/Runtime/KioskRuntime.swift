@@ -82,7 +82,9 @@ public final class KioskRuntime: @unchecked Sendable {
         // The live models run one after another on the vision thread, so they share one block of
         // integer working memory: resident is the largest model's (the full-range detector's), not
         // the sum of the three (2.2 MiB less; see SharedArena).
-        let liveArena = SharedArena(capacity: 16 << 20)
+        // Its float plans go in the integer block: a passport still's float palm and hand models
+        // run in it (under the live lock), on pages the live programs already made resident.
+        let liveArena = SharedArena(capacity: 32 << 20, floatPlansInIntegerBlock: true)
         let liveVision: LiveVision
         do {
             // The stills analyzer's detector and landmarker, driven by the tracker for video;
@@ -103,7 +105,7 @@ public final class KioskRuntime: @unchecked Sendable {
             throw .models("segmentation: \(error)")
         }
         // Lent to the still path: a landscape still runs the live model under the live lock.
-        let liveSegmentation = LiveSegmentation(segmenter: segmenter)
+        let liveSegmentation = LiveSegmentation(segmenter: segmenter, arena: liveArena)
         stillModels.live = liveSegmentation
         let finish: StillFinish
         let greeting = try Self.background(config, as: .rgb888)

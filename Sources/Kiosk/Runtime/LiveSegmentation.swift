@@ -1,4 +1,5 @@
 import Foundation
+import NeuralCore
 import Vision
 
 /// The live segmenter lent to the still path, and the lock of the live models' working memory.
@@ -11,10 +12,37 @@ import Vision
 /// activation tables and working memory (4.5 MiB) are the live ones.
 final class LiveSegmentation: @unchecked Sendable {
     let segmenter: PersonSegmenter
+    /// The live models' shared working memory (float plans in its integer block), lent to the
+    /// passport still's palm and hand models, each pass under `lock` (`exclusive`).
+    let arena: SharedArena?
     let lock = NSLock()
 
-    init(segmenter: PersonSegmenter) {
+    /// The live models' claim on `arena` (its integer block), taken when they are all loaded: a
+    /// still model lent the arena may make more of it resident (`returnLentPages`).
+    let liveBytes: Int
+
+    init(segmenter: PersonSegmenter, arena: SharedArena? = nil) {
         self.segmenter = segmenter
+        self.arena = arena
+        liveBytes = arena?.claimedBytes ?? 0
+    }
+
+    /// Returns the arena's pages past the live models' claim, which only a still model lent the
+    /// arena touched (the palm and hand models' activations, up to 4.8 MB), so they do not stay
+    /// resident between stills.
+    func returnLentPages() {
+        guard let arena else { return }
+        withLock { arena.releasePages(from: liveBytes) }
+    }
+
+    /// `lock` around a pass, for a still model that runs in `arena`.
+    var exclusive: (() -> Void) -> Void {
+        let lock = self.lock
+        return { pass in
+            lock.lock()
+            defer { lock.unlock() }
+            pass()
+        }
     }
 
     /// Runs `body` with the live models to itself.

@@ -66,15 +66,33 @@ final class StillModels {
 
     /// A new palm detector without its hand model (float path, from `store`) for the hand rules
     /// of a passport still; the hand model is built after it is dropped (`handLandmarkVerifier`).
+    /// With the live models lent (`live`), it runs in their working memory, each pass under their
+    /// lock: its float activations (4.0 MB; the hand model's 4.8 MB likewise) partly land on pages
+    /// the live programs keep resident anyway, instead of all in an arena of its own.
     func palmDetector() throws(KioskError) -> PalmDetector {
-        do { return try store.palmDetectorAlone() } catch {
+        do {
+            let detector = try store.palmDetectorAlone(sharing: live?.arena)
+            if let live, live.arena != nil { detector.exclusive = live.exclusive }
+            return detector
+        } catch {
             throw .models("still path: palms: \(error)")
         }
     }
 
-    /// A new hand landmark model (float path) that confirms the palm detector's palms.
+    /// Returns the pages of the live models' memory that only the palm and hand models used (see
+    /// `LiveSegmentation.returnLentPages`); call it once they are dropped.
+    func returnLentPages() {
+        live?.returnLentPages()
+    }
+
+    /// A new hand landmark model (float path) that confirms the palm detector's palms; in the
+    /// live models' working memory when they are lent (as `palmDetector`).
     func handLandmarkVerifier() throws(KioskError) -> HandLandmarkVerifier {
-        do { return try store.handLandmarkVerifier() } catch {
+        do {
+            let hand = try store.handLandmarkVerifier(sharing: live?.arena)
+            if let live, live.arena != nil { hand.exclusive = live.exclusive }
+            return hand
+        } catch {
             throw .models("still path: palms: \(error)")
         }
     }

@@ -84,9 +84,15 @@ final class StillProcessor {
             let (width, height) = (stillWidth, stillHeight)
             let maker = PassportPhotoMaker(profile: profile, models: .built(
                 faces: { try models.faces(in: $0) },
-                segmenter: { ProcessMemory.returnFreePages(); return try models.segmenter(width: width, height: height) },
+                segmenter: {
+                    models.returnLentPages()
+                    ProcessMemory.returnFreePages()
+                    return try models.segmenter(width: width, height: height)
+                },
                 palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
-                        { ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
+                        // The palm detector's pages of the live memory go back before the hand
+                        // model is built (they would add to its build's peak).
+                        { models.returnLentPages(); ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
             let rgb = Self.rgb(job.image)
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in
@@ -101,6 +107,7 @@ final class StillProcessor {
                 passport = PassportReport(error)
                 message = "Saved uncropped: \(error.message)"
             }
+            models.returnLentPages()   // also when the still stopped before its segmenter
         }
 
         // The finishing models and buffers are dropped: their pages go back before the encoder's.

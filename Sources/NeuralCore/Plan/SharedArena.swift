@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The integer-path memory of several interpreters that never run at the same time (one thread
 /// runs them one after another, as the kiosk's vision thread runs the face detector, the face
 /// mesh and the live segmenter), in two blocks: every integer program's activations, GEMM
@@ -27,11 +33,17 @@ public final class SharedArena {
     public private(set) var claimedBytes = 0
     /// The largest float plan so far (boundary block; only its inputs' and outputs' pages are used).
     public private(set) var claimedBoundaryBytes = 0
+    /// Where a float-path interpreter's whole activation arena goes: false, the boundary block
+    /// (beside the other float plans); true, the integer block, so that a float model run between
+    /// integer ones (the kiosk's still palm and hand models, lent the live models' memory under
+    /// their lock) makes resident only what the integer programs' pages do not already cover.
+    public let floatPlansInIntegerBlock: Bool
 
     /// Reserves two blocks of `capacity` bytes (64-byte aligned).
-    public init(capacity: Int) {
+    public init(capacity: Int, floatPlansInIntegerBlock: Bool = false) {
         precondition(capacity > 0, "a shared arena needs a positive capacity")
         self.capacity = capacity
+        self.floatPlansInIntegerBlock = floatPlansInIntegerBlock
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryPlan.alignment)
         boundaryBase = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryPlan.alignment)
     }
@@ -63,6 +75,23 @@ public final class SharedArena {
         try check(bytes, "bytes of float tensors")
         claimedBoundaryBytes = max(claimedBoundaryBytes, bytes)
         return boundaryBase
+    }
+
+    /// The start of a float-path interpreter's activation arena of `bytes` (see
+    /// `floatPlansInIntegerBlock`); throws when `bytes` exceeds the capacity.
+    func claimFloatPlan(_ bytes: Int) throws(ModelError) -> UnsafeMutableRawPointer {
+        floatPlansInIntegerBlock ? try claim(bytes) : try claimBoundary(bytes)
+    }
+
+    /// Returns the integer block's pages from `offset` on to the system (their contents become
+    /// zero on the next touch): after a larger model lent the block has run, the pages only it
+    /// used leave resident memory again. Call it while no interpreter sharing the arena runs.
+    public func releasePages(from offset: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + max(offset, 0) + page - 1) / page * page
+        let end = (Int(bitPattern: base) + claimedBytes) / page * page
+        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(p, end - start, MADV_DONTNEED)
     }
 
     private func check(_ bytes: Int, _ what: String) throws(ModelError) {

@@ -25,6 +25,10 @@ public final class HandLandmarkVerifier {
     static let presenceOutput = 1
 
     public let interpreter: Interpreter
+    /// Runs each model pass (input, run, output read) when set: for a model whose arena is shared
+    /// with interpreters on another thread, the caller's lock around the pass (as
+    /// `PersonSegmenter.exclusive`).
+    public var exclusive: ((() -> Void) -> Void)? = nil
     /// Presence at least this confirms a palm. MediaPipe's hand tracking uses 0.5; on the tuning
     /// half of the examiner set the palms found on faces, necks and beards without a hand reach
     /// 0.71, real hands 0.99 (the pasted hand cut-out 0.53–0.99), so the examiner asks for 0.8.
@@ -59,10 +63,15 @@ public final class HandLandmarkVerifier {
     /// The hand-presence score (0...1) of `region`.
     public func presence(_ image: Image, region: RotatedRect) -> Float {
         let size = Self.inputSize
-        interpreter.withInput(0) { tensor in
-            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size, range: .zeroToOne, border: .replicate)
+        var score: Float = 0
+        let pass = {
+            self.interpreter.withInput(0) { tensor in
+                TensorSampler.sample(image, region: region, into: tensor, width: size, height: size, range: .zeroToOne, border: .replicate)
+            }
+            self.interpreter.run()
+            score = self.interpreter.withOutput(Self.presenceOutput) { $0[0] }
         }
-        interpreter.run()
-        return interpreter.withOutput(Self.presenceOutput) { $0[0] }
+        if let exclusive { exclusive(pass) } else { pass() }
+        return score
     }
 }

@@ -29,6 +29,10 @@ public final class PalmDetector {
     public static let outputShapes = [[1, anchorCount, regressors], [1, anchorCount, 1]]
 
     public let interpreter: Interpreter
+    /// Runs each model pass (input, run, output read) when set: for a model whose arena is shared
+    /// with interpreters on another thread, the caller's lock around the pass (as
+    /// `PersonSegmenter.exclusive`; the verifier has its own).
+    public var exclusive: ((() -> Void) -> Void)? = nil
     let anchors: [FaceAnchor]
     /// Palms below this score are dropped (MediaPipe: 0.5).
     public var minScore: Float = 0.5
@@ -89,36 +93,41 @@ public final class PalmDetector {
         let side = max(region.width, region.height)
         let square = RotatedRect(center: region.center, width: side, height: side)
         let originX = region.center.x - side / 2, originY = region.center.y - side / 2
-        interpreter.withInput(0) { tensor in
-            TensorSampler.sample(image, region: square, into: tensor, width: size, height: size, range: .zeroToOne, border: .zero)
-        }
-        interpreter.run()
         let scale = side / Float(size)
         let logitLimit = -logf(1 / (minScore ?? self.minScore) - 1)
-        let n = interpreter.withOutput(0) { boxes in
-            interpreter.withOutput(1) { logits in
-                var n = 0
-                for i in 0..<anchors.count {
-                    let logit = min(max(logits[i], -100), 100)
-                    guard logit >= logitLimit else { continue }
-                    let a = anchors[i], r = i * Self.regressors
-                    let cx = originX + (a.x * Float(size) + boxes[r]) * scale
-                    let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
-                    let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
-                    guard w > 0, h > 0 else { continue }
-                    // The wrist and the middle knuckle ride in two keypoint slots through the NMS.
-                    var keys = FaceKeypoints.zero
-                    for k in 0..<2 {
-                        keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 4 * k]) * scale,
-                                         originY + (a.y * Float(size) + boxes[r + 5 + 4 * k]) * scale)
+        var n = 0
+        let pass = {
+            self.interpreter.withInput(0) { tensor in
+                TensorSampler.sample(image, region: square, into: tensor, width: size, height: size, range: .zeroToOne, border: .zero)
+            }
+            self.interpreter.run()
+            let anchors = self.anchors
+            n = self.interpreter.withOutput(0) { boxes in
+                self.interpreter.withOutput(1) { logits in
+                    var n = 0
+                    for i in 0..<anchors.count {
+                        let logit = min(max(logits[i], -100), 100)
+                        guard logit >= logitLimit else { continue }
+                        let a = anchors[i], r = i * Self.regressors
+                        let cx = originX + (a.x * Float(size) + boxes[r]) * scale
+                        let cy = originY + (a.y * Float(size) + boxes[r + 1]) * scale
+                        let w = boxes[r + 2] * scale, h = boxes[r + 3] * scale
+                        guard w > 0, h > 0 else { continue }
+                        // The wrist and the middle knuckle ride in two keypoint slots through the NMS.
+                        var keys = FaceKeypoints.zero
+                        for k in 0..<2 {
+                            keys[k] = Point2(originX + (a.x * Float(size) + boxes[r + 4 + 4 * k]) * scale,
+                                             originY + (a.y * Float(size) + boxes[r + 5 + 4 * k]) * scale)
+                        }
+                        self.candidates[n] = FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: keys,
+                                                      score: 1 / (1 + expf(-logit)))
+                        n += 1
                     }
-                    candidates[n] = FaceDetection(box: Rect(x: cx - w / 2, y: cy - h / 2, width: w, height: h), keypoints: keys,
-                                                  score: 1 / (1 + expf(-logit)))
-                    n += 1
+                    return n
                 }
-                return n
             }
         }
+        if let exclusive { exclusive(pass) } else { pass() }
         merged.removeAll(keepingCapacity: true)
         WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxPalms, into: &merged)
         return merged.map { d in

@@ -90,17 +90,21 @@ extension ModelStore {
 
     /// The palm detector alone (no hand model: its palms are unconfirmed), for a caller that runs
     /// the hand model after dropping it (`PalmDetector.palmsOverFace`, `handLandmarkVerifier`).
-    public func palmDetectorAlone() throws(ModelStoreError) -> PalmDetector {
+    /// `shared`: its activations' memory (default: an arena of its own).
+    public func palmDetectorAlone(sharing shared: SharedArena? = nil) throws(ModelStoreError) -> PalmDetector {
         var palms = try read(.palmDetection)
-        do { return try PalmDetector(taking: &palms, verifier: nil, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+        do {
+            return try PalmDetector(taking: &palms, verifier: nil, sharing: shared ?? SharedArena(capacity: Self.palmArenaCapacity))
+        } catch {
             throw .invalid(path(.palmDetection), error)
         }
     }
 
-    /// The hand landmark model that confirms palms (float path), alone.
-    public func handLandmarkVerifier() throws(ModelStoreError) -> HandLandmarkVerifier {
+    /// The hand landmark model that confirms palms (float path), alone; `shared`: its activations'
+    /// memory (default: an arena of its own).
+    public func handLandmarkVerifier(sharing shared: SharedArena? = nil) throws(ModelStoreError) -> HandLandmarkVerifier {
         var hand = try read(.handLandmark)
-        do { return try HandLandmarkVerifier(taking: &hand, sharing: SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+        do { return try HandLandmarkVerifier(taking: &hand, sharing: shared ?? SharedArena(capacity: Self.palmArenaCapacity)) } catch {
             throw .invalid(path(.handLandmark), error)
         }
     }
