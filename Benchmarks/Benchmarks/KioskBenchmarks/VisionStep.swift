@@ -1,7 +1,7 @@
 // The kiosk's per-frame vision work, built from the libraries the kiosk's vision thread calls:
 // face tracking (the integer-path mesh without iris, the detector every 30 frames while a second
-// face is looked for: short range in passport mode, full range in booth mode, as the kiosk's
-// `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules,
+// face is looked for, in three slices on every other frame (`FaceTracker.detectionSlices`): short
+// range in passport mode, full range in booth mode, as the kiosk's `auto`), pose and capture quality, in passport mode the examiner measurements and the live rules,
 // and with the background hidden the fast person mask (landscape model, temporal stability) on
 // every frame but the detector's (`MaskCadence`, as the kiosk's vision stage). The models share one integer working memory, as on the kiosk's vision thread
 // (`SharedArena`). No overlay, no capture: `Kiosk.frame-*` covers the whole loop.
@@ -30,6 +30,7 @@ final class VisionStep {
         let faces = try store.faceAnalyzer(path: .integer, iris: false, detector: profile == nil ? .full : .short, verify: false,
                                            sharing: shared)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
+        tracker.detectionSlices = FaceTracker.liveDetectionSlices   // as the kiosk
         rules = profile.map { LiveRules(profile: $0) }
         if hideBackground {
             let s = try store.segmenter(.fast, sharing: shared)

@@ -92,8 +92,9 @@ public final class KioskRuntime: @unchecked Sendable {
             // detector is the config's (`detector`, by mode: full range in booth mode).
             let faces = try models.faceAnalyzer(path: options.inference, iris: false, detector: config.liveDetector, verify: false,
                                                 sharing: liveArena)
-            liveVision = LiveVision(tracker: FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2),
-                                    rules: profile.map { LiveRules(profile: $0) })
+            let tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
+            tracker.detectionSlices = FaceTracker.liveDetectionSlices   // no frame carries the whole detector
+            liveVision = LiveVision(tracker: tracker, rules: profile.map { LiveRules(profile: $0) })
         } catch {
             throw .models("\(error)")
         }

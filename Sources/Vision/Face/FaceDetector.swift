@@ -46,6 +46,13 @@ public final class FaceDetector {
     public var matrix: YUVMatrix = .bt601Full
 
     var candidates: [FaceDetection]
+    /// The sliced run of `startDetection` (made on first use) and the geometry of the one under way.
+    var sliced: SlicedRun? = nil
+    var slicesAsked = 0
+    struct Pending {
+        var originX, originY, side, imageWidth, imageHeight: Float
+    }
+    var pending: Pending? = nil
 
     /// Loads `bytes` as `model` (short range by default) for `path`; the shapes are checked.
     /// `shared`: the integer working memory of models run one after another with this one.
@@ -91,6 +98,7 @@ public final class FaceDetector {
     /// measured too: on the fixtures it missed one of the 43 VOC faces that this finds, so it is
     /// not used here.)
     func detectCandidates(_ image: Image, region: RotatedRect, keepTouchingEdges: Bool) -> Int {
+        if pending != nil { cancelDetection() }   // the input is rewritten: a sliced run under way is lost
         let size = inputSize
         let side = max(region.width, region.height)
         let square = RotatedRect(center: region.center, width: side, height: side)
@@ -102,17 +110,81 @@ public final class FaceDetector {
         }
         interpreter.run()
         let scale = side / Float(size)
-        return decode(image: image, ax: scale, bx: originX, ay: scale, by: originY, originX: originX, originY: originY,
-                      side: side, keepTouchingEdges: keepTouchingEdges)
+        return decode(imageWidth: Float(image.width), imageHeight: Float(image.height), ax: scale, bx: originX, ay: scale, by: originY,
+                      originX: originX, originY: originY, side: side, keepTouchingEdges: keepTouchingEdges)
+    }
+
+    /// Starts a detection in the square around `region` of `image` spread over `slices` calls of
+    /// `continueDetection` (`SlicedRun`: the model's integer program in slices of about equal
+    /// cost; the float path runs whole in the first call): the input is sampled now, so `image`
+    /// may change before the run completes. The faces are those `detect(_:region:into:)` finds,
+    /// bit for bit. A detection under way is dropped.
+    ///
+    /// `preparedIn`: thread CPU nanoseconds the caller spent on this frame preparing `image` (a
+    /// downscale), which the first slice, run with it, makes up for.
+    public func startDetection(_ image: Image, region: RotatedRect, slices: Int, preparedIn: Int = 0) {
+        let t0 = FaceDetector.threadNanoseconds()
+        let size = inputSize
+        let side = max(region.width, region.height)
+        let square = RotatedRect(center: region.center, width: side, height: side)
+        interpreter.withInput(0) { tensor in
+            TensorSampler.sample(image, region: square, into: tensor, width: size, height: size,
+                                 range: .minusOneToOne, border: .zero, matrix: matrix)
+        }
+        if sliced == nil || slicesAsked != slices {
+            // Slices of about equal time: each step's thread CPU time measured on this input, the
+            // least of three runs (once, on the first sliced detection).
+            let head = preparedIn + FaceDetector.threadNanoseconds() - t0
+            let costs = slices > 1 ? SlicedRun.measureStepCosts(interpreter, rounds: 3, clock: FaceDetector.threadNanoseconds) : nil
+            sliced = SlicedRun(interpreter, slices: slices, stepCosts: costs, headCost: head)
+            slicesAsked = slices
+        }
+        pending = Pending(originX: region.center.x - side / 2, originY: region.center.y - side / 2, side: side,
+                          imageWidth: Float(image.width), imageHeight: Float(image.height))
+        sliced!.start()
+    }
+
+    /// The calling thread's CPU time in nanoseconds.
+    static func threadNanoseconds() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
+    }
+
+    /// The slices of `startDetection`'s run, as cut (nil before the first): their costs in
+    /// thread CPU nanoseconds as measured, or estimated on the float path.
+    public var sliceCosts: [Int]? { sliced?.sliceCosts }
+
+    /// Whether a detection started by `startDetection` is under way.
+    public var detectionUnderWay: Bool { pending != nil }
+
+    /// Drops the detection under way, if any.
+    public func cancelDetection() {
+        sliced?.cancel()
+        pending = nil
+    }
+
+    /// Runs the next slice of the detection under way; when it was the last, puts the faces in
+    /// `results` (emptied first, best first, in the started image's pixels) and returns true.
+    /// Run nothing that shares this detector's arena between `startDetection` and the first call.
+    public func continueDetection(into results: inout [FaceDetection]) -> Bool {
+        guard let p = pending, let sliced else { preconditionFailure("continueDetection without startDetection") }
+        guard sliced.step() else { return false }
+        pending = nil
+        results.removeAll(keepingCapacity: true)
+        let scale = p.side / Float(inputSize)
+        let n = decode(imageWidth: p.imageWidth, imageHeight: p.imageHeight, ax: scale, bx: p.originX, ay: scale, by: p.originY,
+                       originX: p.originX, originY: p.originY, side: p.side, keepTouchingEdges: true)
+        WeightedNMS.run(&candidates, count: n, threshold: nmsThreshold, maxOutputs: maxFaces, into: &results)
+        return true
     }
 
     /// Decodes the model's outputs; tensor pixel t maps to source `a·t + b` per axis.
-    func decode(image: Image, ax: Float, bx: Float, ay: Float, by: Float, originX: Float, originY: Float,
+    func decode(imageWidth imageW: Float, imageHeight imageH: Float, ax: Float, bx: Float, ay: Float, by: Float, originX: Float, originY: Float,
                 side: Float, keepTouchingEdges: Bool) -> Int {
         let size = inputSize
         let square = RotatedRect(center: Point2(originX + side / 2, originY + side / 2), width: side, height: side)
         let logitLimit = -logf(1 / minScore - 1)  // score ≥ minScore ⇔ logit ≥ this
-        let imageW = Float(image.width), imageH = Float(image.height)
         let margin = square.width * 0.01
         return interpreter.withOutput(0) { boxes in
             interpreter.withOutput(1) { logits in

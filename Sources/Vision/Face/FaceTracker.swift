@@ -29,6 +29,14 @@ public final class FaceTracker {
     public let maxFaces: Int
     /// Run the detector every this many frames (besides when lost) to pick up new faces.
     public var detectionInterval = 30
+    /// A detection run in this many slices (`FaceDetector.startDetection`, `SlicedRun`), one on
+    /// every other frame, so no frame carries the whole model (1: the whole run on one frame).
+    /// The faces found are the same; they are added when the last slice completes, up to
+    /// 2·(slices − 1) frames after the frame the run sampled.
+    public var detectionSlices = 1
+    /// The kiosk's `detectionSlices`: the full-range detector (about 8.6 ms of a 640×480 frame's
+    /// vision, downscale included, on the x86 dev machine) becomes three slices of about 3 ms.
+    public static let liveDetectionSlices = 3
     public var landmarkSmoothing = OneEuroParameters.landmarks
     public var angleSmoothing = OneEuroParameters.angles
     /// Smoothing on or off (off: the faces are the raw model output).
@@ -59,6 +67,16 @@ public final class FaceTracker {
     var frameIndex = 0
     /// Which square the next full-range detection run looks at.
     var detectionTurn = 0
+    /// A detection fell due (kept while the every-other-frame rule of sliced runs holds it back).
+    var detectionDue = false
+    /// The frame the last detector slice ran on.
+    var lastSliceFrame = Int.min / 2
+    /// The detection under way: the frame size it started on and its downscale factors.
+    struct PendingDetection {
+        var width, height: Int
+        var sx, sy: Float
+    }
+    var pendingDetection: PendingDetection? = nil
     var lastTimestamp: UInt64 = 0
     /// Number of faces tracked after the last `process`.
     public private(set) var count = 0
@@ -87,6 +105,9 @@ public final class FaceTracker {
     /// Forgets every face (the next frame runs the detector).
     public func reset() {
         for t in tracks { t.active = false }
+        if pendingDetection != nil { detector.cancelDetection() }
+        pendingDetection = nil
+        detectionDue = false
         count = 0
         order.removeAll(keepingCapacity: true)
     }
@@ -106,11 +127,29 @@ public final class FaceTracker {
                 t.active = false
             }
         }
-        // 2. Detect when nothing is tracked, a face was lost, or at the interval.
-        let due = frameIndex % max(detectionInterval, 1) == 0
-        if tracked < maxFaces && (tracked == 0 || due || tracked < count) {
+        // 2. Detect when nothing is tracked, a face was lost, or at the interval; a sliced
+        //    detection goes on every other frame until it completes.
+        if frameIndex % max(detectionInterval, 1) == 0 { detectionDue = true }
+        if tracked >= maxFaces { detectionDue = false }
+        let sliceFree = detectionSlices <= 1 || frameIndex - lastSliceFrame >= 2
+        var complete = false
+        if let p = pendingDetection {
+            if !detector.detectionUnderWay || p.width != image.width || p.height != image.height {
+                detector.cancelDetection()
+                pendingDetection = nil
+            } else if sliceFree {
+                detectorRuns += 1
+                lastSliceFrame = frameIndex
+                complete = continueDetection()
+            }
+        } else if sliceFree && tracked < maxFaces && (tracked == 0 || detectionDue || tracked < count) {
+            detectionDue = false
             detectorRuns += 1
-            detect(image)
+            lastSliceFrame = frameIndex
+            startDetection(image)
+            complete = continueDetection()
+        }
+        if complete {
             for d in detections {
                 guard let free = tracks.firstIndex(where: { !$0.active }) else { break }
                 if overlapsTrackedFace(d.box) { continue }
@@ -166,14 +205,17 @@ public final class FaceTracker {
         return RotatedRect(center: center, width: side, height: side)
     }
 
-    /// Runs the detector into `detections`, on the downscaled frame when it is large.
-    func detect(_ image: Image) {
+    /// Starts a detection run (`detectionSlices` slices; `continueDetection` runs them), on the
+    /// downscaled frame when it is large.
+    func startDetection(_ image: Image) {
+        let t0 = FaceDetector.threadNanoseconds()
         let region = FaceTracker.detectionRegion(width: image.width, height: image.height, model: detector.model, turn: detectionTurn)
         detectionTurn &+= 1
         let side = Int(max(region.width, region.height))
         guard let size = FaceTracker.detectionSize(width: image.width, height: image.height, inputSize: detector.inputSize,
                                                    side: min(side, max(image.width, image.height))) else {
-            detector.detect(image, region: region, into: &detections)
+            detector.startDetection(image, region: region, slices: max(detectionSlices, 1))
+            pendingDetection = PendingDetection(width: image.width, height: image.height, sx: 1, sy: 1)
             return
         }
         let small: ImageBuffer
@@ -185,21 +227,34 @@ public final class FaceTracker {
         }
         small.withImage { ResizeArea.run(image, $0) }
         let sx = Float(image.width) / Float(size.width), sy = Float(image.height) / Float(size.height)
-        let minFaceSize = detector.minFaceSize
-        detector.minFaceSize = minFaceSize / sx
         let whole = region == FaceDetector.letterbox(width: image.width, height: image.height)
         let smallRegion = whole ? FaceDetector.letterbox(width: size.width, height: size.height)
             : RotatedRect(center: Point2(region.center.x / sx, region.center.y / sy), width: region.width / sx, height: region.height / sy)
-        small.withImage { detector.detect($0, region: smallRegion, into: &detections) }
+        let prepared = FaceDetector.threadNanoseconds() - t0
+        small.withImage { detector.startDetection($0, region: smallRegion, slices: max(detectionSlices, 1), preparedIn: prepared) }
+        pendingDetection = PendingDetection(width: image.width, height: image.height, sx: sx, sy: sy)
+    }
+
+    /// Runs the next slice of the detection under way; when it completes, its faces (in frame
+    /// pixels) are in `detections` and the result is true.
+    func continueDetection() -> Bool {
+        guard let p = pendingDetection else { return false }
+        let minFaceSize = detector.minFaceSize
+        detector.minFaceSize = minFaceSize / p.sx
+        let complete = detector.continueDetection(into: &detections)
         detector.minFaceSize = minFaceSize
+        guard complete else { return false }
+        pendingDetection = nil
+        guard p.sx != 1 || p.sy != 1 else { return true }
         for i in detections.indices {
-            detections[i].box = Rect(x: detections[i].box.x * sx, y: detections[i].box.y * sy,
-                                     width: detections[i].box.width * sx, height: detections[i].box.height * sy)
+            detections[i].box = Rect(x: detections[i].box.x * p.sx, y: detections[i].box.y * p.sy,
+                                     width: detections[i].box.width * p.sx, height: detections[i].box.height * p.sy)
             for k in 0..<6 {
-                let p = detections[i].keypoints[k]
-                detections[i].keypoints[k] = Point2(p.x * sx, p.y * sy)
+                let q = detections[i].keypoints[k]
+                detections[i].keypoints[k] = Point2(q.x * p.sx, q.y * p.sy)
             }
         }
+        return true
     }
 
     func overlapsTrackedFace(_ box: Rect) -> Bool {
