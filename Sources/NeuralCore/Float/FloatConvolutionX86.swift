@@ -1,0 +1,26 @@
+/// x86-64 with AVX2 + FMA: the float convolutions in C (CNeuralKernels' `booth_x86_conv_f32`,
+/// `booth_x86_transpose_f32`, neural_kernels_x86.c), fused arithmetic only (the float engine's),
+/// on `packConvWeights`' packing. Each output gets the same fused multiply-adds in the same order
+/// as `FloatConvolution`'s scalar references (6-pixel × 16-channel tiles: twelve ymm accumulators
+/// where the Swift SIMD8 kernels keep four), so the same bits; the conformance kernels `nn.fconv`
+/// and `nn.ftranspose` hold them to it (variant "avx2"). Each returns false where the C kernel
+/// does not run (not built for an AVX2 + FMA CPU, more than 64 transposed taps): the caller then
+/// runs `FloatConvolution`'s SIMD kernel.
+
+import CNeuralKernels
+
+extension FloatConvolution {
+    /// CONV_2D (pointwise included).
+    static func convX86(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                        output: UnsafeMutablePointer<Float>) -> Bool {
+        var c = cDims(d)
+        return booth_x86_conv_f32(&c, input, weights, bias, output) != 0
+    }
+
+    /// The transposed convolution (Convolution2DTransposeBias), weights packed as for CONV_2D.
+    static func transposeX86(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                             output: UnsafeMutablePointer<Float>) -> Bool {
+        var c = cDims(d)
+        return booth_x86_transpose_f32(&c, input, weights, bias, output) != 0
+    }
+}
