@@ -263,16 +263,23 @@ int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *
  * (y < 0 ? neg : 0), result = low 32 bits of t >> (31 + e) (arithmetic), + zero point, clamped.
  * 64-bit values split by lane parity: even lanes hold channels 0, 2, 4, 6, odd lanes 1, 3, 5, 7. */
 typedef struct stage_half {
-    __m256i mult, left, round_e, round_o, neg_e, neg_o, shift_e, shift_o;
+    __m256i mult, mult_o, left, round_e, round_o, neg_e, neg_o, shift_e, shift_o;
+    /* e − 1 per lane, and whether every lane has e ≥ 1 (then the shift by 31 + e is the high
+     * half's arithmetic shift by e − 1: one vpsravd instead of two 64-bit shifts). */
+    __m256i shift_hi;
+    int all_right;
 } stage_half;
 
 /* Lane i of the half holds channel c0 + lanes[i]. */
 static void stage_half_init(stage_half *h, const booth_output_stage *st, ptrdiff_t c0, const int lanes[8]) {
     int64_t re[4], ro[4], ne[4], no[4], se[4], so[4];
-    int32_t m[8], l[8];
+    int32_t m[8], l[8], sh[8];
+    h->all_right = 1;
     for (int i = 0; i < 8; i++) {
         const ptrdiff_t c = c0 + lanes[i];
         const int64_t e = st->right_shift[c] & 31;
+        if (e == 0) h->all_right = 0;
+        sh[i] = e >= 1 ? (int32_t)(e - 1) : 0;
         const int64_t round = ((int64_t)1 << 30) + (e >= 1 ? (int64_t)1 << (30 + e) : 0);
         const int64_t neg = e >= 1 ? (int64_t)1 << 31 : 0;
         m[i] = st->multiplier[c];
@@ -281,6 +288,8 @@ static void stage_half_init(stage_half *h, const booth_output_stage *st, ptrdiff
         else { re[i / 2] = round; ne[i / 2] = neg; se[i / 2] = 31 + e; }
     }
     h->mult = _mm256_loadu_si256((const __m256i *)m);
+    h->mult_o = _mm256_srli_epi64(h->mult, 32);
+    h->shift_hi = _mm256_loadu_si256((const __m256i *)sh);
     h->left = _mm256_loadu_si256((const __m256i *)l);
     h->round_e = _mm256_loadu_si256((const __m256i *)re);
     h->round_o = _mm256_loadu_si256((const __m256i *)ro);
@@ -303,14 +312,21 @@ INLINE __m256i requantize8(__m256i x, const stage_half *h, int has_left, __m256i
     if (has_left) x = _mm256_sllv_epi32(x, h->left);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i ye = _mm256_mul_epi32(x, h->mult);
-    const __m256i yo = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(h->mult, 32));
+    const __m256i yo = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), h->mult_o);
     __m256i te = _mm256_add_epi64(ye, h->round_e);
     __m256i to = _mm256_add_epi64(yo, h->round_o);
     te = _mm256_sub_epi64(te, _mm256_and_si256(h->neg_e, _mm256_cmpgt_epi64(zero, ye)));
     to = _mm256_sub_epi64(to, _mm256_and_si256(h->neg_o, _mm256_cmpgt_epi64(zero, yo)));
-    te = sra64(te, h->shift_e);
-    to = sra64(to, h->shift_o);
-    __m256i v = _mm256_blend_epi32(te, _mm256_slli_epi64(to, 32), 0xAA);
+    __m256i v;
+    if (h->all_right) {
+        /* low 32 bits of t >> (31 + e), e ≥ 1: the high half (floor(t / 2^32), exact) shifted
+         * right by e − 1. */
+        v = _mm256_srav_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), h->shift_hi);
+    } else {
+        te = sra64(te, h->shift_e);
+        to = sra64(to, h->shift_o);
+        v = _mm256_blend_epi32(te, _mm256_slli_epi64(to, 32), 0xAA);
+    }
     v = _mm256_add_epi32(v, zp);
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
 }
