@@ -256,6 +256,80 @@ int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *
     return 1;
 }
 
+/* MARK: Float depthwise */
+
+/* Input vector of channels o ..< o + 8 (MASKED: only the lanes `mask` sets are read, so the last
+ * pixel's tail never reads past the tensor). */
+INLINE __m256 fdw_load(const int masked, const float *p, __m256i mask) {
+    return masked ? _mm256_maskload_ps(p, mask) : _mm256_loadu_ps(p);
+}
+
+/* P pixels of one output row (`x0` the input column under pixel 0's first tap; every tap inside
+ * the input horizontally when `interior`, otherwise P is 1 and taps outside are skipped), channels
+ * o ..< o + 8·NC: acc = bias, one fused multiply-add per valid tap in (ky, kx) order, clamp. */
+INLINE void fdw_tile(const int P, const int NC, const int masked, const int interior, const booth_fconv *d, const float *in_n,
+                     ptrdiff_t y0, ptrdiff_t x0, const float *w, const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o,
+                     __m256i mask, __m256 lo, __m256 hi) {
+    __m256 acc[TILE][2];
+    const ptrdiff_t c = d->in_c;
+    start_tile(P, NC, acc, bias + o);
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t iy = y0 + ky * d->dilation_h;
+        if (iy < 0 || iy >= d->in_h) continue;
+        const float *row = in_n + iy * d->in_w * c + o;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            const ptrdiff_t ix = x0 + kx * d->dilation_w;
+            if (!interior && (ix < 0 || ix >= d->in_w)) continue;
+            const float *wt = w + (ky * d->k_w + kx) * ocp + o;
+            const __m256 w0 = _mm256_loadu_ps(wt);
+            const __m256 w1 = NC > 1 ? _mm256_loadu_ps(wt + 8) : w0;
+            for (int j = 0; j < P; j++) {
+                const float *px = row + (ix + j * d->stride_w) * c;
+                acc[j][0] = _mm256_fmadd_ps(fdw_load(masked, px, mask), w0, acc[j][0]);
+                if (NC > 1) acc[j][1] = _mm256_fmadd_ps(_mm256_loadu_ps(px + 8), w1, acc[j][1]);
+            }
+        }
+    }
+    store_tile(P, NC, acc, out, d->out_c, o, lo, hi);
+}
+
+/* Every channel group of P pixels: 16 at a time, then 8, then the masked tail. */
+#define FDW_GROUPS(P, INTERIOR, X0, OUT)                                                                          \
+    do {                                                                                                          \
+        ptrdiff_t o = 0;                                                                                          \
+        for (; o + 16 <= out_c; o += 16) fdw_tile(P, 2, 0, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi); \
+        if (o + 8 <= out_c) { fdw_tile(P, 1, 0, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi); o += 8; } \
+        if (o < out_c) fdw_tile(P, 1, 1, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi);       \
+    } while (0)
+
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (d->in_c != d->out_c) return 0;
+    const ptrdiff_t ocp = (d->out_c + 7) & ~(ptrdiff_t)7, out_c = d->out_c, out_w = d->out_w, sx = d->stride_w;
+    const __m256 lo = _mm256_set1_ps(d->lo), hi = _mm256_set1_ps(d->hi);
+    int32_t lanes[8];
+    for (int l = 0; l < 8; l++) lanes[l] = l < out_c % 8 ? -1 : 0;
+    const __m256i mask = _mm256_loadu_si256((const __m256i *)lanes);
+    ptrdiff_t first = (d->pad_left + sx - 1) / sx;
+    if (first < 0) first = 0;
+    if (first > out_w) first = out_w;
+    const ptrdiff_t span_w = (d->k_w - 1) * d->dilation_w + 1;
+    ptrdiff_t end = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
+    if (end > out_w) end = out_w;
+    if (end < first) end = first;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            const ptrdiff_t y0 = oy * d->stride_h - d->pad_top;
+            float *row_out = out + (n * d->out_h + oy) * out_w * out_c;
+            ptrdiff_t ox = 0;
+            for (; ox < first; ox++) FDW_GROUPS(1, 0, ox * sx - d->pad_left, row_out + ox * out_c);
+            for (; ox + 4 <= end; ox += 4) FDW_GROUPS(4, 1, ox * sx - d->pad_left, row_out + ox * out_c);
+            for (; ox < out_w; ox++) FDW_GROUPS(1, 0, ox * sx - d->pad_left, row_out + ox * out_c);
+        }
+    }
+    return 1;
+}
+
 /* MARK: int16 GEMM */
 
 /* The output stage of 8 channels (one half of a 16-channel block), StageRegisters' arithmetic:
@@ -583,6 +657,11 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
                             int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
     (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k_h; (void)k_w; (void)w;
     (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+    return 0;
+}
+
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
     return 0;
 }
 

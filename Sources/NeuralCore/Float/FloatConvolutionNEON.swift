@@ -66,11 +66,11 @@ public enum FloatConvolutionVariants {
         booth_neon_available() != 0 ? ["scalar", "simd", "neon"] : ["scalar", "simd"]
     }
 
-    /// Variant names of `kind`, the reference first: `names`, and on x86-64 built for AVX2 + FMA
-    /// the C kernels of the convolution and the transposed one ("avx2").
+    /// Variant names of `kind`, the reference first: `names`, or on x86-64 built for AVX2 + FMA
+    /// scalar, simd and the C kernels ("avx2").
     public static func names(_ kind: Kind) -> [String] {
 #if arch(x86_64)
-        if booth_x86_available() != 0 && kind != .depthwise { return ["scalar", "simd", "avx2"] }
+        if booth_x86_available() != 0 { return ["scalar", "simd", "avx2"] }
 #endif
         return names
     }
@@ -124,6 +124,10 @@ public enum FloatConvolutionVariants {
                     case (.conv, _):
                         if !FloatConvolution.convX86(d, input: input, weights: w, bias: b, output: output) {
                             FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    case (.depthwise, 2):
+                        if !FloatConvolution.depthwiseX86(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.depthwise(m, d, input: input, weights: w, bias: b, output: output)
                         }
                     case (.transpose, 2):
                         if !FloatConvolution.transposeX86(d, input: input, weights: w, bias: b, output: output) {

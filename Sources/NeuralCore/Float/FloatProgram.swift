@@ -238,7 +238,12 @@ final class FloatProgram {
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
         if scalarOnly {
             FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o)
-        } else if !(neon && FloatConvolution.depthwiseNEON(d, input: i, weights: w, bias: b, output: o)) {
+            return
+        }
+#if arch(x86_64)
+        if M.self == FloatArithmetic.Fused.self && FloatConvolution.depthwiseX86(d, input: i, weights: w, bias: b, output: o) { return }
+#endif
+        if !(neon && FloatConvolution.depthwiseNEON(d, input: i, weights: w, bias: b, output: o)) {
             FloatConvolution.depthwise(m, d, input: i, weights: w, bias: b, output: o)
         }
     }

@@ -40,6 +40,11 @@ int booth_x86_available(void);
  */
 int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
 int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+/* DEPTHWISE_CONV_2D with depth multiplier 1 (in_c = out_c; returns 0 otherwise), weights
+ * [k_h][k_w][out_c rounded up to 8]: 4 interior pixels × 16 channels per tile (8 accumulators),
+ * border pixels one at a time; the last channels' input read with a lane mask (nothing past the
+ * tensor). FloatConvolution.depthwiseScalar's arithmetic, bit for bit. */
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
 
 /*
  * The int16 × int8 GEMM (NeuralCore's GEMMKernel) on PackedGEMMWeights' own packing: `w`
