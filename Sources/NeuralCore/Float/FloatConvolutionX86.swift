@@ -6,10 +6,12 @@
 /// conformance kernels `nn.fconv`, `nn.fdepthwise` and `nn.ftranspose` hold them to it (variant
 /// "avx2"). Each returns false where the C kernel
 /// does not run (not built for an AVX2 + FMA CPU, more than 64 transposed taps): the caller then
-/// runs `FloatConvolution`'s SIMD kernel.
+/// runs `FloatConvolution`'s SIMD kernel. x86-64 only (the aarch64 CMake build links
+/// neural_kernels.c alone).
 
 import CNeuralKernels
 
+#if arch(x86_64)
 extension FloatConvolution {
     /// CONV_2D (pointwise included).
     static func convX86(_ d: Dims, input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
@@ -33,3 +35,4 @@ extension FloatConvolution {
         return booth_x86_transpose_f32(&c, input, weights, bias, output) != 0
     }
 }
+#endif

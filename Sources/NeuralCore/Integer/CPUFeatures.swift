@@ -19,8 +19,12 @@ public struct CPUFeatures: Sendable, Equatable {
     }
 
     /// This machine's features.
+#if arch(x86_64)
     public static let current = CPUFeatures(neon: booth_neon_available() != 0, dotProduct: booth_cpu_has_dotprod() != 0,
                                             avx2: booth_x86_available() != 0)
+#else
+    public static let current = CPUFeatures(neon: booth_neon_available() != 0, dotProduct: booth_cpu_has_dotprod() != 0)
+#endif
 
     /// No vector extension beyond what Swift's SIMD types compile to.
     public static let baseline = CPUFeatures(neon: false, dotProduct: false)

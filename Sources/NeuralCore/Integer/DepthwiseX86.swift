@@ -13,6 +13,7 @@ public func depthwiseX86<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
 ) {
+#if arch(x86_64)
     let c = g.channels
     precondition(weights.channels == c)
     guard c >= 16 && stage.fusedExact && g.kernelHeight * g.kernelWidth <= 26 && booth_x86_available() != 0 else {
@@ -48,4 +49,8 @@ public func depthwiseX86<E: QuantizedActivation>(
         }
         depthwiseBorderSpan(input, g, inputZeroPoint, weights, stage, output, oy: oy, ox0: oxHi, ox1: g.outputWidth)
     }
+#else
+    // The aarch64 CMake build links neural_kernels.c alone; the avx2 sets are never chosen there.
+    depthwiseSIMD(input, g, inputZeroPoint, weights, stage, output)
+#endif
 }

@@ -12,6 +12,7 @@ import CNeuralKernels
 public func gemmX86(
     _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
 ) {
+#if arch(x86_64)
     switch output {
     case .int8(_, _, let stage), .int16(_, _, let stage):
         guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
@@ -23,4 +24,8 @@ public func gemmX86(
                                   kind) != 0
     }
     if !done { gemmSIMD(a, rows, weights, output) }
+#else
+    // The aarch64 CMake build links neural_kernels.c alone; the avx2 sets are never chosen there.
+    gemmSIMD(a, rows, weights, output)
+#endif
 }
