@@ -22,8 +22,12 @@ let avx512: Bool = {
             "tigerlake", "sapphirerapids", "emeraldrapids", "graniterapids", "znver4", "znver5"].contains(cpu)
 }()
 let cpuFlags = (cpu.isEmpty ? [] : ["-target-cpu", cpu]) + (avx512 ? ["-D", "BOOTH_AVX512"] : [])
+/// The same CPU for CNeuralKernels' C (neural_kernels_x86.c's AVX2 + FMA kernels exist only when
+/// `__AVX2__` and `__FMA__` are defined).
+let cCPUFlags = cpu.isEmpty ? [] : ["-march=" + cpu]
 #else
 let cpuFlags: [String] = []
+let cCPUFlags: [String] = []
 #endif
 
 /// Flags for the Foundation-free cores. They also build as Embedded Swift (see CMakeLists.txt).
@@ -86,8 +90,10 @@ let package = Package(
 
         // MARK: Cores (Foundation-free, Embedded-Swift-clean)
         .target(name: "ImageCore", swiftSettings: coreSettings),
-        // NeuralCore's aarch64 inner loops in C with arm_neon.h (empty stubs elsewhere).
-        .target(name: "CNeuralKernels", path: "Sources/C/CNeuralKernels", cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]),
+        // NeuralCore's aarch64 inner loops in C with arm_neon.h, and its x86-64 AVX2 ones
+        // (neural_kernels_x86.c; each file's kernels are empty stubs elsewhere).
+        .target(name: "CNeuralKernels", path: "Sources/C/CNeuralKernels",
+                cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"] + cCPUFlags)]),
         .target(name: "NeuralCore", dependencies: ["ImageCore", "CNeuralKernels"], swiftSettings: coreSettings),
         // Kernel test vectors and checks shared by the x86 tests and the aarch64 runner (CMakeLists.txt).
         .target(name: "Conformance", dependencies: ["ImageCore", "NeuralCore", "VisionKernels"], swiftSettings: coreSettings),

@@ -29,6 +29,12 @@ public struct InterpreterKernels: Sendable {
     public static func all(for features: CPUFeatures) -> [InterpreterKernels] {
         var sets = [scalar, InterpreterKernels(name: "simd", int8: IntegerKernels.simd, int16: IntegerKernels.simd16,
                                                floatSIMD: true)]
+#if arch(x86_64)
+        if features.avx2 {
+            sets.append(InterpreterKernels(name: "avx2", int8: IntegerKernels.avx2, int16: IntegerKernels.avx2_16,
+                                           floatSIMD: true))
+        }
+#endif
         if features.neon {
             sets.append(InterpreterKernels(name: "neon", int8: IntegerKernels.neon, int16: IntegerKernels.neon16,
                                            floatSIMD: true))

@@ -20,6 +20,11 @@ import Testing
         #expect(!InterpreterKernels.scalar.floatSIMD && InterpreterKernels.best(for: .baseline).floatSIMD)
         #expect(Self.name(InterpreterKernels.scalar.int8.name) == "scalar")
         #expect(Self.name(InterpreterKernels.scalar.int16.name) == "scalar16")
+#if arch(x86_64)
+        let haswell = CPUFeatures(neon: false, dotProduct: false, avx2: true)
+        #expect(InterpreterKernels.all(for: haswell).map { Self.name($0.name) } == ["scalar", "simd", "avx2"])
+        #expect(Self.name(InterpreterKernels.best(for: haswell).int16.name) == "avx2_16")
+#endif
     }
 
     /// Two interpreters with different kernel sets, built and run at the same time on two threads,

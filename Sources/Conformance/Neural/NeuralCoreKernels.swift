@@ -379,7 +379,7 @@ public enum NeuralCoreKernels {
         let name = kind == .conv ? "nn.fconv" : kind == .depthwise ? "nn.fdepthwise" : "nn.ftranspose"
         var cases: [ConformanceCase] = []
         for (i, s) in shapes.enumerated() { cases.append(ConformanceCase(label: s.label, width: s.inW, height: s.inH, extra: i)) }
-        return ConformanceKernel(name: name, cases: cases, benchCase: cases[0], variantNames: FloatConvolutionVariants.names) { c, r in
+        return ConformanceKernel(name: name, cases: cases, benchCase: cases[0], variantNames: FloatConvolutionVariants.names(kind)) { c, r in
             let s = shapes[c.extra]
             let span = (s.k - 1) * s.dilation + 1
             let outH = kind == .transpose ? s.inH * s.stride : (s.inH + 2 * s.pad - span) / s.stride + 1
@@ -400,7 +400,7 @@ public enum NeuralCoreKernels {
             let x = float(input.plane)
             let xs = values(n, &r)
             for i in 0..<n { x[i] = xs[i] * 3 }
-            let all = FloatConvolutionVariants.names.enumerated().map { (index, variant) in
+            let all = FloatConvolutionVariants.names(kind).enumerated().map { (index, variant) in
                 ConformanceVariant(name: variant) { i, o in setup.run(variant: index, input: UnsafePointer(float(i[0])), output: float(o[0])) }
             }
             return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: outH * outW * s.outC, height: 1, bytesPerPixel: 4)],

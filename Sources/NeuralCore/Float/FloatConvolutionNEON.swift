@@ -66,6 +66,15 @@ public enum FloatConvolutionVariants {
         booth_neon_available() != 0 ? ["scalar", "simd", "neon"] : ["scalar", "simd"]
     }
 
+    /// Variant names of `kind`, the reference first: `names`, or on x86-64 built for AVX2 + FMA
+    /// scalar, simd and the C kernels ("avx2").
+    public static func names(_ kind: Kind) -> [String] {
+#if arch(x86_64)
+        if booth_x86_available() != 0 { return ["scalar", "simd", "avx2"] }
+#endif
+        return names
+    }
+
     /// One convolution's shape and packed constants.
     public struct Setup {
         let kind: Kind
@@ -111,10 +120,25 @@ public enum FloatConvolutionVariants {
                     switch (kind, index) {
                     case (.conv, 0): FloatConvolution.convScalar(m, d, input: input, weights: w, bias: b, output: output)
                     case (.conv, 1): FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
+#if arch(x86_64)
+                    case (.conv, _):
+                        if !FloatConvolution.convX86(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    case (.depthwise, 2):
+                        if !FloatConvolution.depthwiseX86(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.depthwise(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+                    case (.transpose, 2):
+                        if !FloatConvolution.transposeX86(d, input: input, weights: w, bias: b, output: output) {
+                            FloatConvolution.transpose(m, d, input: input, weights: w, bias: b, output: output)
+                        }
+#else
                     case (.conv, _):
                         if !FloatConvolution.convNEON(d, input: input, weights: w, bias: b, output: output) {
                             FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
                         }
+#endif
                     case (.depthwise, 0): FloatConvolution.depthwiseScalar(m, d, input: input, weights: w, bias: b, output: output)
                     case (.depthwise, 1): FloatConvolution.depthwise(m, d, input: input, weights: w, bias: b, output: output)
                     case (.depthwise, _):

@@ -223,7 +223,12 @@ final class FloatProgram {
                                            _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
         if scalarOnly {
             FloatConvolution.convScalar(m, d, input: i, weights: w, bias: b, output: o)
-        } else if !(neon && FloatConvolution.convNEON(d, input: i, weights: w, bias: b, output: o)) {
+            return
+        }
+#if arch(x86_64)
+        if M.self == FloatArithmetic.Fused.self && FloatConvolution.convX86(d, input: i, weights: w, bias: b, output: o) { return }
+#endif
+        if !(neon && FloatConvolution.convNEON(d, input: i, weights: w, bias: b, output: o)) {
             FloatConvolution.conv(m, d, input: i, weights: w, bias: b, output: o)
         }
     }
@@ -233,7 +238,12 @@ final class FloatProgram {
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
         if scalarOnly {
             FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o)
-        } else if !(neon && FloatConvolution.depthwiseNEON(d, input: i, weights: w, bias: b, output: o)) {
+            return
+        }
+#if arch(x86_64)
+        if M.self == FloatArithmetic.Fused.self && FloatConvolution.depthwiseX86(d, input: i, weights: w, bias: b, output: o) { return }
+#endif
+        if !(neon && FloatConvolution.depthwiseNEON(d, input: i, weights: w, bias: b, output: o)) {
             FloatConvolution.depthwise(m, d, input: i, weights: w, bias: b, output: o)
         }
     }
@@ -243,7 +253,12 @@ final class FloatProgram {
                                                 _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
         if scalarOnly {
             FloatConvolution.transposeScalar(m, d, input: i, weights: w, bias: b, output: o)
-        } else if neon {
+            return
+        }
+#if arch(x86_64)
+        if M.self == FloatArithmetic.Fused.self && FloatConvolution.transposeX86(d, input: i, weights: w, bias: b, output: o) { return }
+#endif
+        if neon {
             // `w` is the C kernel's packed block (see init), which it always takes.
             let done = FloatConvolution.transposeNEON(d, input: i, packed: UnsafeMutablePointer(mutating: w), bias: b, output: o)
             precondition(done, "booth_transpose_f32 refused a shape it was packed for")

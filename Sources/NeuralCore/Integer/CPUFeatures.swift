@@ -8,14 +8,23 @@ public struct CPUFeatures: Sendable, Equatable {
     public var neon: Bool
     /// The dot-product extension (`sdot`/`udot`, ARMv8.2 `asimddp`: Cortex-A76, the Pi 5).
     public var dotProduct: Bool
+    /// The C AVX2 kernels are in this build (x86-64 built for haswell or newer: the whole binary
+    /// then needs AVX2, so this is a property of the build, not probed at run time).
+    public var avx2: Bool
 
-    public init(neon: Bool, dotProduct: Bool) {
+    public init(neon: Bool, dotProduct: Bool, avx2: Bool = false) {
         self.neon = neon
         self.dotProduct = dotProduct
+        self.avx2 = avx2
     }
 
     /// This machine's features.
+#if arch(x86_64)
+    public static let current = CPUFeatures(neon: booth_neon_available() != 0, dotProduct: booth_cpu_has_dotprod() != 0,
+                                            avx2: booth_x86_available() != 0)
+#else
     public static let current = CPUFeatures(neon: booth_neon_available() != 0, dotProduct: booth_cpu_has_dotprod() != 0)
+#endif
 
     /// No vector extension beyond what Swift's SIMD types compile to.
     public static let baseline = CPUFeatures(neon: false, dotProduct: false)

@@ -58,18 +58,32 @@ public enum IntegerKernels {
         return set
     }()
 
+    /// x86-64 with AVX2 (a haswell or newer build): the SIMD set with the C int16 GEMM and
+    /// depthwise interior (`gemmX86`, `depthwiseX86`; CNeuralKernels' neural_kernels_x86.c).
+    public static let avx2 = IntegerKernelSet(
+        name: "avx2", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseSIMD,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
+
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)
 
     /// The variants `features` can run, the reference first and the fastest last.
     public static func sets(for features: CPUFeatures) -> [IntegerKernelSet] {
+#if arch(x86_64)
+        if features.avx2 { return [scalar, simd, avx2] }
+#endif
         if !features.neon { return [scalar, simd] }
         return features.dotProduct ? [scalar, simd, neon, neonDot] : [scalar, simd, neon]
     }
 
     /// The fastest set for `features`.
     public static func best(for features: CPUFeatures) -> IntegerKernelSet {
-        features.neon ? (features.dotProduct ? neonDot : neon) : simd
+#if arch(x86_64)
+        if features.avx2 { return avx2 }
+#endif
+        return features.neon ? (features.dotProduct ? neonDot : neon) : simd
     }
 
     /// The same kernels specialised for int16 activations.
@@ -91,14 +105,26 @@ public enum IntegerKernels {
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, logistic: logisticNEON)
 
+    public static let avx2_16 = IntegerKernelSetOf<Int16>(
+        name: "avx2_16", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseSIMD,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        prelu: preluSIMD, resize: resizeBilinearSIMD,
+        quantize: quantizeScalar, dequantize: dequantizeScalar)
+
     /// Every int16 variant this CPU can run; the first is the reference.
     public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)
 
     public static func sets16(for features: CPUFeatures) -> [IntegerKernelSetOf<Int16>] {
-        features.neon ? [scalar16, simd16, neon16] : [scalar16, simd16]
+#if arch(x86_64)
+        if features.avx2 { return [scalar16, simd16, avx2_16] }
+#endif
+        return features.neon ? [scalar16, simd16, neon16] : [scalar16, simd16]
     }
 
     public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
-        features.neon ? neon16 : simd16
+#if arch(x86_64)
+        if features.avx2 { return avx2_16 }
+#endif
+        return features.neon ? neon16 : simd16
     }
 }

@@ -1,0 +1,82 @@
+/*
+ * CNeuralKernelsX86: NeuralCore's x86-64 AVX2 + FMA inner loops (neural_kernels_x86.c), beside the
+ * aarch64 ones of CNeuralKernels.h. Every function exists on every architecture; where the C
+ * target is built without AVX2 and FMA (aarch64, a baseline x86-64 build with BOOTH_TARGET_CPU
+ * empty) booth_x86_available() is 0 and the kernels return 0 without touching anything, so the
+ * caller runs its Swift kernel.
+ *
+ * Why C: Swift's SIMD8<Float> kernels keep one ymm accumulator per pixel (4 per tile), which on
+ * a 2-FMA-port core with 4–5 cycle FMA latency waits on the chains; AVX2 has 16 ymm registers,
+ * room for a 6-pixel × 16-channel tile (12 accumulators). The scalar references stay in Swift
+ * (FloatConvolution), and the conformance suite holds these kernels to them bit for bit.
+ */
+#ifndef BOOTH_CNEURALKERNELS_X86_H
+#define BOOTH_CNEURALKERNELS_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "CNeuralKernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when this build has the AVX2 + FMA kernels (x86-64 built for haswell or newer), else 0. */
+int booth_x86_available(void);
+
+/*
+ * The float engine's convolutions (fused arithmetic only), on FloatConvolution's packing:
+ * weights [k_h][k_w][in_c][out_c rounded up to 8], bias [out_c rounded up to 8]. Each output is
+ * the bias, then one fused multiply-add per valid tap and input channel in (ky, kx, i) order, then
+ * the clamp to [lo, hi] (NaN kept): FloatConvolution.convScalar's arithmetic, bit for bit.
+ *   booth_x86_conv_f32: tiles of 6 pixels × 16 channels (12 ymm accumulators) over the pixels
+ *     whose window lies inside the input horizontally (a 1×1 stride-1 unpadded convolution: all
+ *     pixels as one run), one pixel at a time at the borders.
+ *   booth_x86_transpose_f32: Convolution2DTransposeBias: the output starts as the bias; per tile
+ *     of up to 6 input pixels of a row the products of every tap (from 0, fused, over the input
+ *     channels) go to a stack scratch, then are added into the output pixel by pixel, tap by tap
+ *     (FloatConvolution.transposeScalar's order). Returns 0 (nothing written) for more than 64 taps.
+ * Both return 1 when they ran, 0 when not built with AVX2 + FMA.
+ */
+int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+/* DEPTHWISE_CONV_2D with depth multiplier 1 (in_c = out_c; returns 0 otherwise), weights
+ * [k_h][k_w][out_c rounded up to 8]: 4 interior pixels × 16 channels per tile (8 accumulators),
+ * border pixels one at a time; the last channels' input read with a lane mask (nothing past the
+ * tensor). FloatConvolution.depthwiseScalar's arithmetic, bit for bit. */
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+
+/*
+ * The int16 × int8 GEMM (NeuralCore's GEMMKernel) on PackedGEMMWeights' own packing: `w`
+ * [block of 16 channels][k / 2][16][2] int16, `a` `rows` rows of `a_stride` int16 (the depth
+ * rounded up to even), one k-pair of a row broadcast as an int32 and `vpmaddwd` with a block's
+ * pair (16 products per ymm). Tiles of 6 rows × 16 channels (12 ymm accumulators, starting at
+ * the bias), then the output stage as StageRegisters computes it (`vpmuldq` by lane parity, the
+ * rounding constant, an arithmetic 64-bit shift through the complement), bit for bit
+ * gemmScalar's. `stage`, `out`, `out_stride`, `out_kind` as booth_gemm_s16; the stage's shifts
+ * must lie in 0...31 (OutputStage.fusedExact), its arrays padded to 16 channels. Returns 0 when
+ * not built with AVX2.
+ */
+int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                       const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
+
+/*
+ * Depthwise convolution, the interior pixels of one output row (every tap inside the input), as
+ * booth_depthwise_s8 / _s16 (same arguments; `k_h`×`k_w` taps, at most 26): 16 channels per step
+ * (the last group overlapping the one before it), taps in pairs, each pair's activations
+ * interleaved and multiplied by the interleaved int16 filters with `vpmaddwd`; accumulators start
+ * at bias − zp·Σw; the output stage as booth_x86_gemm_s16's (shifts in 0...31). Returns 0 (nothing
+ * written) for fewer than 16 channels, more than 26 taps, or without AVX2.
+ */
+int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                           int32_t zero_point, const booth_output_stage *stage, int8_t *out);
+int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                            int32_t zero_point, const booth_output_stage *stage, int16_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

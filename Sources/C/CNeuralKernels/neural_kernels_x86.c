@@ -1,0 +1,668 @@
+/*
+ * NeuralCore's x86-64 AVX2 + FMA kernels (see include/CNeuralKernelsX86.h). Built with the target
+ * CPU's flags (Package.swift passes -march=$BOOTH_TARGET_CPU, native by default), so
+ * __AVX2__ / __FMA__ say whether the kernels exist; without them every entry returns 0.
+ * -ffp-contract=off (the target's flags): the only fused operations are the explicit
+ * _mm256_fmadd_ps, one per product, as the Swift references' `addingProduct`.
+ */
+#include "CNeuralKernelsX86.h"
+
+#if defined(__x86_64__) && defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+
+#define INLINE static inline __attribute__((always_inline))
+
+int booth_x86_available(void) { return 1; }
+
+/* Tiles are at most this many pixels (12 accumulators with 16 channels, 2 weight registers and a
+ * broadcast: 15 of AVX2's 16 ymm registers). */
+enum { TILE = 6 };
+
+/* acc[j][c] += x_j[i] · w[i][8c ..< 8c + 8] for i in 0 ..< n, fused, i ascending. */
+INLINE void fma_run(const int P, const int NC, __m256 acc[TILE][2], const float *const px[TILE], const float *w,
+                    ptrdiff_t n, ptrdiff_t ocp) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const __m256 w0 = _mm256_loadu_ps(w);
+        const __m256 w1 = NC > 1 ? _mm256_loadu_ps(w + 8) : w0;
+        for (int j = 0; j < P; j++) {
+            const __m256 x = _mm256_broadcast_ss(px[j] + i);
+            acc[j][0] = _mm256_fmadd_ps(x, w0, acc[j][0]);
+            if (NC > 1) acc[j][1] = _mm256_fmadd_ps(x, w1, acc[j][1]);
+        }
+        w += ocp;
+    }
+}
+
+/* The first `rest` lanes (all 8 when rest ≥ 8) of v clamped: lo > v ? lo : v, then hi < v ? hi : v
+ * (maxps/minps return the second operand for NaN and equal values: clamp8's lane rules). */
+INLINE void store_clamped(float *o, __m256 v, __m256 lo, __m256 hi, ptrdiff_t rest) {
+    v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
+    if (rest >= 8) {
+        _mm256_storeu_ps(o, v);
+    } else if (rest > 0) {
+        float t[8];
+        _mm256_storeu_ps(t, v);
+        for (ptrdiff_t l = 0; l < rest; l++) o[l] = t[l];
+    }
+}
+
+INLINE void store_tile(const int P, const int NC, __m256 acc[TILE][2], float *out, ptrdiff_t out_c, ptrdiff_t o,
+                       __m256 lo, __m256 hi) {
+    for (int j = 0; j < P; j++) {
+        store_clamped(out + j * out_c + o, acc[j][0], lo, hi, out_c - o);
+        if (NC > 1) store_clamped(out + j * out_c + o + 8, acc[j][1], lo, hi, out_c - o - 8);
+    }
+}
+
+INLINE void start_tile(const int P, const int NC, __m256 acc[TILE][2], const float *bias) {
+    const __m256 b0 = _mm256_loadu_ps(bias);
+    const __m256 b1 = NC > 1 ? _mm256_loadu_ps(bias + 8) : b0;
+    for (int j = 0; j < P; j++) {
+        acc[j][0] = b0;
+        acc[j][1] = b1;
+    }
+}
+
+/* P contiguous pixels of a 1×1 convolution, channels o ..< o + 8·NC. */
+INLINE void pw_tile(const int P, const int NC, const float *in, ptrdiff_t in_c, const float *w, const float *bias,
+                    float *out, ptrdiff_t out_c, ptrdiff_t ocp, ptrdiff_t o, __m256 lo, __m256 hi) {
+    __m256 acc[TILE][2];
+    const float *px[TILE];
+    for (int j = 0; j < P; j++) px[j] = in + j * in_c;
+    start_tile(P, NC, acc, bias + o);
+    fma_run(P, NC, acc, px, w + o, in_c, ocp);
+    store_tile(P, NC, acc, out, out_c, o, lo, hi);
+}
+
+/* P pixels of one output row whose windows lie inside the input horizontally; `x0` the input
+ * column under pixel 0's first tap, `y0` the input row under the first tap row. */
+INLINE void conv_tile(const int P, const int NC, const booth_fconv *d, const float *in_n, ptrdiff_t y0, ptrdiff_t x0,
+                      const float *w, const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o, __m256 lo, __m256 hi) {
+    __m256 acc[TILE][2];
+    const ptrdiff_t in_c = d->in_c;
+    start_tile(P, NC, acc, bias + o);
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t iy = y0 + ky * d->dilation_h;
+        if (iy < 0 || iy >= d->in_h) continue;
+        const float *row = in_n + iy * d->in_w * in_c;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            const float *px[TILE];
+            for (int j = 0; j < P; j++) px[j] = row + (x0 + j * d->stride_w + kx * d->dilation_w) * in_c;
+            fma_run(P, NC, acc, px, w + (ky * d->k_w + kx) * in_c * ocp + o, in_c, ocp);
+        }
+    }
+    store_tile(P, NC, acc, out, d->out_c, o, lo, hi);
+}
+
+/* One output pixel anywhere (taps outside the input skipped). */
+INLINE void conv_pixel(const int NC, const booth_fconv *d, const float *in_n, ptrdiff_t y0, ptrdiff_t x0, const float *w,
+                       const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o, __m256 lo, __m256 hi) {
+    __m256 acc[TILE][2];
+    const ptrdiff_t in_c = d->in_c;
+    start_tile(1, NC, acc, bias + o);
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t iy = y0 + ky * d->dilation_h;
+        if (iy < 0 || iy >= d->in_h) continue;
+        const float *row = in_n + iy * d->in_w * in_c;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            const ptrdiff_t ix = x0 + kx * d->dilation_w;
+            if (ix < 0 || ix >= d->in_w) continue;
+            const float *px[TILE] = {row + ix * in_c};
+            fma_run(1, NC, acc, px, w + (ky * d->k_w + kx) * in_c * ocp + o, in_c, ocp);
+        }
+    }
+    store_tile(1, NC, acc, out, d->out_c, o, lo, hi);
+}
+
+/* Every channel group (16, then 8 if left) of P pixels. */
+#define CHANNEL_GROUPS(P, CALL)                                    \
+    for (ptrdiff_t o = 0; o < ocp; o += 16) {                      \
+        if (o + 16 <= ocp) { const int NC = 2; CALL; }             \
+        else { const int NC = 1; CALL; }                           \
+    }
+
+static void pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t in_c, const float *w, const float *bias, float *out,
+                   ptrdiff_t out_c, ptrdiff_t ocp, __m256 lo, __m256 hi) {
+    ptrdiff_t p = 0;
+    for (; p + 6 <= pixels; p += 6)
+        CHANNEL_GROUPS(6, pw_tile(6, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+    if (p + 4 <= pixels) {
+        CHANNEL_GROUPS(4, pw_tile(4, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+        p += 4;
+    }
+    if (p + 2 <= pixels) {
+        CHANNEL_GROUPS(2, pw_tile(2, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+        p += 2;
+    }
+    if (p < pixels)
+        CHANNEL_GROUPS(1, pw_tile(1, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+}
+
+int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    const ptrdiff_t ocp = (d->out_c + 7) & ~(ptrdiff_t)7;
+    const __m256 lo = _mm256_set1_ps(d->lo), hi = _mm256_set1_ps(d->hi);
+    if (d->k_h == 1 && d->k_w == 1 && d->stride_h == 1 && d->stride_w == 1 && d->pad_top == 0 && d->pad_left == 0) {
+        pw_run(in, d->batch * d->in_h * d->in_w, d->in_c, w, bias, out, d->out_c, ocp, lo, hi);
+        return 1;
+    }
+    const ptrdiff_t sx = d->stride_w, dx = d->dilation_w, out_w = d->out_w, out_c = d->out_c;
+    /* Output columns whose whole window lies inside the input horizontally. */
+    ptrdiff_t first = (d->pad_left + sx - 1) / sx;
+    if (first < 0) first = 0;
+    if (first > out_w) first = out_w;
+    const ptrdiff_t span_w = (d->k_w - 1) * dx + 1;
+    ptrdiff_t end = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
+    if (end > out_w) end = out_w;
+    if (end < first) end = first;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            const ptrdiff_t y0 = oy * d->stride_h - d->pad_top;
+            float *row_out = out + (n * d->out_h + oy) * out_w * out_c;
+            ptrdiff_t ox = 0;
+            for (; ox < first; ox++)
+                CHANNEL_GROUPS(1, conv_pixel(NC, d, in_n, y0, ox * sx - d->pad_left, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+            for (; ox + 6 <= end; ox += 6)
+                CHANNEL_GROUPS(6, conv_tile(6, NC, d, in_n, y0, ox * sx - d->pad_left, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+            if (ox + 4 <= end) {
+                CHANNEL_GROUPS(4, conv_tile(4, NC, d, in_n, y0, ox * sx - d->pad_left, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+                ox += 4;
+            }
+            if (ox + 2 <= end) {
+                CHANNEL_GROUPS(2, conv_tile(2, NC, d, in_n, y0, ox * sx - d->pad_left, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+                ox += 2;
+            }
+            for (; ox < out_w; ox++)
+                CHANNEL_GROUPS(1, conv_pixel(NC, d, in_n, y0, ox * sx - d->pad_left, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+        }
+    }
+    return 1;
+}
+
+/* Transposed convolution: at most this many taps (the scratch is on the stack). */
+enum { MAX_TAPS = 64 };
+
+/* Products of P input pixels of one row (`px`) for every tap whose output row exists, channels
+ * o ..< o + 8·NC, from 0; then added into the output pixel by pixel, tap by tap. */
+INLINE void transpose_tile(const int P, const int NC, const booth_fconv *d, const float *src, ptrdiff_t iy, ptrdiff_t ix0,
+                           const float *w, float *out_n, ptrdiff_t ocp, ptrdiff_t o, float *scratch) {
+    const ptrdiff_t in_c = d->in_c, out_c = d->out_c;
+    const float *px[TILE];
+    for (int j = 0; j < P; j++) px[j] = src + j * in_c;
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t oy = iy * d->stride_h - d->pad_top + ky;
+        if (oy < 0 || oy >= d->out_h) continue;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            __m256 acc[TILE][2];
+            for (int j = 0; j < P; j++) {
+                acc[j][0] = _mm256_setzero_ps();
+                acc[j][1] = _mm256_setzero_ps();
+            }
+            const ptrdiff_t tap = ky * d->k_w + kx;
+            fma_run(P, NC, acc, px, w + tap * in_c * ocp + o, in_c, ocp);
+            for (int j = 0; j < P; j++) {
+                _mm256_storeu_ps(scratch + (tap * TILE + j) * 16, acc[j][0]);
+                if (NC > 1) _mm256_storeu_ps(scratch + (tap * TILE + j) * 16 + 8, acc[j][1]);
+            }
+        }
+    }
+    for (int j = 0; j < P; j++) {
+        for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+            const ptrdiff_t oy = iy * d->stride_h - d->pad_top + ky;
+            if (oy < 0 || oy >= d->out_h) continue;
+            for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+                const ptrdiff_t ox = (ix0 + j) * d->stride_w - d->pad_left + kx;
+                if (ox < 0 || ox >= d->out_w) continue;
+                float *dst = out_n + (oy * d->out_w + ox) * out_c + o;
+                const float *s = scratch + ((ky * d->k_w + kx) * TILE + j) * 16;
+                for (int c = 0; c < NC; c++) {
+                    const ptrdiff_t rest = out_c - o - c * 8;
+                    if (rest >= 8) {
+                        _mm256_storeu_ps(dst + c * 8, _mm256_add_ps(_mm256_loadu_ps(dst + c * 8), _mm256_loadu_ps(s + c * 8)));
+                    } else {
+                        for (ptrdiff_t l = 0; l < rest; l++) dst[c * 8 + l] += s[c * 8 + l];
+                    }
+                }
+            }
+        }
+    }
+}
+
+int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (d->k_h * d->k_w > MAX_TAPS) return 0;
+    float scratch[MAX_TAPS * TILE * 16];
+    const ptrdiff_t ocp = (d->out_c + 7) & ~(ptrdiff_t)7, in_c = d->in_c, out_c = d->out_c;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        float *out_n = out + n * d->out_h * d->out_w * out_c;
+        for (ptrdiff_t p = 0; p < d->out_h * d->out_w; p++)
+            for (ptrdiff_t o = 0; o < out_c; o++) out_n[p * out_c + o] = bias[o];
+        for (ptrdiff_t iy = 0; iy < d->in_h; iy++) {
+            const float *row = in + (n * d->in_h + iy) * d->in_w * in_c;
+            ptrdiff_t ix = 0;
+            for (; ix + 6 <= d->in_w; ix += 6)
+                CHANNEL_GROUPS(6, transpose_tile(6, NC, d, row + ix * in_c, iy, ix, w, out_n, ocp, o, scratch))
+            if (ix + 4 <= d->in_w) {
+                CHANNEL_GROUPS(4, transpose_tile(4, NC, d, row + ix * in_c, iy, ix, w, out_n, ocp, o, scratch))
+                ix += 4;
+            }
+            if (ix + 2 <= d->in_w) {
+                CHANNEL_GROUPS(2, transpose_tile(2, NC, d, row + ix * in_c, iy, ix, w, out_n, ocp, o, scratch))
+                ix += 2;
+            }
+            if (ix < d->in_w)
+                CHANNEL_GROUPS(1, transpose_tile(1, NC, d, row + ix * in_c, iy, ix, w, out_n, ocp, o, scratch))
+        }
+    }
+    return 1;
+}
+
+/* MARK: Float depthwise */
+
+/* Input vector of channels o ..< o + 8 (MASKED: only the lanes `mask` sets are read, so the last
+ * pixel's tail never reads past the tensor). */
+INLINE __m256 fdw_load(const int masked, const float *p, __m256i mask) {
+    return masked ? _mm256_maskload_ps(p, mask) : _mm256_loadu_ps(p);
+}
+
+/* P pixels of one output row (`x0` the input column under pixel 0's first tap; every tap inside
+ * the input horizontally when `interior`, otherwise P is 1 and taps outside are skipped), channels
+ * o ..< o + 8·NC: acc = bias, one fused multiply-add per valid tap in (ky, kx) order, clamp. */
+INLINE void fdw_tile(const int P, const int NC, const int masked, const int interior, const booth_fconv *d, const float *in_n,
+                     ptrdiff_t y0, ptrdiff_t x0, const float *w, const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o,
+                     __m256i mask, __m256 lo, __m256 hi) {
+    __m256 acc[TILE][2];
+    const ptrdiff_t c = d->in_c;
+    start_tile(P, NC, acc, bias + o);
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t iy = y0 + ky * d->dilation_h;
+        if (iy < 0 || iy >= d->in_h) continue;
+        const float *row = in_n + iy * d->in_w * c + o;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            const ptrdiff_t ix = x0 + kx * d->dilation_w;
+            if (!interior && (ix < 0 || ix >= d->in_w)) continue;
+            const float *wt = w + (ky * d->k_w + kx) * ocp + o;
+            const __m256 w0 = _mm256_loadu_ps(wt);
+            const __m256 w1 = NC > 1 ? _mm256_loadu_ps(wt + 8) : w0;
+            for (int j = 0; j < P; j++) {
+                const float *px = row + (ix + j * d->stride_w) * c;
+                acc[j][0] = _mm256_fmadd_ps(fdw_load(masked, px, mask), w0, acc[j][0]);
+                if (NC > 1) acc[j][1] = _mm256_fmadd_ps(_mm256_loadu_ps(px + 8), w1, acc[j][1]);
+            }
+        }
+    }
+    store_tile(P, NC, acc, out, d->out_c, o, lo, hi);
+}
+
+/* Every channel group of P pixels: 16 at a time, then 8, then the masked tail. */
+#define FDW_GROUPS(P, INTERIOR, X0, OUT)                                                                          \
+    do {                                                                                                          \
+        ptrdiff_t o = 0;                                                                                          \
+        for (; o + 16 <= out_c; o += 16) fdw_tile(P, 2, 0, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi); \
+        if (o + 8 <= out_c) { fdw_tile(P, 1, 0, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi); o += 8; } \
+        if (o < out_c) fdw_tile(P, 1, 1, INTERIOR, d, in_n, y0, X0, w, bias, OUT, ocp, o, mask, lo, hi);       \
+    } while (0)
+
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (d->in_c != d->out_c) return 0;
+    const ptrdiff_t ocp = (d->out_c + 7) & ~(ptrdiff_t)7, out_c = d->out_c, out_w = d->out_w, sx = d->stride_w;
+    const __m256 lo = _mm256_set1_ps(d->lo), hi = _mm256_set1_ps(d->hi);
+    int32_t lanes[8];
+    for (int l = 0; l < 8; l++) lanes[l] = l < out_c % 8 ? -1 : 0;
+    const __m256i mask = _mm256_loadu_si256((const __m256i *)lanes);
+    ptrdiff_t first = (d->pad_left + sx - 1) / sx;
+    if (first < 0) first = 0;
+    if (first > out_w) first = out_w;
+    const ptrdiff_t span_w = (d->k_w - 1) * d->dilation_w + 1;
+    ptrdiff_t end = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
+    if (end > out_w) end = out_w;
+    if (end < first) end = first;
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            const ptrdiff_t y0 = oy * d->stride_h - d->pad_top;
+            float *row_out = out + (n * d->out_h + oy) * out_w * out_c;
+            ptrdiff_t ox = 0;
+            for (; ox < first; ox++) FDW_GROUPS(1, 0, ox * sx - d->pad_left, row_out + ox * out_c);
+            for (; ox + 4 <= end; ox += 4) FDW_GROUPS(4, 1, ox * sx - d->pad_left, row_out + ox * out_c);
+            for (; ox < out_w; ox++) FDW_GROUPS(1, 0, ox * sx - d->pad_left, row_out + ox * out_c);
+        }
+    }
+    return 1;
+}
+
+/* MARK: int16 GEMM */
+
+/* The output stage of 8 channels (one half of a 16-channel block), StageRegisters' arithmetic:
+ * x = acc << left (the accumulators start at the bias), y = x · m (64-bit), t = y + round −
+ * (y < 0 ? neg : 0), result = low 32 bits of t >> (31 + e) (arithmetic), + zero point, clamped.
+ * 64-bit values split by lane parity: even lanes hold channels 0, 2, 4, 6, odd lanes 1, 3, 5, 7. */
+typedef struct stage_half {
+    __m256i mult, mult_o, left, round_e, round_o, neg_e, neg_o, shift_e, shift_o;
+    /* e − 1 per lane, and whether every lane has e ≥ 1 (then the shift by 31 + e is the high
+     * half's arithmetic shift by e − 1: one vpsravd instead of two 64-bit shifts). */
+    __m256i shift_hi;
+    int all_right;
+} stage_half;
+
+/* Lane i of the half holds channel c0 + lanes[i]. */
+static void stage_half_init(stage_half *h, const booth_output_stage *st, ptrdiff_t c0, const int lanes[8]) {
+    int64_t re[4], ro[4], ne[4], no[4], se[4], so[4];
+    int32_t m[8], l[8], sh[8];
+    h->all_right = 1;
+    for (int i = 0; i < 8; i++) {
+        const ptrdiff_t c = c0 + lanes[i];
+        const int64_t e = st->right_shift[c] & 31;
+        if (e == 0) h->all_right = 0;
+        sh[i] = e >= 1 ? (int32_t)(e - 1) : 0;
+        const int64_t round = ((int64_t)1 << 30) + (e >= 1 ? (int64_t)1 << (30 + e) : 0);
+        const int64_t neg = e >= 1 ? (int64_t)1 << 31 : 0;
+        m[i] = st->multiplier[c];
+        l[i] = st->left_shift[c] & 31;
+        if (i & 1) { ro[i / 2] = round; no[i / 2] = neg; so[i / 2] = 31 + e; }
+        else { re[i / 2] = round; ne[i / 2] = neg; se[i / 2] = 31 + e; }
+    }
+    h->mult = _mm256_loadu_si256((const __m256i *)m);
+    h->mult_o = _mm256_srli_epi64(h->mult, 32);
+    h->shift_hi = _mm256_loadu_si256((const __m256i *)sh);
+    h->left = _mm256_loadu_si256((const __m256i *)l);
+    h->round_e = _mm256_loadu_si256((const __m256i *)re);
+    h->round_o = _mm256_loadu_si256((const __m256i *)ro);
+    h->neg_e = _mm256_loadu_si256((const __m256i *)ne);
+    h->neg_o = _mm256_loadu_si256((const __m256i *)no);
+    h->shift_e = _mm256_loadu_si256((const __m256i *)se);
+    h->shift_o = _mm256_loadu_si256((const __m256i *)so);
+}
+
+static const int natural_lo[8] = {0, 1, 2, 3, 4, 5, 6, 7}, natural_hi[8] = {8, 9, 10, 11, 12, 13, 14, 15};
+
+/* Arithmetic 64-bit right shift by lane (AVX2 has only the logical one): through the complement
+ * for negative lanes. */
+INLINE __m256i sra64(__m256i t, __m256i s) {
+    const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), t);
+    return _mm256_xor_si256(_mm256_srlv_epi64(_mm256_xor_si256(t, sign), s), sign);
+}
+
+INLINE __m256i requantize8(__m256i x, const stage_half *h, int has_left, __m256i zp, __m256i lo, __m256i hi) {
+    if (has_left) x = _mm256_sllv_epi32(x, h->left);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i ye = _mm256_mul_epi32(x, h->mult);
+    const __m256i yo = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), h->mult_o);
+    __m256i te = _mm256_add_epi64(ye, h->round_e);
+    __m256i to = _mm256_add_epi64(yo, h->round_o);
+    te = _mm256_sub_epi64(te, _mm256_and_si256(h->neg_e, _mm256_cmpgt_epi64(zero, ye)));
+    to = _mm256_sub_epi64(to, _mm256_and_si256(h->neg_o, _mm256_cmpgt_epi64(zero, yo)));
+    __m256i v;
+    if (h->all_right) {
+        /* low 32 bits of t >> (31 + e), e ≥ 1: the high half (floor(t / 2^32), exact) shifted
+         * right by e − 1. */
+        v = _mm256_srav_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), h->shift_hi);
+    } else {
+        te = sra64(te, h->shift_e);
+        to = sra64(to, h->shift_o);
+        v = _mm256_blend_epi32(te, _mm256_slli_epi64(to, 32), 0xAA);
+    }
+    v = _mm256_add_epi32(v, zp);
+    return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
+}
+
+/* Rows of one 16-channel block: acc[j][h] for row j, channels 8h ..< 8h + 8. */
+INLINE void gemm_tile(const int P, const int16_t *a, ptrdiff_t a_stride, ptrdiff_t pairs, const int16_t *w,
+                      __m256i start0, __m256i start1, __m256i acc[TILE][2]) {
+    for (int j = 0; j < P; j++) {
+        acc[j][0] = start0;
+        acc[j][1] = start1;
+    }
+    /* Not unrolled: two steps at once need more than AVX2's 16 ymm registers (accumulators
+     * spilled to the stack). */
+#pragma clang loop unroll(disable)
+    for (ptrdiff_t p = 0; p < pairs; p++) {
+        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(w + p * 32));
+        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(w + p * 32 + 16));
+        for (int j = 0; j < P; j++) {
+            int32_t pair;
+            __builtin_memcpy(&pair, a + j * a_stride + 2 * p, 4);
+            const __m256i x = _mm256_set1_epi32(pair);
+            acc[j][0] = _mm256_add_epi32(acc[j][0], _mm256_madd_epi16(x, w0));
+            acc[j][1] = _mm256_add_epi32(acc[j][1], _mm256_madd_epi16(x, w1));
+        }
+    }
+}
+
+typedef struct gemm_block {
+    stage_half h[2];
+    __m256i zp, lo, hi;
+    int has_left;
+    ptrdiff_t valid;
+} gemm_block;
+
+/* Stores row j's 16 channels (`valid` of them) at dst. */
+INLINE void gemm_store(const int kind, const gemm_block *g, __m256i a0, __m256i a1, void *dst) {
+    if (kind == BOOTH_OUT_INT32) {
+        if (g->valid == 16) {
+            _mm256_storeu_si256((__m256i *)dst, a0);
+            _mm256_storeu_si256((__m256i *)((int32_t *)dst + 8), a1);
+        } else {
+            int32_t t[16];
+            _mm256_storeu_si256((__m256i *)t, a0);
+            _mm256_storeu_si256((__m256i *)(t + 8), a1);
+            for (ptrdiff_t i = 0; i < g->valid; i++) ((int32_t *)dst)[i] = t[i];
+        }
+        return;
+    }
+    const __m256i r0 = requantize8(a0, &g->h[0], g->has_left, g->zp, g->lo, g->hi);
+    const __m256i r1 = requantize8(a1, &g->h[1], g->has_left, g->zp, g->lo, g->hi);
+    /* Clamped to the output type's range, so the saturating packs only narrow. */
+    const __m256i v16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(r0, r1), 0xD8);
+    if (kind == BOOTH_OUT_INT16) {
+        if (g->valid == 16) {
+            _mm256_storeu_si256((__m256i *)dst, v16);
+        } else {
+            int16_t t[16];
+            _mm256_storeu_si256((__m256i *)t, v16);
+            for (ptrdiff_t i = 0; i < g->valid; i++) ((int16_t *)dst)[i] = t[i];
+        }
+    } else {
+        const __m128i v8 = _mm_packs_epi16(_mm256_castsi256_si128(v16), _mm256_extracti128_si256(v16, 1));
+        if (g->valid == 16) {
+            _mm_storeu_si128((__m128i *)dst, v8);
+        } else {
+            int8_t t[16];
+            _mm_storeu_si128((__m128i *)t, v8);
+            for (ptrdiff_t i = 0; i < g->valid; i++) ((int8_t *)dst)[i] = t[i];
+        }
+    }
+}
+
+INLINE void gemm_rows(const int P, const int kind, const gemm_block *g, const int16_t *a, ptrdiff_t a_stride, ptrdiff_t pairs,
+                      const int16_t *w, __m256i start0, __m256i start1, char *out, ptrdiff_t row_bytes) {
+    __m256i acc[TILE][2];
+    gemm_tile(P, a, a_stride, pairs, w, start0, start1, acc);
+    for (int j = 0; j < P; j++) gemm_store(kind, g, acc[j][0], acc[j][1], out + j * row_bytes);
+}
+
+/* One output kind's GEMM (`out_kind` a constant after inlining: no branch per row). */
+INLINE void gemm_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
+                      ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t out_stride) {
+    const ptrdiff_t pairs = a_stride / 2, blocks = (channels + 15) / 16;
+    const ptrdiff_t elem = out_kind == BOOTH_OUT_INT8 ? 1 : out_kind == BOOTH_OUT_INT16 ? 2 : 4;
+    const ptrdiff_t row_bytes = out_stride * elem;
+    gemm_block g;
+    g.has_left = 0;
+    if (out_kind != BOOTH_OUT_INT32) {
+        for (ptrdiff_t c = 0; c < blocks * 16; c++)
+            if (stage->left_shift[c] != 0) g.has_left = 1;
+        g.zp = _mm256_set1_epi32(stage->zero_point);
+        g.lo = _mm256_set1_epi32(stage->minimum);
+        g.hi = _mm256_set1_epi32(stage->maximum);
+    }
+    for (ptrdiff_t b = 0; b < blocks; b++) {
+        const int16_t *wb = w + b * a_stride * 16;
+        const ptrdiff_t left = channels - b * 16;
+        g.valid = left < 16 ? left : 16;
+        __m256i s0 = _mm256_setzero_si256(), s1 = s0;
+        if (out_kind != BOOTH_OUT_INT32) {
+            s0 = _mm256_loadu_si256((const __m256i *)(stage->bias + b * 16));
+            s1 = _mm256_loadu_si256((const __m256i *)(stage->bias + b * 16 + 8));
+            stage_half_init(&g.h[0], stage, b * 16, natural_lo);
+            stage_half_init(&g.h[1], stage, b * 16, natural_hi);
+        }
+        char *ob = (char *)out + b * 16 * elem;
+        ptrdiff_t r = 0;
+        for (; r + 6 <= rows; r += 6)
+            gemm_rows(6, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+        if (r + 4 <= rows) {
+            gemm_rows(4, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+            r += 4;
+        }
+        if (r + 2 <= rows) {
+            gemm_rows(2, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+            r += 2;
+        }
+        if (r < rows) gemm_rows(1, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+    }
+}
+
+int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                       const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    switch (out_kind) {
+    case BOOTH_OUT_INT8: gemm_kind(BOOTH_OUT_INT8, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    case BOOTH_OUT_INT16: gemm_kind(BOOTH_OUT_INT16, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    default: gemm_kind(BOOTH_OUT_INT32, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    }
+    return 1;
+}
+
+/* MARK: Depthwise */
+
+/* Channel order of the depthwise accumulators: vpunpck{l,h}wd interleave within 128-bit lanes, so
+ * the low products hold channels 0–3 and 8–11, the high ones 4–7 and 12–15; vpackssdw of the two
+ * puts them back in order. */
+static const int unpack_lo[8] = {0, 1, 2, 3, 8, 9, 10, 11}, unpack_hi[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+
+enum { MAX_DW_PAIRS = 13 }; /* 5×5 taps */
+
+INLINE __m256i dw_load(const int bits, const void *p) {
+    if (bits == 8) return _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)p));
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Interior pixels of one row, 16 channels (from channel cc) at a time: taps in pairs, each pair's
+ * activations interleaved (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters
+ * with vpmaddwd; the accumulators start at bias − zp·Σw (wrapping int32, like the reference's
+ * bias + Σ (x − zp)·w); then StageRegisters' output stage. */
+INLINE void dw_interior(const int bits, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                        ptrdiff_t channels, ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride,
+                        const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *st, void *out) {
+    const ptrdiff_t taps = k_h * k_w, pairs = (taps + 1) / 2;
+    const ptrdiff_t esize = bits / 8;
+    ptrdiff_t offset[2 * MAX_DW_PAIRS];
+    for (ptrdiff_t t = 0; t < 2 * pairs; t++) {
+        const ptrdiff_t tt = t < taps ? t : 0;  /* the odd tap's partner: any readable tap, times 0 */
+        offset[t] = ((tt / k_w) * row_stride + (tt % k_w) * channels) * esize;
+    }
+    __m256i wl[MAX_DW_PAIRS], wh[MAX_DW_PAIRS];
+    stage_half h[2];
+    int has_left = 0;
+    const __m256i zp = _mm256_set1_epi32(st->zero_point), lo = _mm256_set1_epi32(st->minimum),
+                  hi = _mm256_set1_epi32(st->maximum), zpin = _mm256_set1_epi32(zero_point);
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        const ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        for (ptrdiff_t p = 0; p < pairs; p++) {
+            const __m256i w0 = _mm256_loadu_si256((const __m256i *)(w + 2 * p * tap_stride + cc));
+            const __m256i w1 = 2 * p + 1 < taps ? _mm256_loadu_si256((const __m256i *)(w + (2 * p + 1) * tap_stride + cc))
+                                                : _mm256_setzero_si256();
+            wl[p] = _mm256_unpacklo_epi16(w0, w1);
+            wh[p] = _mm256_unpackhi_epi16(w0, w1);
+        }
+        stage_half_init(&h[0], st, cc, unpack_lo);
+        stage_half_init(&h[1], st, cc, unpack_hi);
+        for (int i = 0; i < 16; i++)
+            if (st->left_shift[cc + i] != 0) has_left = 1;
+        const __m256i b0 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(st->bias + cc)),
+                                            _mm256_mullo_epi32(zpin, _mm256_loadu_si256((const __m256i *)(tap_sums + cc))));
+        const __m256i b1 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(st->bias + cc + 8)),
+                                            _mm256_mullo_epi32(zpin, _mm256_loadu_si256((const __m256i *)(tap_sums + cc + 8))));
+        const __m256i start_lo = _mm256_permute2x128_si256(b0, b1, 0x20);
+        const __m256i start_hi = _mm256_permute2x128_si256(b0, b1, 0x31);
+        const char *src = (const char *)origin + cc * esize;
+        char *dst = (char *)out + cc * esize;
+        for (ptrdiff_t px = 0; px < pixels; px++) {
+            __m256i al = start_lo, ah = start_hi;
+            for (ptrdiff_t p = 0; p < pairs; p++) {
+                const __m256i x0 = dw_load(bits, src + offset[2 * p]);
+                const __m256i x1 = dw_load(bits, src + offset[2 * p + 1]);
+                al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[p]));
+                ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[p]));
+            }
+            const __m256i r0 = requantize8(al, &h[0], has_left, zp, lo, hi);
+            const __m256i r1 = requantize8(ah, &h[1], has_left, zp, lo, hi);
+            const __m256i v16 = _mm256_packs_epi32(r0, r1);  /* channels in order */
+            if (bits == 16) {
+                _mm256_storeu_si256((__m256i *)dst, v16);
+            } else {
+                _mm_storeu_si128((__m128i *)dst, _mm_packs_epi16(_mm256_castsi256_si128(v16), _mm256_extracti128_si256(v16, 1)));
+            }
+            src += step * esize;
+            dst += channels * esize;
+        }
+    }
+}
+
+int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                           int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
+    dw_interior(8, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    return 1;
+}
+
+int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                            int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
+    dw_interior(16, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    return 1;
+}
+
+#else
+
+int booth_x86_available(void) { return 0; }
+
+int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                       const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    (void)a; (void)rows; (void)a_stride; (void)w; (void)channels; (void)stage; (void)out; (void)out_stride; (void)out_kind;
+    return 0;
+}
+
+int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                           int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k_h; (void)k_w; (void)w;
+    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+    return 0;
+}
+
+int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
+                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                            int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k_h; (void)k_w; (void)w;
+    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+    return 0;
+}
+
+int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+#endif
