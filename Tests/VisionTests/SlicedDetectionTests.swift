@@ -81,6 +81,12 @@ import Vision
         a.detectionInterval = 5
         b.detectionInterval = 5
         b.detectionSlices = 3
+        // The step costs measured before the first frame (as the kiosk does), not inside it; a
+        // tracker that does not slice measures nothing.
+        a.prepareDetectionSlices()
+        b.prepareDetectionSlices()
+        #expect(!whole.detector.sliceCostsMeasured)
+        #expect(sliced.detector.sliceCostsMeasured)
         var firstA: Int? = nil, firstB: Int? = nil
         for (i, frame) in frames.enumerated() {
             let metadata = FrameMetadata(sequence: UInt64(i), timestampNanoseconds: UInt64(i + 1) * 33_333_333)

@@ -94,6 +94,7 @@ public final class KioskRuntime: @unchecked Sendable {
                                                 sharing: liveArena)
             let tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
             tracker.detectionSlices = FaceTracker.liveDetectionSlices   // no frame carries the whole detector
+            tracker.prepareDetectionSlices()   // the step costs measured now, not in a live frame
             liveVision = LiveVision(tracker: tracker, rules: profile.map { LiveRules(profile: $0) })
         } catch {
             throw .models("\(error)")

@@ -49,6 +49,8 @@ public final class FaceDetector {
     /// The sliced run of `startDetection` (made on first use) and the geometry of the one under way.
     var sliced: SlicedRun? = nil
     var slicesAsked = 0
+    /// Each step's thread CPU time (`SlicedRun.measureStepCosts`), measured once.
+    var measuredStepCosts: [Int]? = nil
     struct Pending {
         var originX, originY, side, imageWidth, imageHeight: Float
     }
@@ -135,7 +137,10 @@ public final class FaceDetector {
             // Slices of about equal time: each step's thread CPU time measured on this input, the
             // least of three runs (once, on the first sliced detection).
             let head = preparedIn + FaceDetector.threadNanoseconds() - t0
-            let costs = slices > 1 ? SlicedRun.measureStepCosts(interpreter, rounds: 3, clock: FaceDetector.threadNanoseconds) : nil
+            if slices > 1 && measuredStepCosts == nil {
+                measuredStepCosts = SlicedRun.measureStepCosts(interpreter, rounds: 3, clock: FaceDetector.threadNanoseconds)
+            }
+            let costs = slices > 1 ? measuredStepCosts : nil
             sliced = SlicedRun(interpreter, slices: slices, stepCosts: costs, headCost: head)
             slicesAsked = slices
         }
@@ -143,6 +148,22 @@ public final class FaceDetector {
                           imageWidth: Float(image.width), imageHeight: Float(image.height))
         sliced!.start()
     }
+
+    /// Measures the model's step costs for `startDetection`'s slices now (three whole runs on a
+    /// zero input, about three detector frames of CPU), so that the first sliced detection does not
+    /// do it inside a live frame: call it before the live loop starts. Nothing else may use this
+    /// detector's arena meanwhile. A detection under way is dropped. Costs do not depend on the
+    /// input; measured once (later calls do nothing).
+    public func prepareSlicedDetection() {
+        guard measuredStepCosts == nil else { return }
+        if pending != nil { cancelDetection() }
+        interpreter.withInput(0) { $0.update(repeating: 0) }
+        measuredStepCosts = SlicedRun.measureStepCosts(interpreter, rounds: 3, clock: FaceDetector.threadNanoseconds)
+    }
+
+    /// Whether the step costs for sliced detection are measured (`prepareSlicedDetection`, or the
+    /// first sliced detection).
+    public var sliceCostsMeasured: Bool { measuredStepCosts != nil }
 
     /// The calling thread's CPU time in nanoseconds.
     static func threadNanoseconds() -> Int {

@@ -37,6 +37,13 @@ public final class FaceTracker {
     /// The kiosk's `detectionSlices`: the full-range detector (about 8.6 ms of a 640×480 frame's
     /// vision, downscale included, on the x86 dev machine) becomes three slices of about 3 ms.
     public static let liveDetectionSlices = 3
+
+    /// Does the one-off work of sliced detection now (`FaceDetector.prepareSlicedDetection`: the
+    /// model's step costs), so no live frame carries it; nothing when `detectionSlices` is 1.
+    /// Call it after setting `detectionSlices`, before the first frame.
+    public func prepareDetectionSlices() {
+        if detectionSlices > 1 { detector.prepareSlicedDetection() }
+    }
     public var landmarkSmoothing = OneEuroParameters.landmarks
     public var angleSmoothing = OneEuroParameters.angles
     /// Smoothing on or off (off: the faces are the raw model output).
