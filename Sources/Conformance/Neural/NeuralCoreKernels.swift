@@ -10,7 +10,7 @@ import NeuralCore
 /// architecture, so the golden checksums also hold the two builds to the same float results.
 public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
-        [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, depthwise,
+        [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, transposeRows, depthwise,
          pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary]
     }
@@ -229,6 +229,66 @@ public enum NeuralCoreKernels {
                 }
             }
             return ConformanceInstance(inputs: [a], outputs: [PlaneShape(width: rows * n, height: 1, bytesPerPixel: esize)],
+                                       reference: reference, variants: variants)
+        }
+    }
+
+    // MARK: Transposed convolution rows (float output)
+
+    /// `(pixels, stride, outputChannels, inputChannels)` of `nn.transpose.rows`: landscape's and
+    /// selfie's segmentation heads (2×2 stride 2, 16 → 1: 2 lanes of depth 16) on full and short
+    /// 4-pixel groups, then odd depths (padded row stride), 4, 6, 16 and 1 lanes.
+    static let transposeRowsShapes: [(pixels: Int, s: Int, oc: Int, ic: Int)] =
+        [(64, 2, 1, 16), (13, 2, 1, 16), (3, 2, 1, 16), (1, 2, 1, 16), (9, 2, 2, 16), (7, 2, 1, 7),
+         (10, 2, 3, 33), (5, 4, 4, 8), (6, 1, 1, 17), (4, 2, 2, 1)]
+
+    /// One output row of `TransposeConvPlan.runRows`: the portable path (`gemmScalar` to int32,
+    /// then the Swift float stage) against, on aarch64, `booth_transpose_rows_s16_f32` (the
+    /// variant `neon`), which must equal it bit for bit. Activations cover the int16 range, rows
+    /// hold seeded values past the depth (the kernels must not read them into the sums: the
+    /// reference does not), and the clamp is none, ReLU6-like or ±1. Off aarch64 only the
+    /// reference runs; its checksums are the golden ones.
+    static var transposeRows: ConformanceKernel {
+        let bounds: [(Float, Float)] = [(-.infinity, .infinity), (0, 6), (-1, 1)]
+        var cases: [ConformanceCase] = []
+        for (i, t) in transposeRowsShapes.enumerated() {
+            cases.append(ConformanceCase(label: "p\(t.pixels)s\(t.s)o\(t.oc)i\(t.ic)c\(i % 3)",
+                                         width: t.pixels, height: t.oc, slack: t.s * 4 + i % 3, extra: t.ic))
+        }
+#if arch(arm64)
+        let names = [name(IntegerKernels.scalar), "neon"]
+#else
+        let names = [name(IntegerKernels.scalar)]
+#endif
+        return ConformanceKernel(name: "nn.transpose.rows", cases: cases,
+                                 benchCase: ConformanceCase(label: "p128s2o1i16c0", width: 128, height: 1, slack: 8, extra: 16),
+                                 variantNames: names) { c, r in
+            let pixels = c.width, oc = c.height, s = c.slack / 4, ic = c.extra
+            let (lower, upper) = bounds[c.slack % 4]
+            let channels = s * oc
+            let filters = randomInt8s(channels * ic, in: -127...127, &r)
+            let packed = PackedGEMMWeights(weights: filters, outputChannels: channels, depth: ic)
+            let scale = randomFloats(oc, in: 1e-5...2e-3, &r)
+            let bias = randomFloats(oc, in: -3...3, &r)
+            let k2 = packed.depthStride
+            let a = TestPlane(count: pixels * k2, elementSize: 2, random: &r)
+            let ap = a.elements(as: Int16.self)
+            for p in 0..<pixels {
+                for d in 0..<ic { ap[p * k2 + d] = Int16.random(in: .min ... .max, using: &r) }
+            }
+            let reference = ConformanceVariant(name: name(IntegerKernels.scalar)) { i, o in
+                TransposeRowsKernels.reference(UnsafePointer(int16(i[0])), pixels: pixels, weights: packed, outputChannels: oc,
+                                               scale: scale, bias: bias, lower: lower, upper: upper, output: float(o[0]))
+            }
+            var variants: [ConformanceVariant] = []
+#if arch(arm64)
+            // A shape the C kernel does not take leaves the output as it was: a difference.
+            variants.append(ConformanceVariant(name: "neon") { i, o in
+                _ = TransposeRowsKernels.neon(UnsafePointer(int16(i[0])), pixels: pixels, weights: packed, outputChannels: oc,
+                                              scale: scale, bias: bias, lower: lower, upper: upper, output: float(o[0]))
+            })
+#endif
+            return ConformanceInstance(inputs: [a], outputs: [PlaneShape(width: pixels * channels, height: 1, bytesPerPixel: 4)],
                                        reference: reference, variants: variants)
         }
     }

@@ -317,3 +317,40 @@ func transposeDot<E: QuantizedActivation>(_ x: UnsafePointer<E>, _ w: UnsafePoin
     while i < n { sum &+= (Int32(truncatingIfNeeded: x[i]) &- zp) &* w[i]; i += 1 }
     return sum
 }
+
+/// One output row of `TransposeConvPlan.runRows` (float output) on its two paths, for the
+/// conformance kernel `nn.transpose.rows`: `pixels` int16 rows `weights.depthStride` apart, the
+/// `[kx][o]` filter rows of one `ky` (`weights.outputChannels` = stride × `outputChannels`), and
+/// the float stage `acc · scale[o] + bias[o]` clamped to `lower...upper`.
+public enum TransposeRowsKernels {
+    /// The portable path: `gemmScalar` to int32, then `FloatOutputStage.apply`.
+    public static func reference(_ a: UnsafePointer<Int16>, pixels: Int, weights: PackedGEMMWeights,
+                                 outputChannels oc: Int, scale: [Float], bias: [Float], lower: Float, upper: Float,
+                                 output: UnsafeMutablePointer<Float>) {
+        let channels = weights.outputChannels
+        precondition(oc > 0 && channels % oc == 0 && scale.count == oc && bias.count == oc)
+        let acc = UnsafeMutablePointer<Int32>.allocate(capacity: pixels * channels)
+        defer { acc.deallocate() }
+        gemmScalar(a, pixels, weights, .int32(acc, rowStride: channels))
+        FloatOutputStage(scale: scale, bias: bias, lower: lower, upper: upper)
+            .apply(acc, rows: pixels * channels / oc, channels: oc, output: output, rowStride: oc)
+    }
+
+    /// aarch64: `booth_transpose_rows_s16_f32`, as `runRows` calls it; false when the C kernel
+    /// does not take the shape. Elsewhere always false (there is no other path).
+    public static func neon(_ a: UnsafePointer<Int16>, pixels: Int, weights: PackedGEMMWeights,
+                            outputChannels oc: Int, scale: [Float], bias: [Float], lower: Float, upper: Float,
+                            output: UnsafeMutablePointer<Float>) -> Bool {
+#if arch(arm64)
+        guard let w = weights.neon else { return false }
+        return scale.withUnsafeBufferPointer { sc in
+            bias.withUnsafeBufferPointer { b in
+                booth_transpose_rows_s16_f32(a, pixels, weights.depthStride, weights.depth, w, weights.outputChannels, oc,
+                                             sc.baseAddress!, b.baseAddress!, lower, upper, output) != 0
+            }
+        }
+#else
+        return false
+#endif
+    }
+}
