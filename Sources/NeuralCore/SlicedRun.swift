@@ -81,6 +81,9 @@ public final class SlicedRun {
             // Step s straddles the target: end the slice before or after it, whichever is nearer.
             var cut = s
             if s < cost.count && target - done > done + cost[s] - target { cut = s + 1 }
+            // Every slice runs at least one step: when the head (or one step) outweighs the
+            // slice's share, the target can fall at or before the last cut.
+            cut = max(cut, bounds.last! + 1)
             // Only between operations.
             while cut < opOf.count && cut > 0 && opOf[cut - 1] == opOf[cut] { cut += 1 }
             if cut > bounds.last! && cut < program.steps.count { bounds.append(cut) }
