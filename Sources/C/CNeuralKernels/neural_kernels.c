@@ -485,6 +485,22 @@ static inline __attribute__((always_inline)) gemm8_block gemm8_block_begin(
         if (R > 2) PAIR_ROW(2, x2, q);                                                            \
         if (R > 3) PAIR_ROW(3, x3, q);                                                            \
     } while (0)
+/* The whole depth `k4` into `c`: sixteen k per activation load, then the last one to three quads. */
+#define PAIR_DEPTH()                                                                              \
+    do {                                                                                          \
+        ptrdiff_t k = 0;                                                                          \
+        for (; k + 16 <= k4; k += 16) {                                                           \
+            PAIR_ROWS();                                                                          \
+            PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);                               \
+        }                                                                                         \
+        ptrdiff_t quads = (k4 - k) / 4;                                                           \
+        if (quads > 0) {                                                                          \
+            PAIR_ROWS();                                                                          \
+            PAIR_QUAD(0);                                                                         \
+            if (quads > 1) PAIR_QUAD(1);                                                          \
+            if (quads > 2) PAIR_QUAD(2);                                                          \
+        }                                                                                         \
+    } while (0)
 
 /* `R` rows (1...4) × 16 channels of one block over `k4` (the depth rounded up to 4), of which
  * the first `G` (1, 2 or 4) groups of four are computed (a last block of at most 4 or 8 valid
@@ -495,18 +511,7 @@ static inline __attribute__((always_inline)) void pair_tile(
     int32x4_t c[4][4]) {
     for (int r = 0; r < 4; r++)
         for (int j = 0; j < 4; j++) c[r][j] = start[j];
-    ptrdiff_t k = 0;
-    for (; k + 16 <= k4; k += 16) {
-        PAIR_ROWS();
-        PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
-    }
-    ptrdiff_t quads = (k4 - k) / 4;
-    if (quads > 0) {
-        PAIR_ROWS();
-        PAIR_QUAD(0);
-        if (quads > 1) PAIR_QUAD(1);
-        if (quads > 2) PAIR_QUAD(2);
-    }
+    PAIR_DEPTH();
 }
 
 /* Four rows × 16 channels (8 with G = 2) of one block from accumulator start to stored int8 /
@@ -528,18 +533,7 @@ static inline __attribute__((always_inline)) void pair_tile4_out(
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) c[r][j] = j < G ? st[j] : vdupq_n_s32(0);
     }
-    ptrdiff_t k = 0;
-    for (; k + 16 <= k4; k += 16) {
-        PAIR_ROWS();
-        PAIR_QUAD(0); PAIR_QUAD(1); PAIR_QUAD(2); PAIR_QUAD(3);
-    }
-    ptrdiff_t quads = (k4 - k) / 4;
-    if (quads > 0) {
-        PAIR_ROWS();
-        PAIR_QUAD(0);
-        if (quads > 1) PAIR_QUAD(1);
-        if (quads > 2) PAIR_QUAD(2);
-    }
+    PAIR_DEPTH();
     OPAQUE(s);
 #undef OPAQUE
 #pragma GCC unroll 4
