@@ -138,6 +138,21 @@ static void pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t in_c, const floa
         CHANNEL_GROUPS(1, pw_tile(1, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
 }
 
+/* The output columns [first, end) whose whole window lies inside the input horizontally (the
+ * others take the bounds-checked path). */
+static inline void interior_columns(const booth_fconv *d, ptrdiff_t *first, ptrdiff_t *end) {
+    const ptrdiff_t sx = d->stride_w, out_w = d->out_w;
+    ptrdiff_t f = (d->pad_left + sx - 1) / sx;
+    if (f < 0) f = 0;
+    if (f > out_w) f = out_w;
+    const ptrdiff_t span_w = (d->k_w - 1) * d->dilation_w + 1;
+    ptrdiff_t e = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
+    if (e > out_w) e = out_w;
+    if (e < f) e = f;
+    *first = f;
+    *end = e;
+}
+
 int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
     const ptrdiff_t ocp = (d->out_c + 7) & ~(ptrdiff_t)7;
     const __m256 lo = _mm256_set1_ps(d->lo), hi = _mm256_set1_ps(d->hi);
@@ -145,15 +160,9 @@ int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, co
         pw_run(in, d->batch * d->in_h * d->in_w, d->in_c, w, bias, out, d->out_c, ocp, lo, hi);
         return 1;
     }
-    const ptrdiff_t sx = d->stride_w, dx = d->dilation_w, out_w = d->out_w, out_c = d->out_c;
-    /* Output columns whose whole window lies inside the input horizontally. */
-    ptrdiff_t first = (d->pad_left + sx - 1) / sx;
-    if (first < 0) first = 0;
-    if (first > out_w) first = out_w;
-    const ptrdiff_t span_w = (d->k_w - 1) * dx + 1;
-    ptrdiff_t end = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
-    if (end > out_w) end = out_w;
-    if (end < first) end = first;
+    const ptrdiff_t sx = d->stride_w, out_w = d->out_w, out_c = d->out_c;
+    ptrdiff_t first, end;
+    interior_columns(d, &first, &end);
     for (ptrdiff_t n = 0; n < d->batch; n++) {
         const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
         for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
@@ -309,13 +318,8 @@ int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *
     int32_t lanes[8];
     for (int l = 0; l < 8; l++) lanes[l] = l < out_c % 8 ? -1 : 0;
     const __m256i mask = _mm256_loadu_si256((const __m256i *)lanes);
-    ptrdiff_t first = (d->pad_left + sx - 1) / sx;
-    if (first < 0) first = 0;
-    if (first > out_w) first = out_w;
-    const ptrdiff_t span_w = (d->k_w - 1) * d->dilation_w + 1;
-    ptrdiff_t end = d->in_w + d->pad_left - span_w >= 0 ? (d->in_w + d->pad_left - span_w) / sx + 1 : 0;
-    if (end > out_w) end = out_w;
-    if (end < first) end = first;
+    ptrdiff_t first, end;
+    interior_columns(d, &first, &end);
     for (ptrdiff_t n = 0; n < d->batch; n++) {
         const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
         for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
