@@ -86,12 +86,15 @@ public final class SharedArena {
     /// Returns the integer block's pages from `offset` on to the system (their contents become
     /// zero on the next touch): after a larger model lent the block has run, the pages only it
     /// used leave resident memory again. Call it while no interpreter sharing the arena runs.
+    /// (A no-op without a C library: the Embedded aarch64 build of the cores has no `madvise`.)
     public func releasePages(from offset: Int) {
+#if canImport(Glibc) || canImport(Darwin)
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (Int(bitPattern: base) + max(offset, 0) + page - 1) / page * page
         let end = (Int(bitPattern: base) + claimedBytes) / page * page
         guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
         _ = madvise(p, end - start, MADV_DONTNEED)
+#endif
     }
 
     private func check(_ bytes: Int, _ what: String) throws(ModelError) {
