@@ -1164,18 +1164,31 @@ void booth_lookup_s16(const int16_t *in, ptrdiff_t n, const int16_t *table, int1
     for (; i < n; i++) out[i] = center[in[i]];
 }
 
-static inline int32x4_t quantize4(float32x4_t x, float32x4_t inv, float32x4_t zp, float32x4_t lo, float32x4_t hi) {
-    float32x4_t v = vaddq_f32(vrndaq_f32(vmulq_f32(x, inv)), zp);
-    return vcvtq_s32_f32(vminq_f32(vmaxq_f32(v, lo), hi));
+/* round(x · inverse_scale) as int32: `fcvtas` rounds to nearest with ties away from zero, as
+ * `frinta` then `fcvtzs` do, and saturates to the int32 range. The reference adds the zero
+ * point in float and clamps; for |round(·)| < 2^24 that float sum is exact, and beyond it the
+ * sum lies past either bound on the same side, so the saturating integer adds and narrows below
+ * give the reference's values (NaN is no input: the Swift reference traps on it). */
+static inline int32x4_t qround4(const float *in, float32x4_t inv) { return vcvtaq_s32_f32(vmulq_f32(vld1q_f32(in), inv)); }
+
+/* Eight values rounded and narrowed to int16 with saturation (`sqxtn`, `sqxtn2`). */
+static inline int16x8_t qround8(const float *in, float32x4_t inv) {
+    return vqmovn_high_s32(vqmovn_s32(qround4(in, inv)), qround4(in + 4, inv));
 }
 
+/* int8: sixteen values per step. Saturating to int16 first and then adding the zero point
+ * (|zp| ≤ 128) with saturation keeps every out-of-range value out of the int8 range on its own
+ * side, so the final `sqxtn` clamps as the reference does. */
 void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
-    float32x4_t inv = vdupq_n_f32(inverse_scale), zp = vdupq_n_f32(zero_point);
-    float32x4_t lo = vdupq_n_f32(-128), hi = vdupq_n_f32(127);
+    float32x4_t inv = vdupq_n_f32(inverse_scale);
     ptrdiff_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        int32x4_t a = quantize4(vld1q_f32(in + i), inv, zp, lo, hi), b = quantize4(vld1q_f32(in + i + 4), inv, zp, lo, hi);
-        vst1_s8(out + i, vmovn_s16(vcombine_s16(vmovn_s32(a), vmovn_s32(b))));
+    if (zero_point >= -128 && zero_point <= 127) {
+        int16x8_t zp = vdupq_n_s16((int16_t)zero_point);
+        for (; i + 16 <= n; i += 16) {
+            int16x8_t a = vqaddq_s16(qround8(in + i, inv), zp), b = vqaddq_s16(qround8(in + i + 8, inv), zp);
+            vst1q_s8(out + i, vqmovn_high_s16(vqmovn_s16(a), b));
+        }
+        for (; i + 8 <= n; i += 8) vst1_s8(out + i, vqmovn_s16(vqaddq_s16(qround8(in + i, inv), zp)));
     }
     for (; i < n; i++) {
         float v = __builtin_roundf(in[i] * inverse_scale) + zero_point;
@@ -1183,13 +1196,23 @@ void booth_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float 
     }
 }
 
+/* int16: sixteen values per step; a zero point other than 0 (within int16) is added to the
+ * int32 value with saturation before the narrowing. */
 void booth_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
-    float32x4_t inv = vdupq_n_f32(inverse_scale), zp = vdupq_n_f32(zero_point);
-    float32x4_t lo = vdupq_n_f32(-32768), hi = vdupq_n_f32(32767);
+    float32x4_t inv = vdupq_n_f32(inverse_scale);
     ptrdiff_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        int32x4_t a = quantize4(vld1q_f32(in + i), inv, zp, lo, hi), b = quantize4(vld1q_f32(in + i + 4), inv, zp, lo, hi);
-        vst1q_s16(out + i, vcombine_s16(vmovn_s32(a), vmovn_s32(b)));
+    if (zero_point == 0) {
+        for (; i + 16 <= n; i += 16) {
+            vst1q_s16(out + i, qround8(in + i, inv));
+            vst1q_s16(out + i + 8, qround8(in + i + 8, inv));
+        }
+        for (; i + 8 <= n; i += 8) vst1q_s16(out + i, qround8(in + i, inv));
+    } else if (zero_point >= -32768 && zero_point <= 32767) {
+        int32x4_t zp = vdupq_n_s32((int32_t)zero_point);
+        for (; i + 8 <= n; i += 8) {
+            int32x4_t a = vqaddq_s32(qround4(in + i, inv), zp), b = vqaddq_s32(qround4(in + i + 4, inv), zp);
+            vst1q_s16(out + i, vqmovn_high_s32(vqmovn_s32(a), b));
+        }
     }
     for (; i < n; i++) {
         float v = __builtin_roundf(in[i] * inverse_scale) + zero_point;
@@ -1241,27 +1264,40 @@ void booth_logistic_f32(const float *in, ptrdiff_t n, float *out) {
     }
 }
 
+/* Four products scale · (float)q for int32 lanes q. */
+static inline void dq_store4(float *out, float32x4_t s, int32x4_t q) { vst1q_f32(out, vmulq_f32(s, vcvtq_f32_s32(q))); }
+
+/* Sixteen values per step; q − zp by `ssubl` (int8 − int8 into int16, exact) when the zero
+ * point is an int8, then widened, converted (exact) and multiplied as the reference does. */
 void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
     float32x4_t s = vdupq_n_f32(scale);
-    int16x8_t zp = vdupq_n_s16((int16_t)zero_point);
     ptrdiff_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        /* int8 − zp fits int16 (|zp| ≤ 128). */
-        int16x8_t x = vsubq_s16(vmovl_s8(vld1_s8(in + i)), zp);
-        vst1q_f32(out + i, vmulq_f32(s, vcvtq_f32_s32(vmovl_s16(vget_low_s16(x)))));
-        vst1q_f32(out + i + 4, vmulq_f32(s, vcvtq_f32_s32(vmovl_high_s16(x))));
+    if (zero_point >= -128 && zero_point <= 127) {
+        int8x16_t zp = vdupq_n_s8((int8_t)zero_point);
+        for (; i + 16 <= n; i += 16) {
+            int8x16_t q = vld1q_s8(in + i);
+            int16x8_t lo = vsubl_s8(vget_low_s8(q), vget_low_s8(zp)), hi = vsubl_high_s8(q, zp);
+            dq_store4(out + i, s, vmovl_s16(vget_low_s16(lo)));
+            dq_store4(out + i + 4, s, vmovl_high_s16(lo));
+            dq_store4(out + i + 8, s, vmovl_s16(vget_low_s16(hi)));
+            dq_store4(out + i + 12, s, vmovl_high_s16(hi));
+        }
     }
     for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
 }
 
+/* Eight values per step; q − zp by `ssubl` (int16 − int16 into int32, exact) when the zero point
+ * is an int16. */
 void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
     float32x4_t s = vdupq_n_f32(scale);
-    int32x4_t zp = vdupq_n_s32(zero_point);
     ptrdiff_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        int16x8_t x = vld1q_s16(in + i);
-        vst1q_f32(out + i, vmulq_f32(s, vcvtq_f32_s32(vsubq_s32(vmovl_s16(vget_low_s16(x)), zp))));
-        vst1q_f32(out + i + 4, vmulq_f32(s, vcvtq_f32_s32(vsubq_s32(vmovl_high_s16(x), zp))));
+    if (zero_point >= -32768 && zero_point <= 32767) {
+        int16x8_t zp = vdupq_n_s16((int16_t)zero_point);
+        for (; i + 8 <= n; i += 8) {
+            int16x8_t q = vld1q_s16(in + i);
+            dq_store4(out + i, s, vsubl_s16(vget_low_s16(q), vget_low_s16(zp)));
+            dq_store4(out + i + 4, s, vsubl_high_s16(q, zp));
+        }
     }
     for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
 }
@@ -1586,7 +1622,10 @@ int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, c
             float *orow = out + ((n * d->out_h + oy) * d->out_w) * c;
             for (ptrdiff_t ox = 0; ox < d->out_w;) {
                 if (ox >= is && ox < ie) {
-                    if (ox + 4 <= ie) {
+                    if (ox + 8 <= ie) {
+                        fdw_pixels(8, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        ox += 8;
+                    } else if (ox + 4 <= ie) {
                         fdw_pixels(4, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
                         ox += 4;
                     } else {
@@ -1734,21 +1773,33 @@ int booth_transpose_f32(const booth_fconv *d, const float *in, float *packed, co
 void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float lo, float hi, float *out) {
     fbounds bd = fbounds_of(lo, hi);
     ptrdiff_t k = 0;
-#define BOOTH_BINARY_LOOP(EXPR)                                                                    \
-    for (; k + 8 <= n; k += 8) {                                                                   \
-        float32x4_t x0 = vld1q_f32(a + k), x1 = vld1q_f32(a + k + 4);                              \
-        float32x4_t y0 = vld1q_f32(b + k), y1 = vld1q_f32(b + k + 4);                              \
+    /* Sixteen values per step, then eight (the same split into full eights); the clamps chosen
+     * once, outside the loops (GCC at -O2 tests them per vector otherwise). */
+#define BOOTH_BINARY_STEP(K, EXPR, HL, HH)                                                         \
+    do {                                                                                           \
+        float32x4_t x0 = vld1q_f32(a + (K)), x1 = vld1q_f32(a + (K) + 4);                          \
+        float32x4_t y0 = vld1q_f32(b + (K)), y1 = vld1q_f32(b + (K) + 4);                          \
         float32x4_t x = x0, y = y0;                                                                \
         float32x4_t r0 = (EXPR);                                                                   \
         x = x1; y = y1;                                                                            \
         float32x4_t r1 = (EXPR);                                                                   \
-        vst1q_f32(out + k, fclamp4(r0, bd.lo, bd.hi, bd.has_lo, bd.has_hi));                       \
-        vst1q_f32(out + k + 4, fclamp4(r1, bd.lo, bd.hi, bd.has_lo, bd.has_hi));                   \
-    }
-    if (op == BOOTH_FBINARY_ADD) { BOOTH_BINARY_LOOP(vaddq_f32(x, y)) }
-    else if (op == BOOTH_FBINARY_MUL) { BOOTH_BINARY_LOOP(vmulq_f32(x, y)) }
-    else { BOOTH_BINARY_LOOP(vbslq_f32(vcltzq_f32(x), vmulq_f32(x, y), x)) }
+        vst1q_f32(out + (K), fclamp4(r0, bd.lo, bd.hi, HL, HH));                                   \
+        vst1q_f32(out + (K) + 4, fclamp4(r1, bd.lo, bd.hi, HL, HH));                               \
+    } while (0)
+#define BOOTH_BINARY_LOOP(EXPR, HL, HH)                                                            \
+    for (; k + 16 <= n; k += 16) { BOOTH_BINARY_STEP(k, EXPR, HL, HH); BOOTH_BINARY_STEP(k + 8, EXPR, HL, HH); } \
+    for (; k + 8 <= n; k += 8) BOOTH_BINARY_STEP(k, EXPR, HL, HH);
+#define BOOTH_BINARY_CLAMPS(EXPR)                                                                  \
+    if (bd.has_lo && bd.has_hi) { BOOTH_BINARY_LOOP(EXPR, 1, 1) }                                  \
+    else if (bd.has_lo) { BOOTH_BINARY_LOOP(EXPR, 1, 0) }                                          \
+    else if (bd.has_hi) { BOOTH_BINARY_LOOP(EXPR, 0, 1) }                                          \
+    else { BOOTH_BINARY_LOOP(EXPR, 0, 0) }
+    if (op == BOOTH_FBINARY_ADD) { BOOTH_BINARY_CLAMPS(vaddq_f32(x, y)) }
+    else if (op == BOOTH_FBINARY_MUL) { BOOTH_BINARY_CLAMPS(vmulq_f32(x, y)) }
+    else { BOOTH_BINARY_CLAMPS(vbslq_f32(vcltzq_f32(x), vmulq_f32(x, y), x)) }
+#undef BOOTH_BINARY_CLAMPS
 #undef BOOTH_BINARY_LOOP
+#undef BOOTH_BINARY_STEP
     for (; k < n; k++) {
         float x = a[k], y = b[k];
         float r = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);

@@ -12,7 +12,8 @@ public enum NeuralCoreKernels {
     public static var conformance: [ConformanceKernel] {
         [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, transposeRows, depthwise,
          pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
-         floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary]
+         floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
+         quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true)]
     }
 
     /// Channel counts around the vector widths.
@@ -537,6 +538,69 @@ public enum NeuralCoreKernels {
             let (ref, vars) = variants { set, i, o in set.logistic(UnsafePointer(float(i[0])), n, float(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: n, height: 1, bytesPerPixel: 4)],
                                        reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: QUANTIZE / DEQUANTIZE at the float boundaries
+
+    static let boundaryCounts = [1, 7, 8, 9, 15, 16, 17, 31, 33, 100]
+
+    /// float32 → int8 / int16 (`quantize`): values far past both clamp bounds, ties (scales of
+    /// 2^-k, so x · (1 / scale) lands on .5), ±0 and ±∞ (not NaN: the reference traps on it);
+    /// random zero points, and for int16 a zero point of 0 in every other case (the NEON kernel
+    /// has a loop for each).
+    static func quantize(int16 wide: Bool) -> ConformanceKernel {
+        let cases = boundaryCounts.map { ConformanceCase(label: "n\($0)", width: $0) }
+        let names = wide ? IntegerKernels.all16.map { name($0.name) } : variantNames
+        return ConformanceKernel(name: wide ? "nn.quantize16" : "nn.quantize", cases: cases,
+                                 benchCase: ConformanceCase(label: "n4096", width: 4096), variantNames: names) { c, r in
+            let n = c.width
+            let tie = r.next() % 2 == 0
+            let scale = tie ? Float(1) / Float(1 << (r.next() % 8)) : (wide ? Float.random(in: 0.0001...0.01, using: &r)
+                                                                            : Float.random(in: 0.005...0.1, using: &r))
+            let zp: Int32 = wide ? (n % 2 == 1 ? 0 : Int32.random(in: -300...300, using: &r)) : Int32.random(in: -128...127, using: &r)
+            let p = QuantParams(scale: scale, zeroPoint: zp)
+            let limit = scale * (wide ? 40000 : 200)
+            let special: [Float] = [.infinity, -.infinity, 0, -0.0, 1e30, -1e30, 3e9 * scale, -3e9 * scale]
+            let input = TestPlane(count: n, elementSize: 4, random: &r)
+            let x = float(input.plane)
+            for i in 0..<n {
+                if i % 5 == 4 { x[i] = special[(i / 5) % special.count]; continue }
+                x[i] = tie ? Float(Int.random(in: -2000...2000, using: &r)) * scale / 2 : Float.random(in: -limit...limit, using: &r)
+            }
+            let output = PlaneShape(width: n, height: 1, bytesPerPixel: wide ? 2 : 1)
+            if wide {
+                let all = IntegerKernels.all16.map { set in
+                    ConformanceVariant(name: name(set.name)) { i, o in set.quantize(UnsafePointer(float(i[0])), n, p, int16(o[0])) }
+                }
+                return ConformanceInstance(inputs: [input], outputs: [output], reference: all[0], variants: Array(all.dropFirst()))
+            }
+            let (ref, vars) = variants { set, i, o in set.quantize(UnsafePointer(float(i[0])), n, p, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [output], reference: ref, variants: vars)
+        }
+    }
+
+    /// int8 / int16 → float32 (`dequantize`): every value of the type, random scales and zero
+    /// points (for int16 0 in every other case).
+    static func dequantize(int16 wide: Bool) -> ConformanceKernel {
+        let cases = boundaryCounts.map { ConformanceCase(label: "n\($0)", width: $0) }
+        let names = wide ? IntegerKernels.all16.map { name($0.name) } : variantNames
+        return ConformanceKernel(name: wide ? "nn.dequantize16" : "nn.dequantize", cases: cases,
+                                 benchCase: ConformanceCase(label: "n4096", width: 4096), variantNames: names) { c, r in
+            let n = c.width
+            let scale = Float.random(in: 0.0001...0.1, using: &r)
+            let zp: Int32 = wide ? (n % 2 == 1 ? 0 : Int32.random(in: -300...300, using: &r)) : Int32.random(in: -128...127, using: &r)
+            let p = QuantParams(scale: scale, zeroPoint: zp)
+            let input = TestPlane(count: n, elementSize: wide ? 2 : 1, random: &r)
+            let output = PlaneShape(width: n, height: 1, bytesPerPixel: 4)
+            if wide {
+                let all = IntegerKernels.all16.map { set in
+                    ConformanceVariant(name: name(set.name)) { i, o in set.dequantize(UnsafePointer(int16(i[0])), n, p, float(o[0])) }
+                }
+                return ConformanceInstance(inputs: [input], outputs: [output], reference: all[0], variants: Array(all.dropFirst()))
+            }
+            let (ref, vars) = variants { set, i, o in set.dequantize(UnsafePointer(int8(i[0])), n, p, float(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [output], reference: ref, variants: vars)
         }
     }
 
