@@ -275,6 +275,13 @@ import TestSupport
         let stored = LookupTable.hardSwish(input: pin, output: pout, as: Int16.self)
         let computed = LookupTable.hardSwish(input: pin, output: pout, as: Int16.self, stored: false)
         #expect(stored.isStored && !computed.isStored)
+        // One record of the quantisations serves both views: the stored table is no computed
+        // one, the unstored one is a computed HARD_SWISH, and both give back their parameters.
+        #expect(stored.computed == nil && computed.computed?.function == .hardSwish)
+        for t in [stored, computed] {
+            #expect(t.hardSwishParameters?.input == pin && t.hardSwishParameters?.output == pout)
+        }
+        #expect(computed.computed?.input == pin && computed.computed?.output == pout)
         for count in [65536 + 5, 15, 1] {
             let input = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ 32768) }
             let expected = Self.eachVariant(count) { set, out in set.lookup(input, count, stored, out) }[0]
@@ -303,6 +310,7 @@ import TestSupport
         let stored = LookupTable.logistic(input: pin, output: pout, as: Int16.self)
         let computed = LookupTable.logistic(input: pin, output: pout, as: Int16.self, stored: false)
         #expect(stored.isStored && !computed.isStored && computed.hardSwishParameters == nil)
+        #expect(stored.computed == nil && stored.hardSwishParameters == nil && computed.computed?.function == .logistic)
         let input = (0..<65536 + 3).map { Int16(truncatingIfNeeded: $0 &* 7919 &+ 32768) }
         let expected = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, stored, out) }[0]
         let outs = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, computed, out) }

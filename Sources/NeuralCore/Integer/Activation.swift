@@ -30,8 +30,11 @@ public final class LookupTable {
     public var isStored: Bool { storage != nil }
     /// The functions an unstored table can compute.
     public enum Function: Sendable { case hardSwish, logistic }
+    /// The function and quantisations the table was built from, kept once: set on every
+    /// HARD_SWISH table (`hardSwishParameters`) and on unstored LOGISTIC tables (`computed`).
+    private var formula: (function: Function, input: QuantParams, output: QuantParams)?
     /// An unstored table's function and quantisations (nil for a stored table).
-    public private(set) var computed: (function: Function, input: QuantParams, output: QuantParams)?
+    public var computed: (function: Function, input: QuantParams, output: QuantParams)? { isStored ? nil : formula }
 
     /// `f` maps real input to real output (int8 activations).
     public convenience init(input: QuantParams, output: QuantParams, _ f: (Float) -> Float) {
@@ -64,7 +67,10 @@ public final class LookupTable {
     /// the entries with float vectors — the operations of the table's construction in the same
     /// order, so the same values — instead of gathering them (16 values per step against one
     /// load per value from a 128 KiB table on the int16 path).
-    public private(set) var hardSwishParameters: (input: QuantParams, output: QuantParams)?
+    public var hardSwishParameters: (input: QuantParams, output: QuantParams)? {
+        guard let formula, formula.function == .hardSwish else { return nil }
+        return (formula.input, formula.output)
+    }
 
     /// The HARD_SWISH table from `input` to `output` quantisation; `stored` false: its entries
     /// are not stored but computed by every kernel (`entry`, the same values).
@@ -72,7 +78,7 @@ public final class LookupTable {
                                                          as e: E.Type, stored: Bool = true) -> LookupTable {
         let table = stored ? LookupTable(input: input, output: output, as: e, hardSwish)
                            : unstored(.hardSwish, input: input, output: output, as: e)
-        table.hardSwishParameters = (input, output)
+        table.formula = (.hardSwish, input, output)
         return table
     }
 
@@ -86,7 +92,7 @@ public final class LookupTable {
     private static func unstored<E: QuantizedActivation>(_ f: Function, input: QuantParams, output: QuantParams,
                                                          as _: E.Type) -> LookupTable {
         let table = LookupTable(storage: nil, entries: 1 << E.bitWidth)
-        table.computed = (f, input, output)
+        table.formula = (f, input, output)
         return table
     }
 
