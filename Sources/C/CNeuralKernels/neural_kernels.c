@@ -1323,14 +1323,19 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
             const T *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];          \
             int16_t fx = fxs[p], gx = (int16_t)((1 << (bits)) - fx);                                    \
             T *o = out + p * channels;                                                                  \
-            for (ptrdiff_t ch = 0; ch < channels; ch += 8) {                                            \
-                if (ch > channels - 8) ch = channels - 8;                                               \
-                int32x4_t lo, hi;                                                                       \
-                BOOTH_RESIZE_BLEND(load(a0 + ch), load(a1 + ch), load(c0 + ch), load(c1 + ch), gx, fx, gy, fy, \
-                                   bits, lo, hi);                                                       \
-                store(o + ch, lo, hi);                                                                  \
-            }                                                                                           \
+            /* Full eights with one index, then the last eight channels (overlapping, the same       \
+             * values) when `channels` is no multiple of 8. */                                       \
+            ptrdiff_t ch = 0;                                                                           \
+            for (; ch + 8 <= channels; ch += 8) BOOTH_RESIZE_STEP(T, bits, load, store, ch);            \
+            if (ch < channels) BOOTH_RESIZE_STEP(T, bits, load, store, channels - 8);                   \
         }                                                                                               \
+    } while (0)
+#define BOOTH_RESIZE_STEP(T, bits, load, store, ch)                                                     \
+    do {                                                                                                \
+        int32x4_t lo, hi;                                                                               \
+        BOOTH_RESIZE_BLEND(load(a0 + (ch)), load(a1 + (ch)), load(c0 + (ch)), load(c1 + (ch)), gx, fx, gy, fy, \
+                           bits, lo, hi);                                                               \
+        store(o + (ch), lo, hi);                                                                        \
     } while (0)
 
 #define BOOTH_LOAD8_S8(p) vmovl_s8(vld1_s8(p))
