@@ -100,11 +100,14 @@ import Vision
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)
             var m = ExaminerEstimator.measure(img, face: face, quality: q)
-            m.hand = palms.handOverFace(img, face: face.box)
+            // One palm detection for both palm measures, as `PassportPhotoMaker` runs it.
+            let found = palms.palmsAround(img, face: face.box)
+            m.hand = palms.palmsOverFace(found, face: face.box).overlap(img, confirmedBy: palms.verifier)
             m.handAtJaw = palms.handAtJaw(img, face: face.box)
             if let verifier = palms.verifier {
                 let frame = PassportFrame.estimate(face, profile: profile)
-                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(palms, img, face: face.box, frame: frame), img, confirmedBy: verifier)
+                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(found, frame: frame, fingerScale: palms.fingerScale), img,
+                                                      confirmedBy: verifier)
             }
             return (face, q, m)
         }
