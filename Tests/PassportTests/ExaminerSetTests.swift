@@ -106,7 +106,7 @@ import Vision
             m.handAtJaw = palms.handAtJaw(img, face: face.box)
             if let verifier = palms.verifier {
                 let frame = PassportFrame.estimate(face, profile: profile)
-                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(found, frame: frame, fingerScale: palms.fingerScale), img,
+                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(found, face: face.box, frame: frame, fingerScale: palms.fingerScale), img,
                                                       confirmedBy: verifier)
             }
             return (face, q, m)
@@ -227,6 +227,9 @@ import Vision
         //   yellow (0.8 of the skin's luma, 0.7 of its chroma), below the teeth rule's
         //   thresholds on both paths: an integer-mesh accuracy matter (issue 16), not a limit.
         // Since session 9 img41+rotated is refused (`mouth_closed_lip_height`) and off the list.
+        // In session 10 img27+rotated was refused, but only by a `no_hands_in_frame` false alarm
+        // (0.786: a palm on the hair at the photo's top edge); palms above the face box are left
+        // out of that rule since session 11 (chosen on the tuning half), so it is accepted again.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark",
                                         "deepface-img41.jpg", "deepface-img41.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {

@@ -125,7 +125,7 @@ public final class PassportPhotoMaker {
                 precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
                 let found = detector.palmsAround(still, face: face.box)
                 over = detector.palmsOverFace(found, face: face.box)
-                inFrame = HandsInFrame.palms(found, frame: PassportFrame.estimate(face, profile: profile), fingerScale: detector.fingerScale)
+                inFrame = HandsInFrame.palms(found, face: face.box, frame: PassportFrame.estimate(face, profile: profile), fingerScale: detector.fingerScale)
                 jawScale = detector.jawRegionScale
             } catch { throw Failure(rules: rules, message: "\(error)") }
             let hand: HandLandmarkVerifier
