@@ -74,7 +74,7 @@ import Vision
             let chin = face.mesh[152].y
             #expect(frame.y + frame.height > chin + 0.1 * b.height)
             let verifier = try #require(Self.palms.verifier)
-            let palms = HandsInFrame.palms(Self.palms, img, face: b, frame: frame)
+            let palms = HandsInFrame.palms(Self.palms.palmsAround(img, face: b), face: b, frame: frame, fingerScale: Self.palms.fingerScale)
             #expect(palms.contains { $0.box.center.y > b.y + b.height })
             #expect(Double(HandsInFrame.presence(palms, img, confirmedBy: verifier)) > profile.examiner.maxHandInFrame)
         }

@@ -164,6 +164,21 @@ import Vision
         }
     }
 
+    /// `HandsInFrame.palms` keeps the palms reaching into the frame whose centre is not above the
+    /// face box's top: below the chin and beside the face kept; on the hair above the face, or
+    /// out of the frame, left out.
+    @Test func handsInFrameLeavesOutPalmsAboveTheFace() {
+        let face = Rect(x: 100, y: 100, width: 100, height: 100), frame = Rect(x: 50, y: 40, width: 200, height: 260)
+        func palm(_ cx: Float, _ cy: Float) -> PalmDetection {
+            PalmDetection(box: Rect(x: cx - 20, y: cy - 20, width: 40, height: 40), score: 0.5,
+                          wrist: Point2(cx, cy + 20), knuckle: Point2(cx, cy - 20))
+        }
+        let below = palm(150, 230), beside = palm(80, 150), onTheHair = palm(150, 60), justUnderTheTop = palm(150, 101),
+            outside = palm(150, 400)
+        let kept = HandsInFrame.palms([below, beside, onTheHair, justUnderTheTop, outside], face: face, frame: frame, fingerScale: 1.5)
+        #expect(kept == [below, beside, justUnderTheTop])
+    }
+
     @Test func everyNewInstructionHasAKeyAndText() {
         for i in Instruction.allCases {
             #expect(!i.key.isEmpty && !i.defaultText.isEmpty)

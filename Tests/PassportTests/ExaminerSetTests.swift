@@ -100,11 +100,14 @@ import Vision
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)
             var m = ExaminerEstimator.measure(img, face: face, quality: q)
-            m.hand = palms.handOverFace(img, face: face.box)
+            // One palm detection for both palm measures, as `PassportPhotoMaker` runs it.
+            let found = palms.palmsAround(img, face: face.box)
+            m.hand = palms.palmsOverFace(found, face: face.box).overlap(img, confirmedBy: palms.verifier)
             m.handAtJaw = palms.handAtJaw(img, face: face.box)
             if let verifier = palms.verifier {
                 let frame = PassportFrame.estimate(face, profile: profile)
-                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(palms, img, face: face.box, frame: frame), img, confirmedBy: verifier)
+                m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(found, face: face.box, frame: frame, fingerScale: palms.fingerScale), img,
+                                                      confirmedBy: verifier)
             }
             return (face, q, m)
         }
@@ -224,6 +227,9 @@ import Vision
         //   yellow (0.8 of the skin's luma, 0.7 of its chroma), below the teeth rule's
         //   thresholds on both paths: an integer-mesh accuracy matter (issue 16), not a limit.
         // Since session 9 img41+rotated is refused (`mouth_closed_lip_height`) and off the list.
+        // In session 10 img27+rotated was refused, but only by a `no_hands_in_frame` false alarm
+        // (0.786: a palm on the hair at the photo's top edge); palms above the face box are left
+        // out of that rule since session 11 (chosen on the tuning half), so it is accepted again.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark",
                                         "deepface-img41.jpg", "deepface-img41.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {

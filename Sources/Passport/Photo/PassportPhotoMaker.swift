@@ -116,15 +116,16 @@ public final class PassportPhotoMaker {
         // light; the palm detector lives for the two hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
         if let palms = models.palms {
-            // The palm detector finds the palms over the face and those in the photo's frame, and is
-            // dropped; then the hand model confirms them and looks beside the jaw (the same measures
+            // The palm detector runs once on the square around the face; its palms over the face and
+            // those in the photo's frame are kept, and it is dropped; then the hand model confirms them and looks beside the jaw (the same measures
             // as `PalmDetector.handOverFace`, `handAtJaw` and `HandsInFrame` with both models held).
             let over: PalmsOverFace, inFrame: [PalmDetection], jawScale: Float
             do {
                 let detector = try palms.detector()
                 precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
-                over = detector.palmsOverFace(still, face: face.box)
-                inFrame = HandsInFrame.palms(detector, still, face: face.box, frame: PassportFrame.estimate(face, profile: profile))
+                let found = detector.palmsAround(still, face: face.box)
+                over = detector.palmsOverFace(found, face: face.box)
+                inFrame = HandsInFrame.palms(found, face: face.box, frame: PassportFrame.estimate(face, profile: profile), fingerScale: detector.fingerScale)
                 jawScale = detector.jawRegionScale
             } catch { throw Failure(rules: rules, message: "\(error)") }
             let hand: HandLandmarkVerifier

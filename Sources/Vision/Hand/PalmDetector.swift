@@ -156,22 +156,36 @@ public final class PalmDetector {
     /// `minScore` and the verifier's `minPresence`.
     /// Only the palms over the face are verified (the hand model costs more than the detector).
     public func handOverFace(_ image: Image, face box: Rect) -> Float {
-        palmsOverFace(image, face: box).overlap(image, confirmedBy: verifier)
+        palmsOverFace(palmsAround(image, face: box), face: box).overlap(image, confirmedBy: verifier)
     }
 
-    /// The palms over the face `box` that `handOverFace` would ask the verifier about (the
-    /// detector's half of it): with a detector built without a verifier, the palm model can be
-    /// dropped before the hand model is built (`PalmsOverFace.overlap`).
-    public func palmsOverFace(_ image: Image, face box: Rect) -> PalmsOverFace {
+    /// The lowest score a palm of a still's hand measures is kept from: `lowerFaceMinScore`
+    /// (or `minScore` if lower). `palmsAround` detects from it, and `HandsInFrame.palms` keeps
+    /// every palm it found; one threshold, so that one detection serves both measures (weighted
+    /// NMS over another candidate set could move the boxes).
+    public var stillMinScore: Float { min(minScore, lowerFaceMinScore) }
+
+    /// The palms, unverified, in the square around the face `box` (`region(around:)`) from
+    /// `stillMinScore` on: one detector run whose palms both `palmsOverFace` and
+    /// `HandsInFrame.palms` filter.
+    public func palmsAround(_ image: Image, face box: Rect) -> [PalmDetection] {
+        detect(image, region: region(around: box), verify: false, minScore: stillMinScore)
+    }
+
+    /// Of `palms` (`palmsAround` for the face `box`), those over the face that `handOverFace`
+    /// would ask the verifier about (the detector's half of it): with a detector built without a
+    /// verifier, the palm model can be dropped before the hand model is built
+    /// (`PalmsOverFace.overlap`).
+    public func palmsOverFace(_ palms: [PalmDetection], face box: Rect) -> PalmsOverFace {
         let lower = Rect(x: box.x, y: box.y + box.height / 2, width: box.width, height: box.height / 2)
-        var palms: [(palm: PalmDetection, low: Bool)] = []
-        for palm in detect(image, region: region(around: box), verify: false, minScore: min(minScore, lowerFaceMinScore)) {
+        var over: [(palm: PalmDetection, low: Bool)] = []
+        for palm in palms {
             guard Self.overlap([palm], face: box, fingerScale: fingerScale) > 0 else { continue }
             let low = Self.overlap([palm], face: lower, fingerScale: fingerScale) > 0
             guard palm.score >= (low ? lowerFaceMinScore : minScore) else { continue }
-            palms.append((palm, low))
+            over.append((palm, low))
         }
-        return PalmsOverFace(palms: palms, face: box, fingerScale: fingerScale, lowerFaceMinPresence: lowerFaceMinPresence)
+        return PalmsOverFace(palms: over, face: box, fingerScale: fingerScale, lowerFaceMinPresence: lowerFaceMinPresence)
     }
 
     /// The hand landmark model's presence score beside the jaw (`HandLandmarkVerifier.handAtJaw`,
