@@ -628,6 +628,284 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
     return 1;
 }
 
+
+/* MARK: Boundary conversions */
+
+/* The low 8 (or 16) bits of each int32 lane, in order: truncation, as Swift's
+ * `truncatingIfNeeded` (for lanes in range the same as the saturating packs). */
+INLINE __m128i narrow8_trunc(__m256i a, __m256i b) {
+    const __m256i m = _mm256_set1_epi32(0xFF);
+    const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+    return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
+
+INLINE __m256i narrow16_trunc(__m256i a, __m256i b) {
+    const __m256i m = _mm256_set1_epi32(0xFFFF);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+}
+
+/* quantizeScalar on eight lanes: t = x · inv; round half away from zero (trunc, then ±1 where
+ * |t − trunc t| ≥ 0.5: the difference is exact); + zp; clamp (lo > v ? lo : v, hi < v ? hi : v,
+ * NaN kept as the scalar's comparisons keep it); converted with truncation toward zero. */
+INLINE __m256i quantize8(__m256 x, __m256 inv, __m256 zp, __m256 lo, __m256 hi) {
+    const __m256 t = _mm256_mul_ps(x, inv);
+    const __m256 r = _mm256_round_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 f = _mm256_andnot_ps(sign, _mm256_sub_ps(t, r));
+    const __m256 up = _mm256_and_ps(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
+                                    _mm256_or_ps(_mm256_and_ps(t, sign), _mm256_set1_ps(1.0f)));
+    __m256 v = _mm256_add_ps(_mm256_add_ps(r, up), zp);
+    v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
+    return _mm256_cvttps_epi32(v);
+}
+
+/* quantizeScalar's last n < 16 values. */
+INLINE float quantize_one(float x, float inv, float zp, float lo, float hi) {
+    float v = __builtin_roundf(x * inv) + zp;
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+int booth_x86_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    const __m256 inv = _mm256_set1_ps(inverse_scale), zp = _mm256_set1_ps(zero_point);
+    const __m256 lo = _mm256_set1_ps(-128.0f), hi = _mm256_set1_ps(127.0f);
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i a = quantize8(_mm256_loadu_ps(in + i), inv, zp, lo, hi);
+        const __m256i b = quantize8(_mm256_loadu_ps(in + i + 8), inv, zp, lo, hi);
+        _mm_storeu_si128((__m128i *)(out + i), narrow8_trunc(a, b));
+    }
+    for (; i < n; i++) out[i] = (int8_t)(int32_t)quantize_one(in[i], inverse_scale, zero_point, -128.0f, 127.0f);
+    return 1;
+}
+
+int booth_x86_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    const __m256 inv = _mm256_set1_ps(inverse_scale), zp = _mm256_set1_ps(zero_point);
+    const __m256 lo = _mm256_set1_ps(-32768.0f), hi = _mm256_set1_ps(32767.0f);
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i a = quantize8(_mm256_loadu_ps(in + i), inv, zp, lo, hi);
+        const __m256i b = quantize8(_mm256_loadu_ps(in + i + 8), inv, zp, lo, hi);
+        _mm256_storeu_si256((__m256i *)(out + i), narrow16_trunc(a, b));
+    }
+    for (; i < n; i++) out[i] = (int16_t)(int32_t)quantize_one(in[i], inverse_scale, zero_point, -32768.0f, 32767.0f);
+    return 1;
+}
+
+/* dequantizeScalar: scale · Float(q − zp), eight lanes per step. */
+int booth_x86_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    const __m256 s = _mm256_set1_ps(scale);
+    const __m256i zp = _mm256_set1_epi32(zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i q = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(in + i)));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(s, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zp))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+    return 1;
+}
+
+int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    const __m256 s = _mm256_set1_ps(scale);
+    const __m256i zp = _mm256_set1_epi32(zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i q = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(in + i)));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(s, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zp))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+    return 1;
+}
+
+/* MARK: Float elementwise */
+
+/* Swift's scalar clamp min(max(r, lo), hi): max(r, lo) = lo >= r ? lo : r (so −0 at a +0 bound
+ * becomes +0, NaN kept), min(m, hi) = hi < m ? hi : m (vminps). */
+INLINE __m256 fclamp_scalar(__m256 r, __m256 lo, __m256 hi) {
+    r = _mm256_blendv_ps(r, lo, _mm256_cmp_ps(lo, r, _CMP_GE_OQ));
+    return _mm256_min_ps(hi, r);
+}
+
+/* The Swift SIMD rows' clamp8: r < lo ? lo : r (vmaxps lo, r), then r > hi ? hi : r (vminps hi, r). */
+INLINE __m256 fclamp_vector(__m256 r, __m256 lo, __m256 hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, r)); }
+
+INLINE __m256 fbinary8(const int op, __m256 x, __m256 y) {
+    if (op == BOOTH_FBINARY_ADD) return _mm256_add_ps(x, y);
+    if (op == BOOTH_FBINARY_MUL) return _mm256_mul_ps(x, y);
+    return _mm256_blendv_ps(x, _mm256_mul_ps(x, y), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ));
+}
+
+INLINE float fbinary1(const int op, float x, float y, float lo, float hi) {
+    const float r = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);
+    const float m = lo >= r ? lo : r;
+    return hi < m ? hi : m;
+}
+
+/* One operation's rows (`op` a constant after inlining). */
+INLINE void fbinary_rows(const int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                         ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    if (a_inner == 1 && b_inner == 1 && a_row == n && b_row == n && n % 8 == 0) {
+        n *= rows;  /* rows one after the other with no tail: one row (the same split) */
+        rows = 1;
+    }
+    for (ptrdiff_t r = 0; r < rows; r++) {
+        const float *pa = a + r * a_row, *pb = b + r * b_row;
+        float *po = out + r * n;
+        ptrdiff_t k = 0;
+        if (a_inner == 1 && b_inner == 1) {
+            /* The Swift rows: SIMD8 with clamp8 for each full 8, `apply` for the rest. */
+            for (; k + 8 <= n; k += 8)
+                _mm256_storeu_ps(po + k, fclamp_vector(fbinary8(op, _mm256_loadu_ps(pa + k), _mm256_loadu_ps(pb + k)), vlo, vhi));
+        } else {
+            /* A broadcast operand: `apply` on every lane, eight at a time. */
+            for (; k + 8 <= n; k += 8) {
+                const __m256 x = a_inner ? _mm256_loadu_ps(pa + k) : _mm256_set1_ps(pa[0]);
+                const __m256 y = b_inner ? _mm256_loadu_ps(pb + k) : _mm256_set1_ps(pb[0]);
+                _mm256_storeu_ps(po + k, fclamp_scalar(fbinary8(op, x, y), vlo, vhi));
+            }
+        }
+        for (; k < n; k++) po[k] = fbinary1(op, pa[k * a_inner], pb[k * b_inner], lo, hi);
+    }
+}
+
+int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                              ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    switch (op) {
+    case BOOTH_FBINARY_ADD: fbinary_rows(BOOTH_FBINARY_ADD, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    case BOOTH_FBINARY_MUL: fbinary_rows(BOOTH_FBINARY_MUL, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    default: fbinary_rows(BOOTH_FBINARY_PRELU, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    }
+    return 1;
+}
+
+/* MARK: Integer elementwise ADD and PRELU */
+
+INLINE __m256i load8_i32(const int bits, const void *p) {
+    if (bits == 8) return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p));
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+
+/* Two clamped int32 vectors (values within the element type) stored as 16 elements. */
+INLINE void store16_packed(const int bits, void *dst, __m256i a, __m256i b) {
+    const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+    if (bits == 16) _mm256_storeu_si256((__m256i *)dst, w);
+    else _mm_storeu_si128((__m128i *)dst, _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+}
+
+typedef struct add_consts {
+    __m256i zp1, zp2, s1, s2, round, zpo, lo, hi;
+    __m128i shift;
+} add_consts;
+
+/* ElementwiseParams.scalar's scaled ADD on eight lanes: ((x1 − zp1)·s1 + (x2 − zp2)·s2 + round)
+ * >> shift, + output zp, clamped (wrapping int32 like the reference's &* and &+). */
+INLINE __m256i add8(const add_consts *k, __m256i x1, __m256i x2) {
+    __m256i v = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(x1, k->zp1), k->s1),
+                                 _mm256_mullo_epi32(_mm256_sub_epi32(x2, k->zp2), k->s2));
+    v = _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(v, k->round), k->shift), k->zpo);
+    return _mm256_min_epi32(_mm256_max_epi32(v, k->lo), k->hi);
+}
+
+INLINE int32_t add1(const booth_elementwise *p, int32_t a, int32_t b) {
+    const uint32_t x1 = (uint32_t)a - (uint32_t)p->zero_point1, x2 = (uint32_t)b - (uint32_t)p->zero_point2;
+    const int32_t s = (int32_t)(x1 * (uint32_t)p->scale1 + x2 * (uint32_t)p->scale2 + (uint32_t)p->round);
+    const int32_t v = (int32_t)((uint32_t)(s >> (p->shift & 31)) + (uint32_t)p->output_zero_point);
+    return v < p->minimum ? p->minimum : (v > p->maximum ? p->maximum : v);
+}
+
+/* out[i] = a[i] ⊕ b[i mod period]: flat when period is 1 or count, else period by period (16
+ * elements per step, the rest of each period one at a time). Each step loads before it stores,
+ * so out may alias a or b element for element. */
+INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t count, ptrdiff_t period,
+                    const booth_elementwise *p, void *out) {
+    add_consts k;
+    k.zp1 = _mm256_set1_epi32(p->zero_point1); k.zp2 = _mm256_set1_epi32(p->zero_point2);
+    k.s1 = _mm256_set1_epi32(p->scale1); k.s2 = _mm256_set1_epi32(p->scale2);
+    k.round = _mm256_set1_epi32(p->round); k.zpo = _mm256_set1_epi32(p->output_zero_point);
+    k.lo = _mm256_set1_epi32(p->minimum); k.hi = _mm256_set1_epi32(p->maximum);
+    k.shift = _mm_cvtsi32_si128(p->shift & 31);
+    const ptrdiff_t e = bits / 8;
+    const char *ca = (const char *)a, *cb = (const char *)b;
+    char *co = (char *)out;
+#define ELEM(ptr, i) (bits == 8 ? (int32_t)((const int8_t *)(ptr))[i] : (int32_t)((const int16_t *)(ptr))[i])
+#define PUT(ptr, i, v) do { if (bits == 8) ((int8_t *)(ptr))[i] = (int8_t)(v); else ((int16_t *)(ptr))[i] = (int16_t)(v); } while (0)
+    if (period == 1 || period == count) {
+        const int bcast = period == 1 && count > 1;
+        const __m256i splat = _mm256_set1_epi32(ELEM(cb, 0));
+        ptrdiff_t i = 0;
+        for (; i + 16 <= count; i += 16) {
+            const __m256i x0 = load8_i32(bits, ca + i * e), x1 = load8_i32(bits, ca + (i + 8) * e);
+            const __m256i y0 = bcast ? splat : load8_i32(bits, cb + i * e);
+            const __m256i y1 = bcast ? splat : load8_i32(bits, cb + (i + 8) * e);
+            store16_packed(bits, co + i * e, add8(&k, x0, y0), add8(&k, x1, y1));
+        }
+        for (; i < count; i++) PUT(co, i, add1(p, ELEM(ca, i), ELEM(cb, bcast ? 0 : i)));
+    } else {
+        for (ptrdiff_t base = 0; base < count; base += period) {
+            ptrdiff_t i = 0;
+            for (; i + 16 <= period; i += 16) {
+                const ptrdiff_t j = base + i;
+                const __m256i x0 = load8_i32(bits, ca + j * e), x1 = load8_i32(bits, ca + (j + 8) * e);
+                const __m256i y0 = load8_i32(bits, cb + i * e), y1 = load8_i32(bits, cb + (i + 8) * e);
+                store16_packed(bits, co + j * e, add8(&k, x0, y0), add8(&k, x1, y1));
+            }
+            for (; i < period; i++) PUT(co, base + i, add1(p, ELEM(ca, base + i), ELEM(cb, i)));
+        }
+    }
+#undef ELEM
+#undef PUT
+}
+
+int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                     int8_t *out) {
+    if (p->mul) return 0;
+    add_run(8, a, b, count, period, p, out);
+    return 1;
+}
+
+int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                      int16_t *out) {
+    if (p->mul) return 0;
+    add_run(16, a, b, count, period, p, out);
+    return 1;
+}
+
+/* PReLUParams.scalar on eight lanes whose first is channel `ch` (negative[] has channels + 16
+ * wrapped rows): x = q − zp; m = x < 0 ? negative : positive; (x·m + round) >> shift, + zp_out;
+ * clamped to int8 by the saturating packs. */
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    const ptrdiff_t n = pixels * channels;
+    const __m256i zpi = _mm256_set1_epi32(input_zero_point), zpo = _mm256_set1_epi32(output_zero_point);
+    const __m256i pos = _mm256_set1_epi32(positive), zero = _mm256_setzero_si256();
+    const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
+    const __m256i rnd = _mm256_set1_epi32(round);
+    const __m128i sh = _mm_cvtsi32_si128(shift & 31);
+    ptrdiff_t i = 0, ch = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m128i q = _mm_loadu_si128((const __m128i *)(in + i));
+        __m256i v[2];
+        for (int h = 0; h < 2; h++) {
+            const __m256i x = _mm256_sub_epi32(_mm256_cvtepi8_epi32(h ? _mm_unpackhi_epi64(q, q) : q), zpi);
+            const __m256i m = _mm256_blendv_epi8(pos, _mm256_loadu_si256((const __m256i *)(negative + ch + 8 * h)),
+                                                 _mm256_cmpgt_epi32(zero, x));
+            v[h] = _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh), zpo);
+        }
+        const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+        ch += 16;
+        while (ch >= channels) ch -= channels;
+    }
+    for (; i < n; i++) {
+        const int32_t x = (int32_t)((uint32_t)in[i] - (uint32_t)input_zero_point);
+        const int32_t m = x >= 0 ? positive : negative[i % channels];
+        const int32_t s = (int32_t)((uint32_t)x * (uint32_t)m + (uint32_t)round) >> (shift & 31);
+        const int32_t v = (int32_t)((uint32_t)s + (uint32_t)output_zero_point);
+        out[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+    return 1;
+}
+
 #else
 
 int booth_x86_available(void) { return 0; }
@@ -666,6 +944,53 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
 
 int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
     (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+
+int booth_x86_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                              ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    (void)op; (void)a; (void)a_row; (void)a_inner; (void)b; (void)b_row; (void)b_inner; (void)rows; (void)n; (void)lo;
+    (void)hi; (void)out;
+    return 0;
+}
+
+int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                     int8_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+    return 0;
+}
+
+int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                      int16_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+    return 0;
+}
+
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    (void)in; (void)pixels; (void)channels; (void)input_zero_point; (void)output_zero_point; (void)positive;
+    (void)negative; (void)shift; (void)out;
     return 0;
 }
 
