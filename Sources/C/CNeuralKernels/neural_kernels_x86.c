@@ -341,43 +341,55 @@ int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *
  * (y < 0 ? neg : 0), result = low 32 bits of t >> (31 + e) (arithmetic), + zero point, clamped.
  * 64-bit values split by lane parity: even lanes hold channels 0, 2, 4, 6, odd lanes 1, 3, 5, 7. */
 typedef struct stage_half {
-    __m256i mult, mult_o, left, round_e, round_o, neg_e, neg_o, shift_e, shift_o;
+    __m256i mult, mult_o, left;
+    /* The 64-bit constant added to y by sign of y: round (y ≥ 0) and round − neg (y < 0),
+     * chosen with vblendvpd on y's sign bit; even and odd lanes. */
+    __m256i rpos_e, rneg_e, rpos_o, rneg_o, shift_e, shift_o;
     /* e − 1 per lane, and whether every lane has e ≥ 1 (then the shift by 31 + e is the high
      * half's arithmetic shift by e − 1: one vpsravd instead of two 64-bit shifts). */
     __m256i shift_hi;
     int all_right;
 } stage_half;
 
-/* Lane i of the half holds channel c0 + lanes[i]. */
-static void stage_half_init(stage_half *h, const booth_output_stage *st, ptrdiff_t c0, const int lanes[8]) {
-    int64_t re[4], ro[4], ne[4], no[4], se[4], so[4];
-    int32_t m[8], l[8], sh[8];
-    h->all_right = 1;
-    for (int i = 0; i < 8; i++) {
-        const ptrdiff_t c = c0 + lanes[i];
-        const int64_t e = st->right_shift[c] & 31;
-        if (e == 0) h->all_right = 0;
-        sh[i] = e >= 1 ? (int32_t)(e - 1) : 0;
-        const int64_t round = ((int64_t)1 << 30) + (e >= 1 ? (int64_t)1 << (30 + e) : 0);
-        const int64_t neg = e >= 1 ? (int64_t)1 << 31 : 0;
-        m[i] = st->multiplier[c];
-        l[i] = st->left_shift[c] & 31;
-        if (i & 1) { ro[i / 2] = round; no[i / 2] = neg; so[i / 2] = 31 + e; }
-        else { re[i / 2] = round; ne[i / 2] = neg; se[i / 2] = 31 + e; }
-    }
-    h->mult = _mm256_loadu_si256((const __m256i *)m);
-    h->mult_o = _mm256_srli_epi64(h->mult, 32);
-    h->shift_hi = _mm256_loadu_si256((const __m256i *)sh);
-    h->left = _mm256_loadu_si256((const __m256i *)l);
-    h->round_e = _mm256_loadu_si256((const __m256i *)re);
-    h->round_o = _mm256_loadu_si256((const __m256i *)ro);
-    h->neg_e = _mm256_loadu_si256((const __m256i *)ne);
-    h->neg_o = _mm256_loadu_si256((const __m256i *)no);
-    h->shift_e = _mm256_loadu_si256((const __m256i *)se);
-    h->shift_o = _mm256_loadu_si256((const __m256i *)so);
+/* Eight int32 lanes from `p`: lanes 0–3 from p + lo, lanes 4–7 from p + hi. */
+INLINE __m256i load_halves(const int32_t *p, int lo, int hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p + lo))),
+                                   _mm_loadu_si128((const __m128i *)(p + hi)), 1);
 }
 
-static const int natural_lo[8] = {0, 1, 2, 3, 4, 5, 6, 7}, natural_hi[8] = {8, 9, 10, 11, 12, 13, 14, 15};
+/* Lanes 0–3 of the half hold channels c0 + lo ..< c0 + lo + 4, lanes 4–7 c0 + hi ..< c0 + hi + 4
+ * (the stage's arrays are padded to whole blocks of 16). Vector arithmetic on the stage's
+ * arrays: e = right shift & 31, round = 2^30 + (e ≥ 1 ? 2^(30+e) : 0), neg = e ≥ 1 ? 2^31 : 0,
+ * the 64-bit shift 31 + e. */
+static void stage_half_init(stage_half *h, const booth_output_stage *st, ptrdiff_t c0, int lo, int hi) {
+    const __m256i k31 = _mm256_set1_epi32(31), one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    h->mult = load_halves(st->multiplier + c0, lo, hi);
+    h->mult_o = _mm256_srli_epi64(h->mult, 32);
+    h->left = _mm256_and_si256(load_halves(st->left_shift + c0, lo, hi), k31);
+    const __m256i e = _mm256_and_si256(load_halves(st->right_shift + c0, lo, hi), k31);
+    const __m256i e0 = _mm256_cmpeq_epi32(e, zero);  /* lanes with e = 0 */
+    h->all_right = _mm256_movemask_ps(_mm256_castsi256_ps(e0)) == 0;
+    h->shift_hi = _mm256_max_epi32(_mm256_sub_epi32(e, one), zero);
+    /* 64-bit lanes of the even (low dword) and odd (high dword) channels. */
+    const __m256i lowmask = _mm256_set1_epi64x(0xFFFFFFFF);
+    const __m256i ee = _mm256_and_si256(e, lowmask), eo = _mm256_srli_epi64(e, 32);
+    const __m256i z_e = _mm256_and_si256(e0, lowmask), z_o = _mm256_srli_epi64(e0, 32);  /* all ones (low) where e = 0 */
+    const __m256i nz_e = _mm256_cmpeq_epi64(z_e, _mm256_setzero_si256()), nz_o = _mm256_cmpeq_epi64(z_o, _mm256_setzero_si256());
+    const __m256i one64 = _mm256_set1_epi64x(1), k30 = _mm256_set1_epi64x(30);
+    const __m256i base = _mm256_set1_epi64x((int64_t)1 << 30), neg = _mm256_set1_epi64x((int64_t)1 << 31);
+    const __m256i round_e = _mm256_add_epi64(base, _mm256_and_si256(nz_e, _mm256_sllv_epi64(one64, _mm256_add_epi64(ee, k30))));
+    const __m256i round_o = _mm256_add_epi64(base, _mm256_and_si256(nz_o, _mm256_sllv_epi64(one64, _mm256_add_epi64(eo, k30))));
+    h->rpos_e = round_e;
+    h->rpos_o = round_o;
+    h->rneg_e = _mm256_sub_epi64(round_e, _mm256_and_si256(nz_e, neg));
+    h->rneg_o = _mm256_sub_epi64(round_o, _mm256_and_si256(nz_o, neg));
+    const __m256i k31_64 = _mm256_set1_epi64x(31);
+    h->shift_e = _mm256_add_epi64(ee, k31_64);
+    h->shift_o = _mm256_add_epi64(eo, k31_64);
+}
+
+/* Channel orders of the halves (lanes 0–3, lanes 4–7 offsets). */
+enum { NATURAL_LO = 0, NATURAL_HI = 8 };
 
 /* Arithmetic 64-bit right shift by lane (AVX2 has only the logical one): through the complement
  * for negative lanes. */
@@ -386,27 +398,38 @@ INLINE __m256i sra64(__m256i t, __m256i s) {
     return _mm256_xor_si256(_mm256_srlv_epi64(_mm256_xor_si256(t, sign), s), sign);
 }
 
-INLINE __m256i requantize8(__m256i x, const stage_half *h, int has_left, __m256i zp, __m256i lo, __m256i hi) {
+/* x · m + (round or round − neg by y's sign), shifted: the stage without the zero point and the
+ * clamp (int32 lanes, exact). */
+INLINE __m256i requantize_raw8(__m256i x, const stage_half *h, int has_left) {
     if (has_left) x = _mm256_sllv_epi32(x, h->left);
-    const __m256i zero = _mm256_setzero_si256();
     const __m256i ye = _mm256_mul_epi32(x, h->mult);
     const __m256i yo = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), h->mult_o);
-    __m256i te = _mm256_add_epi64(ye, h->round_e);
-    __m256i to = _mm256_add_epi64(yo, h->round_o);
-    te = _mm256_sub_epi64(te, _mm256_and_si256(h->neg_e, _mm256_cmpgt_epi64(zero, ye)));
-    to = _mm256_sub_epi64(to, _mm256_and_si256(h->neg_o, _mm256_cmpgt_epi64(zero, yo)));
-    __m256i v;
+    __m256i te = _mm256_add_epi64(ye, _mm256_castpd_si256(_mm256_blendv_pd(
+        _mm256_castsi256_pd(h->rpos_e), _mm256_castsi256_pd(h->rneg_e), _mm256_castsi256_pd(ye))));
+    __m256i to = _mm256_add_epi64(yo, _mm256_castpd_si256(_mm256_blendv_pd(
+        _mm256_castsi256_pd(h->rpos_o), _mm256_castsi256_pd(h->rneg_o), _mm256_castsi256_pd(yo))));
     if (h->all_right) {
         /* low 32 bits of t >> (31 + e), e ≥ 1: the high half (floor(t / 2^32), exact) shifted
          * right by e − 1. */
-        v = _mm256_srav_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), h->shift_hi);
-    } else {
-        te = sra64(te, h->shift_e);
-        to = sra64(to, h->shift_o);
-        v = _mm256_blend_epi32(te, _mm256_slli_epi64(to, 32), 0xAA);
+        return _mm256_srav_epi32(_mm256_blend_epi32(_mm256_srli_epi64(te, 32), to, 0xAA), h->shift_hi);
     }
-    v = _mm256_add_epi32(v, zp);
+    te = sra64(te, h->shift_e);
+    to = sra64(to, h->shift_o);
+    return _mm256_blend_epi32(te, _mm256_slli_epi64(to, 32), 0xAA);
+}
+
+INLINE __m256i requantize8(__m256i x, const stage_half *h, int has_left, __m256i zp, __m256i lo, __m256i hi) {
+    const __m256i v = _mm256_add_epi32(requantize_raw8(x, h, has_left), zp);
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
+}
+
+/* Whether the zero point and clamp may run on 16-bit lanes after the saturating pack: every
+ * step from there (vpackssdw, vpaddsw zp, [vpacksswb], max, min) is monotone and the identity on
+ * the values whose result lies within [lo, hi], so the clamped results are the same. */
+INLINE int narrow_clamp_exact(int bits, int32_t zp, int32_t lo, int32_t hi) {
+    if (zp < -32768 || zp > 32767 || lo > hi) return 0;
+    if ((int64_t)lo - zp < -32768 || (int64_t)hi - zp > 32767) return 0;
+    return bits == 16 || (lo >= -128 && hi <= 127);
 }
 
 /* Rows of one 16-channel block: acc[j][h] for row j, channels 8h ..< 8h + 8. */
@@ -435,12 +458,28 @@ INLINE void gemm_tile(const int P, const int16_t *a, ptrdiff_t a_stride, ptrdiff
 typedef struct gemm_block {
     stage_half h[2];
     __m256i zp, lo, hi;
+    /* The zero point and bounds as 16-bit (narrow_clamp_exact) and 8-bit lanes. */
+    __m256i zp16, lo16, hi16;
+    __m128i lo8, hi8;
     int has_left;
     ptrdiff_t valid;
 } gemm_block;
 
+/* Sixteen raw stage results (channels in order after the pack of r0, r1 and the given lane
+ * permutation) with the zero point and clamp on 16-bit lanes: int16 values, or int8 values in
+ * the low 128 bits' 16 bytes. */
+INLINE __m256i narrow16_clamped(__m256i v16, __m256i zp16, __m256i lo16, __m256i hi16) {
+    return _mm256_min_epi16(_mm256_max_epi16(_mm256_adds_epi16(v16, zp16), lo16), hi16);
+}
+
+INLINE __m128i narrow8_clamped(__m256i v16, __m256i zp16, __m128i lo8, __m128i hi8) {
+    const __m256i z = _mm256_adds_epi16(v16, zp16);
+    const __m128i b = _mm_packs_epi16(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1));
+    return _mm_min_epi8(_mm_max_epi8(b, lo8), hi8);
+}
+
 /* Stores row j's 16 channels (`valid` of them) at dst. */
-INLINE void gemm_store(const int kind, const gemm_block *g, __m256i a0, __m256i a1, void *dst) {
+INLINE void gemm_store(const int kind, const int narrow, const gemm_block *g, __m256i a0, __m256i a1, void *dst) {
     if (kind == BOOTH_OUT_INT32) {
         if (g->valid == 16) {
             _mm256_storeu_si256((__m256i *)dst, a0);
@@ -450,6 +489,30 @@ INLINE void gemm_store(const int kind, const gemm_block *g, __m256i a0, __m256i 
             _mm256_storeu_si256((__m256i *)t, a0);
             _mm256_storeu_si256((__m256i *)(t + 8), a1);
             for (ptrdiff_t i = 0; i < g->valid; i++) ((int32_t *)dst)[i] = t[i];
+        }
+        return;
+    }
+    if (narrow) {
+        const __m256i v16 = _mm256_permute4x64_epi64(
+            _mm256_packs_epi32(requantize_raw8(a0, &g->h[0], g->has_left), requantize_raw8(a1, &g->h[1], g->has_left)), 0xD8);
+        if (kind == BOOTH_OUT_INT16) {
+            const __m256i v = narrow16_clamped(v16, g->zp16, g->lo16, g->hi16);
+            if (g->valid == 16) {
+                _mm256_storeu_si256((__m256i *)dst, v);
+            } else {
+                int16_t t[16];
+                _mm256_storeu_si256((__m256i *)t, v);
+                for (ptrdiff_t i = 0; i < g->valid; i++) ((int16_t *)dst)[i] = t[i];
+            }
+        } else {
+            const __m128i v = narrow8_clamped(v16, g->zp16, g->lo8, g->hi8);
+            if (g->valid == 16) {
+                _mm_storeu_si128((__m128i *)dst, v);
+            } else {
+                int8_t t[16];
+                _mm_storeu_si128((__m128i *)t, v);
+                for (ptrdiff_t i = 0; i < g->valid; i++) ((int8_t *)dst)[i] = t[i];
+            }
         }
         return;
     }
@@ -477,15 +540,15 @@ INLINE void gemm_store(const int kind, const gemm_block *g, __m256i a0, __m256i 
     }
 }
 
-INLINE void gemm_rows(const int P, const int kind, const gemm_block *g, const int16_t *a, ptrdiff_t a_stride, ptrdiff_t pairs,
+INLINE void gemm_rows(const int P, const int kind, const int narrow, const gemm_block *g, const int16_t *a, ptrdiff_t a_stride, ptrdiff_t pairs,
                       const int16_t *w, __m256i start0, __m256i start1, char *out, ptrdiff_t row_bytes) {
     __m256i acc[TILE][2];
     gemm_tile(P, a, a_stride, pairs, w, start0, start1, acc);
-    for (int j = 0; j < P; j++) gemm_store(kind, g, acc[j][0], acc[j][1], out + j * row_bytes);
+    for (int j = 0; j < P; j++) gemm_store(kind, narrow, g, acc[j][0], acc[j][1], out + j * row_bytes);
 }
 
 /* One output kind's GEMM (`out_kind` a constant after inlining: no branch per row). */
-INLINE void gemm_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
+INLINE void gemm_kind(const int out_kind, const int narrow, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
                       ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t out_stride) {
     const ptrdiff_t pairs = a_stride / 2, blocks = (channels + 15) / 16;
     const ptrdiff_t elem = out_kind == BOOTH_OUT_INT8 ? 1 : out_kind == BOOTH_OUT_INT16 ? 2 : 4;
@@ -498,6 +561,13 @@ INLINE void gemm_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrd
         g.zp = _mm256_set1_epi32(stage->zero_point);
         g.lo = _mm256_set1_epi32(stage->minimum);
         g.hi = _mm256_set1_epi32(stage->maximum);
+        if (narrow) {
+            g.zp16 = _mm256_set1_epi16((int16_t)stage->zero_point);
+            g.lo16 = _mm256_set1_epi16((int16_t)stage->minimum);
+            g.hi16 = _mm256_set1_epi16((int16_t)stage->maximum);
+            g.lo8 = _mm_set1_epi8((int8_t)stage->minimum);
+            g.hi8 = _mm_set1_epi8((int8_t)stage->maximum);
+        }
     }
     for (ptrdiff_t b = 0; b < blocks; b++) {
         const int16_t *wb = w + b * a_stride * 16;
@@ -507,31 +577,39 @@ INLINE void gemm_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrd
         if (out_kind != BOOTH_OUT_INT32) {
             s0 = _mm256_loadu_si256((const __m256i *)(stage->bias + b * 16));
             s1 = _mm256_loadu_si256((const __m256i *)(stage->bias + b * 16 + 8));
-            stage_half_init(&g.h[0], stage, b * 16, natural_lo);
-            stage_half_init(&g.h[1], stage, b * 16, natural_hi);
+            stage_half_init(&g.h[0], stage, b * 16, NATURAL_LO, NATURAL_LO + 4);
+            stage_half_init(&g.h[1], stage, b * 16, NATURAL_HI, NATURAL_HI + 4);
         }
         char *ob = (char *)out + b * 16 * elem;
         ptrdiff_t r = 0;
         for (; r + 6 <= rows; r += 6)
-            gemm_rows(6, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+            gemm_rows(6, out_kind, narrow, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
         if (r + 4 <= rows) {
-            gemm_rows(4, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+            gemm_rows(4, out_kind, narrow, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
             r += 4;
         }
         if (r + 2 <= rows) {
-            gemm_rows(2, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+            gemm_rows(2, out_kind, narrow, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
             r += 2;
         }
-        if (r < rows) gemm_rows(1, out_kind, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
+        if (r < rows) gemm_rows(1, out_kind, narrow, &g, a + r * a_stride, a_stride, pairs, wb, s0, s1, ob + r * row_bytes, row_bytes);
     }
 }
 
 int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    const int narrow = out_kind != BOOTH_OUT_INT32 &&
+                       narrow_clamp_exact(out_kind == BOOTH_OUT_INT8 ? 8 : 16, stage->zero_point, stage->minimum, stage->maximum);
     switch (out_kind) {
-    case BOOTH_OUT_INT8: gemm_kind(BOOTH_OUT_INT8, a, rows, a_stride, w, channels, stage, out, out_stride); break;
-    case BOOTH_OUT_INT16: gemm_kind(BOOTH_OUT_INT16, a, rows, a_stride, w, channels, stage, out, out_stride); break;
-    default: gemm_kind(BOOTH_OUT_INT32, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    case BOOTH_OUT_INT8:
+        if (narrow) gemm_kind(BOOTH_OUT_INT8, 1, a, rows, a_stride, w, channels, stage, out, out_stride);
+        else gemm_kind(BOOTH_OUT_INT8, 0, a, rows, a_stride, w, channels, stage, out, out_stride);
+        break;
+    case BOOTH_OUT_INT16:
+        if (narrow) gemm_kind(BOOTH_OUT_INT16, 1, a, rows, a_stride, w, channels, stage, out, out_stride);
+        else gemm_kind(BOOTH_OUT_INT16, 0, a, rows, a_stride, w, channels, stage, out, out_stride);
+        break;
+    default: gemm_kind(BOOTH_OUT_INT32, 0, a, rows, a_stride, w, channels, stage, out, out_stride); break;
     }
     return 1;
 }
@@ -541,7 +619,7 @@ int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, con
 /* Channel order of the depthwise accumulators: vpunpck{l,h}wd interleave within 128-bit lanes, so
  * the low products hold channels 0–3 and 8–11, the high ones 4–7 and 12–15; vpackssdw of the two
  * puts them back in order. */
-static const int unpack_lo[8] = {0, 1, 2, 3, 8, 9, 10, 11}, unpack_hi[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+enum { UNPACK_LO = 0, UNPACK_HI = 4 };  /* lanes 0–3 from here, lanes 4–7 from here + 8 */
 
 enum { MAX_DW_PAIRS = 13 }; /* 5×5 taps */
 
@@ -554,7 +632,7 @@ INLINE __m256i dw_load(const int bits, const void *p) {
  * activations interleaved (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters
  * with vpmaddwd; the accumulators start at bias − zp·Σw (wrapping int32, like the reference's
  * bias + Σ (x − zp)·w); then StageRegisters' output stage. */
-INLINE void dw_interior(const int bits, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+INLINE void dw_interior(const int bits, const int narrow, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                         ptrdiff_t channels, ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride,
                         const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *st, void *out) {
     const ptrdiff_t taps = k_h * k_w, pairs = (taps + 1) / 2;
@@ -569,6 +647,9 @@ INLINE void dw_interior(const int bits, const void *origin, ptrdiff_t row_stride
     int has_left = 0;
     const __m256i zp = _mm256_set1_epi32(st->zero_point), lo = _mm256_set1_epi32(st->minimum),
                   hi = _mm256_set1_epi32(st->maximum), zpin = _mm256_set1_epi32(zero_point);
+    const __m256i zp16 = _mm256_set1_epi16((int16_t)st->zero_point), lo16 = _mm256_set1_epi16((int16_t)st->minimum),
+                  hi16 = _mm256_set1_epi16((int16_t)st->maximum);
+    const __m128i lo8 = _mm_set1_epi8((int8_t)st->minimum), hi8 = _mm_set1_epi8((int8_t)st->maximum);
     for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
         const ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
         for (ptrdiff_t p = 0; p < pairs; p++) {
@@ -578,8 +659,8 @@ INLINE void dw_interior(const int bits, const void *origin, ptrdiff_t row_stride
             wl[p] = _mm256_unpacklo_epi16(w0, w1);
             wh[p] = _mm256_unpackhi_epi16(w0, w1);
         }
-        stage_half_init(&h[0], st, cc, unpack_lo);
-        stage_half_init(&h[1], st, cc, unpack_hi);
+        stage_half_init(&h[0], st, cc, UNPACK_LO, UNPACK_LO + 8);
+        stage_half_init(&h[1], st, cc, UNPACK_HI, UNPACK_HI + 8);
         for (int i = 0; i < 16; i++)
             if (st->left_shift[cc + i] != 0) has_left = 1;
         const __m256i b0 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(st->bias + cc)),
@@ -597,6 +678,14 @@ INLINE void dw_interior(const int bits, const void *origin, ptrdiff_t row_stride
                 const __m256i x1 = dw_load(bits, src + offset[2 * p + 1]);
                 al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[p]));
                 ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[p]));
+            }
+            if (narrow) {
+                const __m256i v16 = _mm256_packs_epi32(requantize_raw8(al, &h[0], has_left), requantize_raw8(ah, &h[1], has_left));
+                if (bits == 16) _mm256_storeu_si256((__m256i *)dst, narrow16_clamped(v16, zp16, lo16, hi16));
+                else _mm_storeu_si128((__m128i *)dst, narrow8_clamped(v16, zp16, lo8, hi8));
+                src += step * esize;
+                dst += channels * esize;
+                continue;
             }
             const __m256i r0 = requantize8(al, &h[0], has_left, zp, lo, hi);
             const __m256i r1 = requantize8(ah, &h[1], has_left, zp, lo, hi);
@@ -616,7 +705,10 @@ int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t
                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                            int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
     if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
-    dw_interior(8, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    if (narrow_clamp_exact(8, stage->zero_point, stage->minimum, stage->maximum))
+        dw_interior(8, 1, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    else
+        dw_interior(8, 0, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
     return 1;
 }
 
@@ -624,7 +716,288 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
                             ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                             int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
     if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
-    dw_interior(16, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    if (narrow_clamp_exact(16, stage->zero_point, stage->minimum, stage->maximum))
+        dw_interior(16, 1, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    else
+        dw_interior(16, 0, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+    return 1;
+}
+
+
+/* MARK: Boundary conversions */
+
+/* The low 8 (or 16) bits of each int32 lane, in order: truncation, as Swift's
+ * `truncatingIfNeeded` (for lanes in range the same as the saturating packs). */
+INLINE __m128i narrow8_trunc(__m256i a, __m256i b) {
+    const __m256i m = _mm256_set1_epi32(0xFF);
+    const __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+    return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
+
+INLINE __m256i narrow16_trunc(__m256i a, __m256i b) {
+    const __m256i m = _mm256_set1_epi32(0xFFFF);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
+}
+
+/* quantizeScalar on eight lanes: t = x · inv; round half away from zero (trunc, then ±1 where
+ * |t − trunc t| ≥ 0.5: the difference is exact); + zp; clamp (lo > v ? lo : v, hi < v ? hi : v,
+ * NaN kept as the scalar's comparisons keep it); converted with truncation toward zero. */
+INLINE __m256i quantize8(__m256 x, __m256 inv, __m256 zp, __m256 lo, __m256 hi) {
+    const __m256 t = _mm256_mul_ps(x, inv);
+    const __m256 r = _mm256_round_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 f = _mm256_andnot_ps(sign, _mm256_sub_ps(t, r));
+    const __m256 up = _mm256_and_ps(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
+                                    _mm256_or_ps(_mm256_and_ps(t, sign), _mm256_set1_ps(1.0f)));
+    __m256 v = _mm256_add_ps(_mm256_add_ps(r, up), zp);
+    v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
+    return _mm256_cvttps_epi32(v);
+}
+
+/* quantizeScalar's last n < 16 values. */
+INLINE float quantize_one(float x, float inv, float zp, float lo, float hi) {
+    float v = __builtin_roundf(x * inv) + zp;
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+int booth_x86_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    const __m256 inv = _mm256_set1_ps(inverse_scale), zp = _mm256_set1_ps(zero_point);
+    const __m256 lo = _mm256_set1_ps(-128.0f), hi = _mm256_set1_ps(127.0f);
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i a = quantize8(_mm256_loadu_ps(in + i), inv, zp, lo, hi);
+        const __m256i b = quantize8(_mm256_loadu_ps(in + i + 8), inv, zp, lo, hi);
+        _mm_storeu_si128((__m128i *)(out + i), narrow8_trunc(a, b));
+    }
+    for (; i < n; i++) out[i] = (int8_t)(int32_t)quantize_one(in[i], inverse_scale, zero_point, -128.0f, 127.0f);
+    return 1;
+}
+
+int booth_x86_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    const __m256 inv = _mm256_set1_ps(inverse_scale), zp = _mm256_set1_ps(zero_point);
+    const __m256 lo = _mm256_set1_ps(-32768.0f), hi = _mm256_set1_ps(32767.0f);
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i a = quantize8(_mm256_loadu_ps(in + i), inv, zp, lo, hi);
+        const __m256i b = quantize8(_mm256_loadu_ps(in + i + 8), inv, zp, lo, hi);
+        _mm256_storeu_si256((__m256i *)(out + i), narrow16_trunc(a, b));
+    }
+    for (; i < n; i++) out[i] = (int16_t)(int32_t)quantize_one(in[i], inverse_scale, zero_point, -32768.0f, 32767.0f);
+    return 1;
+}
+
+/* dequantizeScalar: scale · Float(q − zp), eight lanes per step. */
+int booth_x86_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    const __m256 s = _mm256_set1_ps(scale);
+    const __m256i zp = _mm256_set1_epi32(zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i q = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(in + i)));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(s, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zp))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+    return 1;
+}
+
+int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    const __m256 s = _mm256_set1_ps(scale);
+    const __m256i zp = _mm256_set1_epi32(zero_point);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i q = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(in + i)));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(s, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zp))));
+    }
+    for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
+    return 1;
+}
+
+/* MARK: Float elementwise */
+
+/* Swift's scalar clamp min(max(r, lo), hi): max(r, lo) = lo >= r ? lo : r (so −0 at a +0 bound
+ * becomes +0, NaN kept), min(m, hi) = hi < m ? hi : m (vminps). */
+INLINE __m256 fclamp_scalar(__m256 r, __m256 lo, __m256 hi) {
+    r = _mm256_blendv_ps(r, lo, _mm256_cmp_ps(lo, r, _CMP_GE_OQ));
+    return _mm256_min_ps(hi, r);
+}
+
+/* The Swift SIMD rows' clamp8: r < lo ? lo : r (vmaxps lo, r), then r > hi ? hi : r (vminps hi, r). */
+INLINE __m256 fclamp_vector(__m256 r, __m256 lo, __m256 hi) { return _mm256_min_ps(hi, _mm256_max_ps(lo, r)); }
+
+INLINE __m256 fbinary8(const int op, __m256 x, __m256 y) {
+    if (op == BOOTH_FBINARY_ADD) return _mm256_add_ps(x, y);
+    if (op == BOOTH_FBINARY_MUL) return _mm256_mul_ps(x, y);
+    return _mm256_blendv_ps(x, _mm256_mul_ps(x, y), _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ));
+}
+
+INLINE float fbinary1(const int op, float x, float y, float lo, float hi) {
+    const float r = op == BOOTH_FBINARY_ADD ? x + y : op == BOOTH_FBINARY_MUL ? x * y : (x < 0 ? x * y : x);
+    const float m = lo >= r ? lo : r;
+    return hi < m ? hi : m;
+}
+
+/* One operation's rows (`op` a constant after inlining). */
+INLINE void fbinary_rows(const int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                         ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    if (a_inner == 1 && b_inner == 1 && a_row == n && b_row == n && n % 8 == 0) {
+        n *= rows;  /* rows one after the other with no tail: one row (the same split) */
+        rows = 1;
+    }
+    for (ptrdiff_t r = 0; r < rows; r++) {
+        const float *pa = a + r * a_row, *pb = b + r * b_row;
+        float *po = out + r * n;
+        ptrdiff_t k = 0;
+        if (a_inner == 1 && b_inner == 1) {
+            /* The Swift rows: SIMD8 with clamp8 for each full 8, `apply` for the rest. */
+            for (; k + 8 <= n; k += 8)
+                _mm256_storeu_ps(po + k, fclamp_vector(fbinary8(op, _mm256_loadu_ps(pa + k), _mm256_loadu_ps(pb + k)), vlo, vhi));
+        } else {
+            /* A broadcast operand: `apply` on every lane, eight at a time. */
+            for (; k + 8 <= n; k += 8) {
+                const __m256 x = a_inner ? _mm256_loadu_ps(pa + k) : _mm256_set1_ps(pa[0]);
+                const __m256 y = b_inner ? _mm256_loadu_ps(pb + k) : _mm256_set1_ps(pb[0]);
+                _mm256_storeu_ps(po + k, fclamp_scalar(fbinary8(op, x, y), vlo, vhi));
+            }
+        }
+        for (; k < n; k++) po[k] = fbinary1(op, pa[k * a_inner], pb[k * b_inner], lo, hi);
+    }
+}
+
+int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                              ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    switch (op) {
+    case BOOTH_FBINARY_ADD: fbinary_rows(BOOTH_FBINARY_ADD, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    case BOOTH_FBINARY_MUL: fbinary_rows(BOOTH_FBINARY_MUL, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    default: fbinary_rows(BOOTH_FBINARY_PRELU, a, a_row, a_inner, b, b_row, b_inner, rows, n, lo, hi, out); break;
+    }
+    return 1;
+}
+
+/* MARK: Integer elementwise ADD and PRELU */
+
+INLINE __m256i load8_i32(const int bits, const void *p) {
+    if (bits == 8) return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p));
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+
+/* Two clamped int32 vectors (values within the element type) stored as 16 elements. */
+INLINE void store16_packed(const int bits, void *dst, __m256i a, __m256i b) {
+    const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+    if (bits == 16) _mm256_storeu_si256((__m256i *)dst, w);
+    else _mm_storeu_si128((__m128i *)dst, _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+}
+
+typedef struct add_consts {
+    __m256i zp1, zp2, s1, s2, round, zpo, lo, hi;
+    __m128i shift;
+} add_consts;
+
+/* ElementwiseParams.scalar's scaled ADD on eight lanes: ((x1 − zp1)·s1 + (x2 − zp2)·s2 + round)
+ * >> shift, + output zp, clamped (wrapping int32 like the reference's &* and &+). */
+INLINE __m256i add8(const add_consts *k, __m256i x1, __m256i x2) {
+    __m256i v = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(x1, k->zp1), k->s1),
+                                 _mm256_mullo_epi32(_mm256_sub_epi32(x2, k->zp2), k->s2));
+    v = _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(v, k->round), k->shift), k->zpo);
+    return _mm256_min_epi32(_mm256_max_epi32(v, k->lo), k->hi);
+}
+
+INLINE int32_t add1(const booth_elementwise *p, int32_t a, int32_t b) {
+    const uint32_t x1 = (uint32_t)a - (uint32_t)p->zero_point1, x2 = (uint32_t)b - (uint32_t)p->zero_point2;
+    const int32_t s = (int32_t)(x1 * (uint32_t)p->scale1 + x2 * (uint32_t)p->scale2 + (uint32_t)p->round);
+    const int32_t v = (int32_t)((uint32_t)(s >> (p->shift & 31)) + (uint32_t)p->output_zero_point);
+    return v < p->minimum ? p->minimum : (v > p->maximum ? p->maximum : v);
+}
+
+/* out[i] = a[i] ⊕ b[i mod period]: flat when period is 1 or count, else period by period (16
+ * elements per step, the rest of each period one at a time). Each step loads before it stores,
+ * so out may alias a or b element for element. */
+INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t count, ptrdiff_t period,
+                    const booth_elementwise *p, void *out) {
+    add_consts k;
+    k.zp1 = _mm256_set1_epi32(p->zero_point1); k.zp2 = _mm256_set1_epi32(p->zero_point2);
+    k.s1 = _mm256_set1_epi32(p->scale1); k.s2 = _mm256_set1_epi32(p->scale2);
+    k.round = _mm256_set1_epi32(p->round); k.zpo = _mm256_set1_epi32(p->output_zero_point);
+    k.lo = _mm256_set1_epi32(p->minimum); k.hi = _mm256_set1_epi32(p->maximum);
+    k.shift = _mm_cvtsi32_si128(p->shift & 31);
+    const ptrdiff_t e = bits / 8;
+    const char *ca = (const char *)a, *cb = (const char *)b;
+    char *co = (char *)out;
+#define ELEM(ptr, i) (bits == 8 ? (int32_t)((const int8_t *)(ptr))[i] : (int32_t)((const int16_t *)(ptr))[i])
+#define PUT(ptr, i, v) do { if (bits == 8) ((int8_t *)(ptr))[i] = (int8_t)(v); else ((int16_t *)(ptr))[i] = (int16_t)(v); } while (0)
+    if (period == 1 || period == count) {
+        const int bcast = period == 1 && count > 1;
+        const __m256i splat = _mm256_set1_epi32(ELEM(cb, 0));
+        ptrdiff_t i = 0;
+        for (; i + 16 <= count; i += 16) {
+            const __m256i x0 = load8_i32(bits, ca + i * e), x1 = load8_i32(bits, ca + (i + 8) * e);
+            const __m256i y0 = bcast ? splat : load8_i32(bits, cb + i * e);
+            const __m256i y1 = bcast ? splat : load8_i32(bits, cb + (i + 8) * e);
+            store16_packed(bits, co + i * e, add8(&k, x0, y0), add8(&k, x1, y1));
+        }
+        for (; i < count; i++) PUT(co, i, add1(p, ELEM(ca, i), ELEM(cb, bcast ? 0 : i)));
+    } else {
+        for (ptrdiff_t base = 0; base < count; base += period) {
+            ptrdiff_t i = 0;
+            for (; i + 16 <= period; i += 16) {
+                const ptrdiff_t j = base + i;
+                const __m256i x0 = load8_i32(bits, ca + j * e), x1 = load8_i32(bits, ca + (j + 8) * e);
+                const __m256i y0 = load8_i32(bits, cb + i * e), y1 = load8_i32(bits, cb + (i + 8) * e);
+                store16_packed(bits, co + j * e, add8(&k, x0, y0), add8(&k, x1, y1));
+            }
+            for (; i < period; i++) PUT(co, base + i, add1(p, ELEM(ca, base + i), ELEM(cb, i)));
+        }
+    }
+#undef ELEM
+#undef PUT
+}
+
+int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                     int8_t *out) {
+    if (p->mul) return 0;
+    add_run(8, a, b, count, period, p, out);
+    return 1;
+}
+
+int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                      int16_t *out) {
+    if (p->mul) return 0;
+    add_run(16, a, b, count, period, p, out);
+    return 1;
+}
+
+/* PReLUParams.scalar on eight lanes whose first is channel `ch` (negative[] has channels + 16
+ * wrapped rows): x = q − zp; m = x < 0 ? negative : positive; (x·m + round) >> shift, + zp_out;
+ * clamped to int8 by the saturating packs. */
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    const ptrdiff_t n = pixels * channels;
+    const __m256i zpi = _mm256_set1_epi32(input_zero_point), zpo = _mm256_set1_epi32(output_zero_point);
+    const __m256i pos = _mm256_set1_epi32(positive), zero = _mm256_setzero_si256();
+    const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
+    const __m256i rnd = _mm256_set1_epi32(round);
+    const __m128i sh = _mm_cvtsi32_si128(shift & 31);
+    ptrdiff_t i = 0, ch = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m128i q = _mm_loadu_si128((const __m128i *)(in + i));
+        __m256i v[2];
+        for (int h = 0; h < 2; h++) {
+            const __m256i x = _mm256_sub_epi32(_mm256_cvtepi8_epi32(h ? _mm_unpackhi_epi64(q, q) : q), zpi);
+            const __m256i m = _mm256_blendv_epi8(pos, _mm256_loadu_si256((const __m256i *)(negative + ch + 8 * h)),
+                                                 _mm256_cmpgt_epi32(zero, x));
+            v[h] = _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh), zpo);
+        }
+        const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+        ch += 16;
+        while (ch >= channels) ch -= channels;
+    }
+    for (; i < n; i++) {
+        const int32_t x = (int32_t)((uint32_t)in[i] - (uint32_t)input_zero_point);
+        const int32_t m = x >= 0 ? positive : negative[i % channels];
+        const int32_t s = (int32_t)((uint32_t)x * (uint32_t)m + (uint32_t)round) >> (shift & 31);
+        const int32_t v = (int32_t)((uint32_t)s + (uint32_t)output_zero_point);
+        out[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
     return 1;
 }
 
@@ -666,6 +1039,53 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
 
 int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
     (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+
+int booth_x86_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out) {
+    (void)in; (void)n; (void)inverse_scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out) {
+    (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
+    return 0;
+}
+
+int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                              ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out) {
+    (void)op; (void)a; (void)a_row; (void)a_inner; (void)b; (void)b_row; (void)b_inner; (void)rows; (void)n; (void)lo;
+    (void)hi; (void)out;
+    return 0;
+}
+
+int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                     int8_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+    return 0;
+}
+
+int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                      int16_t *out) {
+    (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+    return 0;
+}
+
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    (void)in; (void)pixels; (void)channels; (void)input_zero_point; (void)output_zero_point; (void)positive;
+    (void)negative; (void)shift; (void)out;
     return 0;
 }
 

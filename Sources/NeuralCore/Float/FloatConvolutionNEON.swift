@@ -169,7 +169,11 @@ public enum FloatConvolutionVariants {
 public enum FloatBinaryVariants {
     /// Variant names, the reference first.
     public static var names: [String] {
-        booth_neon_available() != 0 ? ["swift", "neon"] : ["swift"]
+#if arch(x86_64)
+        return booth_x86_available() != 0 ? ["swift", "avx2"] : ["swift"]
+#else
+        return booth_neon_available() != 0 ? ["swift", "neon"] : ["swift"]
+#endif
     }
 
     /// out (shape `so`) = a (shape `sa`) ⊕ b (shape `sb`), NumPy broadcasting over 4-D shapes;

@@ -73,10 +73,11 @@ enum FloatKernels {
 
     /// out = a ⊕ b with NumPy broadcasting over 4-D shapes `sa`, `sb` → `so`. On aarch64 (unless
     /// `neon` is false) each run of rows along the third dimension is one `booth_binary_f32_rows`
-    /// call (C NEON, the same bits as the Swift rows below, broadcast rows included).
+    /// call (C NEON, the same bits as the Swift rows below, broadcast rows included); on x86-64
+    /// built with AVX2 one `booth_x86_binary_f32_rows` call (the same rows eight lanes at a time).
     static func binary(_ op: Binary, _ sa: [Int], _ sb: [Int], out so: [Int], activation: Activation,
                        a: UnsafePointer<Float>, b: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-                       neon: Bool = booth_neon_available() != 0) {
+                       neon: Bool = cRows()) {
         let (lo, hi) = activation.bounds
         let cop: Int32 = op == .add ? Int32(BOOTH_FBINARY_ADD) : op == .mul ? Int32(BOOTH_FBINARY_MUL) : Int32(BOOTH_FBINARY_PRELU)
         // Strides of a and b in the output's index space (0 along broadcast dimensions).
@@ -97,7 +98,11 @@ enum FloatKernels {
                     // The whole d2 loop in one C call (contiguous and broadcast rows alike).
                     let pa = a + d0 * strideA[0] + d1 * strideA[1]
                     let pb = b + d0 * strideB[0] + d1 * strideB[1]
+#if arch(x86_64)
+                    _ = booth_x86_binary_f32_rows(cop, pa, strideA[2], ia, pb, strideB[2], ib, so[2], inner, lo, hi, dst)
+#else
                     booth_binary_f32_rows(cop, pa, strideA[2], ia, pb, strideB[2], ib, so[2], inner, lo, hi, dst)
+#endif
                     dst += so[2] * inner
                     continue
                 }
@@ -129,6 +134,15 @@ enum FloatKernels {
                 }
             }
         }
+    }
+
+    /// Whether `binary` has C rows on this build: NEON on aarch64, AVX2 on x86-64.
+    static func cRows() -> Bool {
+#if arch(x86_64)
+        return booth_x86_available() != 0
+#else
+        return booth_neon_available() != 0
+#endif
     }
 
     @inline(__always)

@@ -58,13 +58,15 @@ public enum IntegerKernels {
         return set
     }()
 
-    /// x86-64 with AVX2 (a haswell or newer build): the SIMD set with the C int16 GEMM and
-    /// depthwise interior (`gemmX86`, `depthwiseX86`; CNeuralKernels' neural_kernels_x86.c).
+    /// x86-64 with AVX2 (a haswell or newer build): the SIMD set with the C int16 GEMM,
+    /// depthwise interior, ADD, PRELU and boundary conversions (`gemmX86`, `depthwiseX86`,
+    /// `elementwiseX86`, `preluX86`, `quantizeX86`, `dequantizeX86`; CNeuralKernels'
+    /// neural_kernels_x86.c).
     public static let avx2 = IntegerKernelSet(
-        name: "avx2", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseSIMD,
+        name: "avx2", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD,
-        quantize: quantizeScalar, dequantize: dequantizeScalar)
+        prelu: preluX86, resize: resizeBilinearSIMD,
+        quantize: quantizeX86, dequantize: dequantizeX86)
 
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)
@@ -106,10 +108,10 @@ public enum IntegerKernels {
         quantize: quantizeNEON, dequantize: dequantizeNEON, logistic: logisticNEON)
 
     public static let avx2_16 = IntegerKernelSetOf<Int16>(
-        name: "avx2_16", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseSIMD,
+        name: "avx2_16", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
-        prelu: preluSIMD, resize: resizeBilinearSIMD,
-        quantize: quantizeScalar, dequantize: dequantizeScalar)
+        prelu: preluX86, resize: resizeBilinearSIMD,
+        quantize: quantizeX86, dequantize: dequantizeX86)
 
     /// Every int16 variant this CPU can run; the first is the reference.
     public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)

@@ -75,6 +75,34 @@ int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff
                             ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
                             int32_t zero_point, const booth_output_stage *stage, int16_t *out);
 
+/*
+ * Boundary conversions (NeuralCore's quantizeScalar / dequantizeScalar, bit for bit):
+ *   quantize: clamp(round(x · inverse_scale) + zero_point) rounding half away from zero (trunc,
+ *     then ±1 where the exact remainder is at least a half), converted with truncation;
+ *   dequantize: scale · (float)(q − zero_point).
+ * Return 1 when they ran, 0 when not built with AVX2.
+ */
+int booth_x86_quantize_s8(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int8_t *out);
+int booth_x86_quantize_s16(const float *in, ptrdiff_t n, float inverse_scale, float zero_point, int16_t *out);
+int booth_x86_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
+int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
+
+/* FloatKernels.binary's rows, as booth_binary_f32_rows (same arguments): contiguous rows with
+ * the Swift SIMD8 rows' clamp for each full 8 and the scalar clamp for the rest, rows with a
+ * broadcast operand with the scalar clamp on every lane. Returns 0 (nothing written) without AVX2. */
+int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
+                              ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out);
+
+/* The integer elementwise ADD (ElementwiseParams' scaled form, `p->mul` 0; returns 0 for MUL) as
+ * booth_elementwise_s8 / _s16 (same arguments, out may alias a or b element for element), 16
+ * elements per step; and PRELU as booth_prelu_s8. Return 0 without AVX2. */
+int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                     int8_t *out);
+int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
+                      int16_t *out);
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out);
+
 #ifdef __cplusplus
 }
 #endif
