@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The integer-path memory of several interpreters that never run at the same time (one thread
 /// runs them one after another, as the kiosk's vision thread runs the face detector, the face
 /// mesh and the live segmenter), in two blocks: every integer program's activations, GEMM
@@ -88,13 +82,9 @@ public final class SharedArena {
     /// used leave resident memory again. Call it while no interpreter sharing the arena runs.
     /// (A no-op without a C library: the Embedded aarch64 build of the cores has no `madvise`.)
     public func releasePages(from offset: Int) {
-#if canImport(Glibc) || canImport(Darwin)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (Int(bitPattern: base) + max(offset, 0) + page - 1) / page * page
-        let end = (Int(bitPattern: base) + claimedBytes) / page * page
-        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(p, end - start, MADV_DONTNEED)
-#endif
+        let start = max(offset, 0)
+        guard claimedBytes > start else { return }
+        ResidentPages.release(base + start, bytes: claimedBytes - start)
     }
 
     private func check(_ bytes: Int, _ what: String) throws(ModelError) {
