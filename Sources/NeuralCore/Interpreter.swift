@@ -107,12 +107,19 @@ public final class Interpreter {
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)
             // stays out of resident memory (6.8 MiB of float activations across the kiosk's models).
+            // A shared arena is not written at all: its other models overwrite these tensors anyway
+            // (`SharedArena`'s rules), and they may be running on another thread while this one is
+            // built (a kiosk still's models lent the live models' memory run only under their lock).
             let bytes = max(plan.byteCount, MemoryPlan.alignment)
             self.shared = shared
-            arena = try shared?.claimBoundary(bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
-            for t in graph.inputs + graph.outputs {
-                if let offset = plan.offsets[t] {
-                    (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
+            if let shared {
+                arena = try shared.claimBoundary(bytes)
+            } else {
+                arena = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
+                for t in graph.inputs + graph.outputs {
+                    if let offset = plan.offsets[t] {
+                        (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
+                    }
                 }
             }
             // The program rewrites the only reference to the float weights (`working`), so that

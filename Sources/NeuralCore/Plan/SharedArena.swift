@@ -87,6 +87,28 @@ public final class SharedArena {
         ResidentPages.release(base + start, bytes: claimedBytes - start)
     }
 
+    /// Which pages of the two blocks are resident, one flag per page (`ResidentPages.snapshot`).
+    public struct Residency: Sendable {
+        let integer: [Bool]
+        let boundary: [Bool]
+    }
+
+    /// The blocks' resident pages now: taken before a model lent the arena runs, so that
+    /// `releasePages(notIn:)` can give back exactly the pages it made resident.
+    public func residency() -> Residency {
+        Residency(integer: ResidentPages.snapshot(base, bytes: capacity), boundary: ResidentPages.snapshot(boundaryBase, bytes: capacity))
+    }
+
+    /// Returns the pages of both blocks that were not resident in `before` (their contents become
+    /// zero on the next touch): what the models lent the arena since made resident, below the
+    /// live models' claim too (pages their runs never touch) and in the boundary block (the lent
+    /// integer models' inputs and outputs). Call it while no interpreter sharing the arena runs;
+    /// it is sound because a run leaves nothing in the arena for the next one.
+    public func releasePages(notIn before: Residency) {
+        ResidentPages.release(base, bytes: capacity, except: before.integer)
+        ResidentPages.release(boundaryBase, bytes: capacity, except: before.boundary)
+    }
+
     private func check(_ bytes: Int, _ what: String) throws(ModelError) {
         guard bytes <= capacity else {
             throw .unsupported("the model needs " + String(bytes) + " " + what + "; the shared arena holds " + String(capacity))
