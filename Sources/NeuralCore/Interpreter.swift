@@ -40,10 +40,10 @@ public final class Interpreter {
     /// activation arena (its boundary block, or its integer block when the arena says so; not
     /// zeroed, since every operation writes its output before a later one reads it).
     ///
-    /// `keepingWeights` false: the float path drops the graph's float weights once its program has
-    /// packed its own copy (`graph.constants` is then empty, as on the integer path, which never
-    /// keeps them), for a model that is only run; the float-path diagnostics (`PrecisionSensitivity`)
-    /// need them kept.
+    /// `keepingWeights` false: the float path drops the graph's float weights while its program
+    /// packs its own copy, page by page (`graph.constants` is then empty, as on the integer path,
+    /// which never keeps them), for a model that is only run; the float-path diagnostics
+    /// (`PrecisionSensitivity`) need them kept.
     public convenience init(model: TFLiteModel, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
                             calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
                             keepingWeights: Bool = true) throws(ModelError) {
@@ -67,15 +67,18 @@ public final class Interpreter {
         }
         bytes = []
         try self.init(taking: &graph, path: path, kernels: kernels, calibration: calibration, sharing: shared,
-                      keepingWeights: keepingWeights)
+                      keepingWeights: keepingWeights, releasingIntegerWeights: true)
     }
 
     /// Builds the interpreter of a parsed graph, which it takes: `graph` is left without its
     /// constants (on the integer path the program rewrites and packs the only reference to them;
-    /// see `IntegerProgram(taking:)`).
+    /// see `IntegerProgram(taking:)`). `releasingIntegerWeights`: the integer program gives each
+    /// page of the float weights back once the operations reading it are lowered (`ConstantPages`;
+    /// the builds from a file's bytes, `init(taking:…)`), so the float weights and the packed copy
+    /// are not resident together (the float path does so when it keeps no weights).
     init(taking parsed: inout Graph, path: ExecutionPath, kernels: InterpreterKernels,
          calibration: IntegerCalibration, sharing shared: SharedArena?,
-         keepingWeights: Bool) throws(ModelError) {
+         keepingWeights: Bool, releasingIntegerWeights: Bool = false) throws(ModelError) {
         var graph = parsed
         parsed.constants = []
         let plan = try MemoryPlan(graph: graph)
@@ -91,20 +94,32 @@ public final class Interpreter {
                 arena = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
                 arena.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
             }
-            engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
-            var kept = graph
-            if !keepingWeights { kept.constants = [] }
-            self.graph = kept
+            if keepingWeights {
+                engine = .float(FloatProgram(graph: graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
+            } else {
+                // The program takes the only reference to the weights and gives each page back
+                // once packed (`FloatProgram(taking:)`): the float weights and their packed copy
+                // are not resident together.
+                engine = .float(FloatProgram(taking: &graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
+            }
+            self.graph = graph
         case .integer:
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)
             // stays out of resident memory (6.8 MiB of float activations across the kiosk's models).
+            // A shared arena is not written at all: its other models overwrite these tensors anyway
+            // (`SharedArena`'s rules), and they may be running on another thread while this one is
+            // built (a kiosk still's models lent the live models' memory run only under their lock).
             let bytes = max(plan.byteCount, MemoryPlan.alignment)
             self.shared = shared
-            arena = try shared?.claimBoundary(bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
-            for t in graph.inputs + graph.outputs {
-                if let offset = plan.offsets[t] {
-                    (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
+            if let shared {
+                arena = try shared.claimBoundary(bytes)
+            } else {
+                arena = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryPlan.alignment)
+                for t in graph.inputs + graph.outputs {
+                    if let offset = plan.offsets[t] {
+                        (arena + offset).initializeMemory(as: Float.self, repeating: 0, count: graph.tensors[t].elementCount)
+                    }
                 }
             }
             // The program rewrites the only reference to the float weights (`working`), so that
@@ -117,7 +132,7 @@ public final class Interpreter {
             do {
                 engine = .integer(try IntegerProgram(taking: &working, floatPlan: plan, floatArena: arena,
                                                      calibration: calibration, bits: bits, kernels: kernels,
-                                                     shared: shared))
+                                                     shared: shared, releasingConstants: releasingIntegerWeights))
             } catch {
                 if shared == nil { arena.deallocate() }
                 throw error

@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 /// `Interpreter(taking:)`: the file's bytes are released once parsed (the model builds' peak
-/// without them) and the interpreter is the one `init(model:)` builds, output for output.
+/// without them) and the interpreter is the one `init(model:)` builds, output for output (on the
+/// integer path it also gives the float weights' pages back as it lowers them, which
+/// `init(model:)` does not: `ConstantPages`).
 struct InterpreterTakingTests {
     static func outputs(_ interpreter: Interpreter) -> [[Float]] {
         InterpreterTests.fillNoise(interpreter, seed: 7)
@@ -22,6 +24,19 @@ struct InterpreterTakingTests {
         #expect(taken.isEmpty, "the bytes are released once parsed")
         #expect(built.graph.constants.isEmpty == (path == .integer))
         let a = Self.outputs(held), b = Self.outputs(built)
+        #expect(a.count == b.count)
+        for (x, y) in zip(a, b) { #expect(x.map(\.bitPattern) == y.map(\.bitPattern)) }
+    }
+
+    @Test("a float build that keeps no weights gives their pages back as it packs them, and runs the same bits",
+          arguments: ["hand_landmark_lite", "palm_detection_lite", "face_landmark"])
+    func floatWeightsReleasedWhilePacked(model: String) throws {
+        let bytes = try InterpreterTests.bytes(model)
+        let kept = try Interpreter(model: bytes, path: .float)
+        let released = try Interpreter(model: bytes, path: .float, keepingWeights: false)
+        #expect(!kept.graph.constants.isEmpty)
+        #expect(released.graph.constants.isEmpty)
+        let a = Self.outputs(kept), b = Self.outputs(released)
         #expect(a.count == b.count)
         for (x, y) in zip(a, b) { #expect(x.map(\.bitPattern) == y.map(\.bitPattern)) }
     }

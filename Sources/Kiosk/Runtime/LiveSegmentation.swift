@@ -27,12 +27,25 @@ final class LiveSegmentation: @unchecked Sendable {
         liveBytes = arena?.claimedBytes ?? 0
     }
 
-    /// Returns the arena's pages past the live models' claim, which only a still model lent the
-    /// arena touched (the palm and hand models' activations, up to 4.8 MB), so they do not stay
-    /// resident between stills.
+    /// The arena's resident pages when a still started to borrow it (`lend`).
+    private var before: SharedArena.Residency? = nil
+
+    /// Notes which pages of the arena are resident before a still's models borrow it, so that
+    /// `returnLentPages` gives back exactly those they make resident.
+    func lend() {
+        guard let arena else { return }
+        withLock { before = arena.residency() }
+    }
+
+    /// Returns the arena's pages a still model lent the arena made resident (`lend`; without it,
+    /// those past the live models' claim): the palm and hand models' activations (up to 4.8 MB),
+    /// the mesh, iris and general segmentation models' working memory, and those models' inputs
+    /// and outputs in the boundary block, so they do not stay resident between stills.
     func returnLentPages() {
         guard let arena else { return }
-        withLock { arena.releasePages(from: liveBytes) }
+        withLock {
+            if let before { arena.releasePages(notIn: before) } else { arena.releasePages(from: liveBytes) }
+        }
     }
 
     /// `lock` around a pass, for a still model that runs in `arena`.

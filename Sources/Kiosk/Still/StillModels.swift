@@ -39,11 +39,21 @@ final class StillModels {
     /// A new accurate segmenter (the caller drops it after the still); for an upright still of
     /// `width`×`height`, with only the model its aspect picks (the other one's weights and
     /// activation tables, 3 MiB, are never loaded), and for the landscape model the live one when
-    /// it is lent (`live`: no model memory at all); with no size, both (the start-up check).
+    /// it is lent (`live`: no model memory at all), the general one in the live models' working
+    /// memory (call `returnLentPages` once it is done); with no size, both (the start-up check).
     func segmenter(width: Int? = nil, height: Int? = nil) throws(KioskError) -> PersonSegmenter {
         let only = width.flatMap { w in height.map { SegmentationModel.forAspect(width: w, height: $0) } }
         if only == .landscape, let live { return live.stillSegmenter() }
-        do { return try store.segmenter(.accurate, only: only) } catch {
+        do {
+            // The general model in the live models' working memory when they are lent, each pass
+            // under their lock (as the mesh and iris, palm and hand models of a still).
+            if only == .general, let live, let arena = live.arena {
+                let segmenter = try store.segmenter(.accurate, sharing: arena, only: .general)
+                segmenter.exclusive = live.exclusive
+                return segmenter
+            }
+            return try store.segmenter(.accurate, only: only)
+        } catch {
             throw .models("still path: segmentation: \(error)")
         }
     }
@@ -79,7 +89,13 @@ final class StillModels {
         }
     }
 
-    /// Returns the pages of the live models' memory that only the palm and hand models used (see
+    /// Notes the live models' resident memory before a still's models borrow it (see
+    /// `LiveSegmentation.lend`); call it when a still starts.
+    func lendLiveMemory() {
+        live?.lend()
+    }
+
+    /// Returns the pages of the live models' memory that only the still's models used (see
     /// `LiveSegmentation.returnLentPages`); call it once they are dropped.
     func returnLentPages() {
         live?.returnLentPages()
@@ -104,6 +120,19 @@ final class StillModels {
         }
     }
 
+    /// The still's mesh and iris model (integer working memory shared by the two). With the live
+    /// models lent (`live`), that memory is theirs, each model pass under their lock, as the palm
+    /// and hand models': the iris program's 2.3 MB of activations and scratch partly land on pages
+    /// the live programs keep resident anyway; else an arena of its own.
+    private func landmarker() throws(ModelStoreError) -> FaceLandmarker {
+        if let live, let arena = live.arena {
+            let landmarker = try store.faceLandmarker(iris: true, path: inference, sharing: arena)
+            landmarker.exclusive = live.exclusive
+            return landmarker
+        }
+        return try store.faceLandmarker(iris: true, path: inference, sharing: SharedArena(capacity: 16 << 20))
+    }
+
     /// The faces of a passport still, the face models built one after the other, each dropped
     /// (and its pages returned) before the next is built (`FaceAnalyzer.analyzeInSteps`): the
     /// four together took 18.7 MiB at their build, the still's peak. The mesh and the iris model
@@ -111,13 +140,15 @@ final class StillModels {
     /// other), and each file's bytes are released once parsed (`ModelStore.faceLandmarker`).
     func faces(in still: Image) throws(KioskError) -> [FaceObservation] {
         let inference = self.inference, store = self.store
+        // The pages of the live memory only the still's face models used go back after them.
+        defer { returnLentPages() }
         do {
             return try FaceAnalyzer.analyzeInSteps(
                 still,
                 detector: { ProcessMemory.returnFreePages(); return try store.faceDetector(.short, path: inference) },
                 landmarker: {
                     ProcessMemory.returnFreePages()
-                    return try store.faceLandmarker(iris: true, path: inference, sharing: SharedArena(capacity: 16 << 20))
+                    return try self.landmarker()
                 },
                 verifier: { ProcessMemory.returnFreePages(); return try store.faceDetector(.full, path: inference) })
         } catch {

@@ -58,6 +58,7 @@ final class StillProcessor {
         case .greeting(let models, let picture):
             guard job.hideBackground else { break }
             // The segmenter lives for this still only (see StillModels).
+            models.lendLiveMemory()
             let segmenter: PersonSegmenter
             do { segmenter = try models.segmenter(width: stillWidth, height: stillHeight) } catch {
                 message = "Saved as shot: \(error)"
@@ -76,12 +77,14 @@ final class StillProcessor {
             let rgb = Self.rgb(job.image)
             job.image = rgb
             rgb.withImage { greeter.greet($0) }
+            models.returnLentPages()   // the general segmenter's pages of the live memory
             finished = rgb
             background = picture == nil ? "white" : "greeting"
         case .passport(let profile, let models):
             // Each model lives for its own step of the still only, one at a time (see StillModels and
             // PassportModels); the pages the one before freed are returned before the next is built.
             let (width, height) = (stillWidth, stillHeight)
+            models.lendLiveMemory()
             let maker = PassportPhotoMaker(profile: profile, models: .built(
                 faces: { try models.faces(in: $0) },
                 segmenter: {

@@ -37,8 +37,9 @@ enum FloatConvolution {
 
     /// `packConvWeights` into memory the caller owns (zeroed beforehand: the padding lanes are
     /// left as they are): `kH·kW·inC·outCPadded` weights at `packed`, `outCPadded` biases at `packedBias`.
-    static func packConvWeights(ohwi: ArraySlice<Float>, bias: ArraySlice<Float>?, outC: Int, kH: Int, kW: Int, inC: Int,
-                                weightsAt packed: UnsafeMutablePointer<Float>, biasAt packedBias: UnsafeMutablePointer<Float>) {
+    static func packConvWeights<Values: RandomAccessCollection<Float>>(
+        ohwi: Values, bias: Values?, outC: Int, kH: Int, kW: Int, inC: Int,
+        weightsAt packed: UnsafeMutablePointer<Float>, biasAt packedBias: UnsafeMutablePointer<Float>) where Values.Index == Int {
         let ocp = (outC + 7) & ~7
         let base = ohwi.startIndex
         for o in 0..<outC {

@@ -37,15 +37,55 @@ final class FloatProgram {
     let constants: UnsafeMutablePointer<Float>
     let constantCount: Int
 
-    init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false, fused: Bool = false) {
-        self.scalarOnly = scalarOnly
-        self.fused = fused
-        let neon = fused && !scalarOnly && booth_neon_available() != 0
-        self.neon = neon
-        // Lay out constants: packed convolution weights first, then the raw graph constants. The
-        // weights are packed straight into the one allocation (no whole-graph packed copy beside
-        // the graph's constants while the program is built).
+    /// Where `pack` put each operation's and constant's values in the one constants block.
+    struct Packed {
+        var constants: UnsafeMutablePointer<Float>
+        var count: Int
+        /// Operation index → offsets of its packed weights and bias.
+        var packedAt: [Int: (weights: Int, bias: Int)]
+        /// Constant tensor → offset from `rawBase` (the constants read as operands).
+        var rawAt: [Int: Int]
+        var rawBase: Int
+    }
+
+    /// The C NEON convolutions run: aarch64, fused arithmetic, not `scalarOnly`.
+    static func usesNEON(scalarOnly: Bool, fused: Bool) -> Bool {
+        fused && !scalarOnly && booth_neon_available() != 0
+    }
+
+    /// `graph`'s constants (kept in the graph) packed for the program.
+    convenience init(graph: Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false, fused: Bool = false) {
+        let neon = Self.usesNEON(scalarOnly: scalarOnly, fused: fused)
+        let packed = graph.constants.withUnsafeBufferPointer { Self.pack(graph, values: $0, neon: neon, releasing: false) }
+        self.init(graph: graph, packed: packed, plan: plan, arena: arena, scalarOnly: scalarOnly, fused: fused, neon: neon)
+    }
+
+    /// As `init(graph:…)`, taking `graph`'s constants (`graph.constants` is left empty): each
+    /// filter's and bias's pages are returned to the system as soon as they are packed, so the
+    /// graph's float weights and the program's packed copy are not resident together while the
+    /// program is built (about 4 MB less at the build of the palm and hand models).
+    convenience init(taking graph: inout Graph, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool = false,
+                     fused: Bool = false) {
+        let neon = Self.usesNEON(scalarOnly: scalarOnly, fused: fused)
+        var values = graph.constants
+        graph.constants = []
+        // A mutable view makes `values` the only reference (copied if the caller still shares
+        // it), so the pages given back are nobody else's.
+        let packed = values.withUnsafeMutableBufferPointer { Self.pack(graph, values: UnsafeBufferPointer($0), neon: neon, releasing: true) }
+        values = []
+        self.init(graph: graph, packed: packed, plan: plan, arena: arena, scalarOnly: scalarOnly, fused: fused, neon: neon)
+    }
+
+    /// Lays out and fills the constants block: packed convolution weights first, then the raw
+    /// graph constants. The weights are packed straight into the one allocation (no whole-graph
+    /// packed copy beside the graph's constants while the program is built). With `releasing`
+    /// (the caller owns `values` and never reads them again), the raw constants are copied first,
+    /// then each page of `values` is given back once every filter and bias on it is packed, and
+    /// each operation's part of the block is zeroed only when it is packed: the block's pages
+    /// become resident as the source's go.
+    static func pack(_ graph: Graph, values: UnsafeBufferPointer<Float>, neon: Bool, releasing: Bool) -> Packed {
         var packedAt = [Int: (weights: Int, bias: Int)]()  // operation index → offsets
+        var packedEnd = [Int: Int]()  // operation index → end of its weights and bias
         var packedCount = 0
         for (k, op) in graph.operations.enumerated() {
             let ws: [Int]
@@ -68,6 +108,7 @@ final class FloatProgram {
             }
             packedAt[k] = (packedCount, packedCount + weightCount)
             packedCount += weightCount + ocp
+            packedEnd[k] = packedCount
         }
         // Then the raw constants an operation reads as an operand: not the convolutions' filters
         // and biases, which are read packed only (a second copy of every weight).
@@ -88,23 +129,37 @@ final class FloatProgram {
         let rawBase = packedCount
         let constantCount = packedCount + rawCount + 8
         let constants = UnsafeMutablePointer<Float>.allocate(capacity: constantCount)
-        constants.initialize(repeating: 0, count: constantCount)
-        self.constantCount = constantCount
-        self.constants = constants
+        func source(_ t: Int) -> UnsafeBufferPointer<Float> {
+            let start = graph.tensors[t].constantOffset!
+            return UnsafeBufferPointer(rebasing: values[start..<(start + graph.tensors[t].elementCount)])
+        }
+        if releasing {
+            (constants + packedCount).initialize(repeating: 0, count: rawCount + 8)
+        } else {
+            constants.initialize(repeating: 0, count: constantCount)
+        }
+        for (t, offset) in rawAt {
+            (constants + rawBase + offset).update(from: source(t).baseAddress!, count: graph.tensors[t].elementCount)
+        }
+
+        // With `releasing`, each page of `values` goes back once every convolution reading it is packed.
+        var pages = releasing ? ConstantPages(graph, values: values, operations: packedAt.keys.sorted()) : nil
+
         for (k, op) in graph.operations.enumerated() {
             guard let at = packedAt[k] else { continue }
             let ws = graph.tensors[op.inputs[1]].shape
             let w = constants + at.weights, b = constants + at.bias
-            let src = graph.constant(op.inputs[1])
-            let bias: ArraySlice<Float>? = op.inputs[2] >= 0 ? graph.constant(op.inputs[2]) : nil
+            if releasing { w.initialize(repeating: 0, count: packedEnd[k]! - at.weights) }
+            let src = source(op.inputs[1])
+            let bias: UnsafeBufferPointer<Float>? = op.inputs[2] >= 0 ? source(op.inputs[2]) : nil
             if case .depthwiseConv2D = op.kind {
                 // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
                 let oc = ws[3]
                 let ocp = (oc + 7) & ~7
                 for tap in 0..<(ws[1] * ws[2]) {
-                    for o in 0..<oc { w[tap * ocp + o] = src[src.startIndex + tap * oc + o] }
+                    for o in 0..<oc { w[tap * ocp + o] = src[tap * oc + o] }
                 }
-                if let bias { for o in 0..<oc { b[o] = bias[bias.startIndex + o] } }
+                if let bias { for o in 0..<oc { b[o] = bias[o] } }
             } else if neon, case .transposeConvBias = op.kind {
                 let count = ws[1] * ws[2] * ws[3] * ((ws[0] + 7) & ~7)
                 let conv = UnsafeMutablePointer<Float>.allocate(capacity: count)
@@ -117,10 +172,19 @@ final class FloatProgram {
                 FloatConvolution.packConvWeights(ohwi: src, bias: bias, outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3],
                                                  weightsAt: w, biasAt: b)
             }
+            pages?.finished(k)
         }
-        for (t, offset) in rawAt {
-            graph.constant(t).withUnsafeBufferPointer { (constants + rawBase + offset).update(from: $0.baseAddress!, count: $0.count) }
-        }
+        return Packed(constants: constants, count: constantCount, packedAt: packedAt, rawAt: rawAt, rawBase: rawBase)
+    }
+
+    private init(graph: Graph, packed: Packed, plan: MemoryPlan, arena: UnsafeMutableRawPointer, scalarOnly: Bool, fused: Bool,
+                 neon: Bool) {
+        self.scalarOnly = scalarOnly
+        self.fused = fused
+        self.neon = neon
+        self.constantCount = packed.count
+        self.constants = packed.constants
+        let constants = packed.constants, packedAt = packed.packedAt, rawAt = packed.rawAt, rawBase = packed.rawBase
 
         func pointer(_ t: Int) -> UnsafeMutablePointer<Float> {
             if graph.tensors[t].constantOffset != nil { return constants + rawBase + rawAt[t]! }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The integer-path memory of several interpreters that never run at the same time (one thread
 /// runs them one after another, as the kiosk's vision thread runs the face detector, the face
 /// mesh and the live segmenter), in two blocks: every integer program's activations, GEMM
@@ -88,13 +82,31 @@ public final class SharedArena {
     /// used leave resident memory again. Call it while no interpreter sharing the arena runs.
     /// (A no-op without a C library: the Embedded aarch64 build of the cores has no `madvise`.)
     public func releasePages(from offset: Int) {
-#if canImport(Glibc) || canImport(Darwin)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (Int(bitPattern: base) + max(offset, 0) + page - 1) / page * page
-        let end = (Int(bitPattern: base) + claimedBytes) / page * page
-        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(p, end - start, MADV_DONTNEED)
-#endif
+        let start = max(offset, 0)
+        guard claimedBytes > start else { return }
+        ResidentPages.release(base + start, bytes: claimedBytes - start)
+    }
+
+    /// Which pages of the two blocks are resident, one flag per page (`ResidentPages.snapshot`).
+    public struct Residency: Sendable {
+        let integer: [Bool]
+        let boundary: [Bool]
+    }
+
+    /// The blocks' resident pages now: taken before a model lent the arena runs, so that
+    /// `releasePages(notIn:)` can give back exactly the pages it made resident.
+    public func residency() -> Residency {
+        Residency(integer: ResidentPages.snapshot(base, bytes: capacity), boundary: ResidentPages.snapshot(boundaryBase, bytes: capacity))
+    }
+
+    /// Returns the pages of both blocks that were not resident in `before` (their contents become
+    /// zero on the next touch): what the models lent the arena since made resident, below the
+    /// live models' claim too (pages their runs never touch) and in the boundary block (the lent
+    /// integer models' inputs and outputs). Call it while no interpreter sharing the arena runs;
+    /// it is sound because a run leaves nothing in the arena for the next one.
+    public func releasePages(notIn before: Residency) {
+        ResidentPages.release(base, bytes: capacity, except: before.integer)
+        ResidentPages.release(boundaryBase, bytes: capacity, except: before.boundary)
     }
 
     private func check(_ bytes: Int, _ what: String) throws(ModelError) {

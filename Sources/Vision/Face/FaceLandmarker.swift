@@ -28,6 +28,11 @@ public final class FaceLandmarker {
     public var minPresence: Float = 0.5
     /// YCbCr matrix for I420/NV12 frames.
     public var matrix: YUVMatrix = .bt601Full
+    /// Runs each model pass (input, run, outputs read: the mesh, then each eye's iris) when set:
+    /// for models whose working memory is shared with interpreters on another thread, the caller's
+    /// lock around the pass (as `PersonSegmenter.exclusive`; a kiosk still's landmarker in the
+    /// live models' memory).
+    public var exclusive: ((() -> Void) -> Void)? = nil
     let meshOutput: Int, presenceOutput: Int
     let irisContourOutput: Int, irisOutput: Int
 
@@ -72,6 +77,24 @@ public final class FaceLandmarker {
     /// present (presence ≥ `minPresence`); the points are written either way.
     @discardableResult
     public func process(_ image: Image, region: RotatedRect, into face: FaceMesh) -> Bool {
+        if let exclusive { exclusive { runMesh(image, region: region, into: face) } } else { runMesh(image, region: region, into: face) }
+        face.hasIris = false
+        if iris != nil {
+            if let exclusive {
+                exclusive { runIris(image, face: face, rightEye: true) }
+                exclusive { runIris(image, face: face, rightEye: false) }
+            } else {
+                runIris(image, face: face, rightEye: true)
+                runIris(image, face: face, rightEye: false)
+            }
+            face.hasIris = true
+        }
+        face.pose = FacePose(mesh: face.points)
+        return face.presence >= minPresence
+    }
+
+    /// The mesh pass: input, run, the points and presence into `face`.
+    func runMesh(_ image: Image, region: RotatedRect, into face: FaceMesh) {
         let size = FaceLandmarker.meshInputSize
         mesh.withInput(0) { tensor in
             TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
@@ -91,14 +114,6 @@ public final class FaceLandmarker {
                                         out[3 * i + 2] * kx)
             }
         }
-        face.hasIris = false
-        if iris != nil {
-            runIris(image, face: face, rightEye: true)
-            runIris(image, face: face, rightEye: false)
-            face.hasIris = true
-        }
-        face.pose = FacePose(mesh: face.points)
-        return face.presence >= minPresence
     }
 
     /// The iris model's region for one eye (person's own side), MediaPipe's

@@ -93,9 +93,12 @@ final class IntegerProgram {
 
     /// As `init(graph:…)`, rewriting `graph` itself (`CalibratedGraph(taking:)`): a caller that
     /// holds the only reference to its float constants has them equalised in place, not copied.
+    /// `releasingConstants` (for such a caller only: `Interpreter`): each page of the float
+    /// constants is given back once every operation reading it is lowered (`ConstantPages`), so
+    /// the float weights and their packed integer copy are not resident together.
     init(taking graph: inout Graph, floatPlan: MemoryPlan, floatArena: UnsafeMutableRawPointer,
          calibration: IntegerCalibration, bits: Int, kernels: InterpreterKernels,
-         shared: SharedArena? = nil) throws(ModelError) {
+         shared: SharedArena? = nil, releasingConstants: Bool = false) throws(ModelError) {
         kernels8 = kernels.int8
         kernels16 = kernels.int16
         simdConversions = kernels.floatSIMD
@@ -130,6 +133,9 @@ final class IntegerProgram {
                                     floatPlan: floatPlan, floatArena: floatArena)
         var wide = Lowering<Int16>(graph: widths.graph, quantization: quantization, memory: memory,
                                    floatPlan: floatPlan, floatArena: floatArena)
+        // The float runs' layouts hold their own copies of their weights (made above).
+        var pages = releasingConstants
+            ? g.constants.withUnsafeBufferPointer { ConstantPages(g, values: $0, operations: g.operations.indices) } : nil
         var steps: [ProgramStep] = [], stepTensors: [Int] = []
         func take(_ t: Int) {
             for s in narrow.steps { steps.append(.int8(s)); stepTensors.append(t) }
@@ -162,6 +168,7 @@ final class IntegerProgram {
                 for o in layout.outputs where g.outputs.contains(o) { islandOutputs.insert(o) }
                 steps.append(.float(island))
                 stepTensors.append(-1)
+                for j in layout.operations { pages?.finished(j) }
                 k = end - 1
                 continue
             }
@@ -178,6 +185,7 @@ final class IntegerProgram {
             }
             if widths.operationBits[k] == 16 { try wide.lower(op) } else { try narrow.lower(op) }
             take(op.output)
+            pages?.finished(k)
         }
         for o in g.outputs where !quantization.isFloat[o] && !islandOutputs.contains(o) {
             narrow.label = "model output"
