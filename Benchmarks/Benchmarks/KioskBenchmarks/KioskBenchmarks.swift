@@ -14,6 +14,7 @@ import ImageFiles
 import Kiosk
 import Logging
 import Passport
+import Vision
 
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -88,6 +89,31 @@ let benchmarks: @Sendable () -> Void = {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return t.tv_sec * 1_000_000_000 + t.tv_nsec
     }
+    // The mesh input's tensor warp alone (`Warp.*`, outside the `Vision.*` filter), the scalar
+    // reference and the SIMD twin in the same run, thread CPU per call: the tracked face's region
+    // as in the Vision benchmark (about 152 pixels, turned 0.1 rad: one tap, upsampled) into
+    // 192×192, [0, 1], replicated border. Their ratio is the figure to compare across changes.
+    let meshGrid = TensorSampler.grid(RotatedRect(center: Point2(330, 230), width: 152, height: 152, rotation: 0.1),
+                                      width: 192, height: 192)
+    let meshInput = UnsafeMutableBufferPointer<Float>.allocate(capacity: 192 * 192 * 3)
+    for (label, variant) in [("scalar", KernelVariant.scalar), ("simd", KernelVariant.simd)] {
+        Benchmark("Warp.mesh-\(label)",
+                  configuration: .init(metrics: [visionCPU, .mallocCountTotal], warmupIterations: 20,
+                                       maxDuration: .seconds(5), maxIterations: 500)) { benchmark in
+            let cpu = frame.withImage { image in
+                benchmark.startMeasurement()
+                let start = threadCPUNanoseconds()
+                TensorWarp.sample(image, grid: meshGrid, into: meshInput, width: 192, height: 192, range: .zeroToOne,
+                                  border: .replicate, variant: variant)
+                let cpu = threadCPUNanoseconds() - start
+                benchmark.stopMeasurement()
+                return cpu
+            }
+            blackHole(meshInput[1000])
+            benchmark.measurement(visionCPU, cpu / 1000)
+        }
+    }
+
     // BOOTH_FRAME_TRACE=DIR: each Vision benchmark also writes DIR/NAME.tsv, one line per frame
     // (warm-up included): thread CPU and wall µs, the thread's minor and major page faults and
     // voluntary and involuntary context switches during the frame, whether a detector slice ran,
