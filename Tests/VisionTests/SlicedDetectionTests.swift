@@ -83,10 +83,16 @@ import Vision
         b.detectionSlices = 3
         // The step costs measured before the first frame (as the kiosk does), not inside it; a
         // tracker that does not slice measures nothing.
-        a.prepareDetectionSlices()
-        b.prepareDetectionSlices()
+        // Given the frame size, the sliced run is made before the first frame too (the first live
+        // detection then allocates nothing); the tracker without slices makes none.
+        a.prepareDetectionSlices(frameWidth: 640, frameHeight: 480, format: .i420)
+        b.prepareDetectionSlices(frameWidth: 640, frameHeight: 480, format: .i420)
         #expect(!whole.detector.sliceCostsMeasured)
         #expect(sliced.detector.sliceCostsMeasured)
+        #expect(!whole.detector.slicedRunMade)
+        #expect(sliced.detector.slicedRunMade)
+        #expect(!sliced.detector.detectionUnderWay)
+        let preparedCuts = sliced.detector.sliceCosts
         var firstA: Int? = nil, firstB: Int? = nil
         for (i, frame) in frames.enumerated() {
             let metadata = FrameMetadata(sequence: UInt64(i), timestampNanoseconds: UInt64(i + 1) * 33_333_333)
@@ -107,5 +113,7 @@ import Vision
         // Every detector frame of the sliced tracker carries one slice: the runs every 5 frames
         // while a second face is looked for take 3 slices on every other frame.
         #expect(b.detectorRuns > a.detectorRuns)
+        // The live detections used the run made before the first frame (no new cut).
+        #expect(sliced.detector.sliceCosts == preparedCuts)
     }
 }

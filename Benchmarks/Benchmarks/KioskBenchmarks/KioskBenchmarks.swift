@@ -14,6 +14,7 @@ import ImageFiles
 import Kiosk
 import Logging
 import Passport
+import Vision
 
 let benchmarks: @Sendable () -> Void = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -88,24 +89,86 @@ let benchmarks: @Sendable () -> Void = {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return t.tv_sec * 1_000_000_000 + t.tv_nsec
     }
+    // The mesh input's tensor warp alone (`Warp.*`, outside the `Vision.*` filter), the scalar
+    // reference and the SIMD twin in the same run, thread CPU per call: the tracked face's region
+    // as in the Vision benchmark (about 152 pixels, turned 0.1 rad: one tap, upsampled) into
+    // 192×192, [0, 1], replicated border. Their ratio is the figure to compare across changes.
+    let meshGrid = TensorSampler.grid(RotatedRect(center: Point2(330, 230), width: 152, height: 152, rotation: 0.1),
+                                      width: 192, height: 192)
+    let meshInput = UnsafeMutableBufferPointer<Float>.allocate(capacity: 192 * 192 * 3)
+    for (label, variant) in [("scalar", KernelVariant.scalar), ("simd", KernelVariant.simd)] {
+        Benchmark("Warp.mesh-\(label)",
+                  configuration: .init(metrics: [visionCPU, .mallocCountTotal], warmupIterations: 20,
+                                       maxDuration: .seconds(5), maxIterations: 500)) { benchmark in
+            let cpu = frame.withImage { image in
+                benchmark.startMeasurement()
+                let start = threadCPUNanoseconds()
+                TensorWarp.sample(image, grid: meshGrid, into: meshInput, width: 192, height: 192, range: .zeroToOne,
+                                  border: .replicate, variant: variant)
+                let cpu = threadCPUNanoseconds() - start
+                benchmark.stopMeasurement()
+                return cpu
+            }
+            blackHole(meshInput[1000])
+            benchmark.measurement(visionCPU, cpu / 1000)
+        }
+    }
+
+    // BOOTH_FRAME_TRACE=DIR: each Vision benchmark also writes DIR/NAME.tsv, one line per frame
+    // (warm-up included): thread CPU and wall µs, the thread's minor and major page faults and
+    // voluntary and involuntary context switches during the frame, whether a detector slice ran,
+    // and the first face's mesh region side in frame pixels (above 1.5 × 192 = 288 the mesh
+    // warp averages 2×2 taps per input pixel); for tracing the frames over 8 ms (is it the work,
+    // or the machine).
+    let traceDirectory = ProcessInfo.processInfo.environment["BOOTH_FRAME_TRACE"]
+    func wallNanoseconds() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
+    }
+    func threadUsage() -> (Int, Int, Int, Int) {
+        var u = rusage()
+        getrusage(__rusage_who_t(1), &u)   // RUSAGE_THREAD (Linux)
+        return (u.ru_minflt, u.ru_majflt, u.ru_nvcsw, u.ru_nivcsw)
+    }
     for (name, passport, hide) in [("passport-background-hidden", true, true), ("booth-background-kept", false, false),
                                    ("booth-background-hidden", false, true)] {
         let step = try! VisionStep(models: models, profile: passport ? profile : nil, hideBackground: hide, width: 640, height: 480)
         var sequence: UInt64 = 0
+        let traceCapacity = 4096
+        let trace = UnsafeMutablePointer<Int>.allocate(capacity: traceCapacity * 8)
+        var traced = 0
         Benchmark("Vision.frame-\(name)",
                   configuration: .init(metrics: [visionCPU, .wallClock, .mallocCountTotal], warmupIterations: 40,
                                        maxDuration: .seconds(20), maxIterations: 300)) { benchmark in
             sequence += 1
             let metadata = FrameMetadata(sequence: sequence, timestampNanoseconds: sequence * 33_333_333)
+            let runs = step.tracker.detectorRuns
             let cpu = frame.withImage(metadata: metadata) { image in
                 benchmark.startMeasurement()
+                let usage = threadUsage(), wall = wallNanoseconds()
                 let start = threadCPUNanoseconds()
                 blackHole(step.run(image))
                 let cpu = threadCPUNanoseconds() - start
+                if traceDirectory != nil && traced < traceCapacity {
+                    let after = threadUsage(), t = trace + 8 * traced
+                    t[0] = cpu / 1000; t[1] = (wallNanoseconds() - wall) / 1000
+                    t[2] = after.0 - usage.0; t[3] = after.1 - usage.1; t[4] = after.2 - usage.2; t[5] = after.3 - usage.3
+                    t[6] = step.tracker.detectorRuns - runs
+                    t[7] = step.tracker.count > 0 ? Int(step.tracker.face(0).region.width) : 0
+                    traced += 1
+                }
                 benchmark.stopMeasurement()
                 return cpu
             }
             benchmark.measurement(visionCPU, cpu / 1000)
+            if let traceDirectory, traced % 20 == 0 {
+                var text = "cpu_us\twall_us\tminflt\tmajflt\tnvcsw\tnivcsw\tdetector\tmesh_side\n"
+                for i in 0..<traced {
+                    text += (0..<8).map { String(trace[8 * i + $0]) }.joined(separator: "\t") + "\n"
+                }
+                try? text.write(toFile: traceDirectory + "/\(name).tsv", atomically: true, encoding: .utf8)
+            }
         }
     }
 }

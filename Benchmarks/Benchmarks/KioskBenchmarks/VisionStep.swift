@@ -31,7 +31,8 @@ final class VisionStep {
                                            sharing: shared)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
         tracker.detectionSlices = FaceTracker.liveDetectionSlices   // as the kiosk
-        tracker.prepareDetectionSlices()   // the step costs measured now, not in a live frame
+        // The step costs measured and the sliced run made now, not in a live frame.
+        tracker.prepareDetectionSlices(frameWidth: width, frameHeight: height, format: .i420)
         rules = profile.map { LiveRules(profile: $0) }
         if hideBackground {
             let s = try store.segmenter(.fast, sharing: shared)

@@ -161,6 +161,18 @@ public final class FaceDetector {
         measuredStepCosts = SlicedRun.measureStepCosts(interpreter, rounds: 3, clock: FaceDetector.threadNanoseconds)
     }
 
+    /// Drops the sliced run made by `startDetection` (and any detection under way); the next
+    /// `startDetection` cuts a new one. For `FaceTracker.prepareDetectionSlices`.
+    func discardSlicedRun() {
+        cancelDetection()
+        sliced = nil
+        slicesAsked = 0
+    }
+
+    /// Whether `startDetection` has its `SlicedRun` made (by an earlier detection, or
+    /// `FaceTracker.prepareDetectionSlices` with the frame size).
+    public var slicedRunMade: Bool { sliced != nil }
+
     /// Whether the step costs for sliced detection are measured (`prepareSlicedDetection`, or the
     /// first sliced detection).
     public var sliceCostsMeasured: Bool { measuredStepCosts != nil }

@@ -41,8 +41,27 @@ public final class FaceTracker {
     /// Does the one-off work of sliced detection now (`FaceDetector.prepareSlicedDetection`: the
     /// model's step costs), so no live frame carries it; nothing when `detectionSlices` is 1.
     /// Call it after setting `detectionSlices`, before the first frame.
-    public func prepareDetectionSlices() {
-        if detectionSlices > 1 { detector.prepareSlicedDetection() }
+    ///
+    /// Given the live frames' size and format, it also starts and drops one detection on a blank
+    /// frame of them: the downscaled frame's buffer and the detector's `SlicedRun` (its cuts need
+    /// the measured head cost, the downscale and input sampling of such a frame) are then made
+    /// here, so the first live detection allocates nothing either. Nothing else may use the
+    /// detector's arena meanwhile.
+    public func prepareDetectionSlices(frameWidth: Int? = nil, frameHeight: Int? = nil, format: PixelFormat = .i420) {
+        guard detectionSlices > 1 else { return }
+        detector.prepareSlicedDetection()
+        guard let w = frameWidth, let h = frameHeight, w > 0, h > 0 else { return }
+        let blank = ImageBuffer(format: format, width: w, height: h)
+        let turn = detectionTurn
+        // Twice: the second run's head cost is measured warm, as on a live frame; the SlicedRun
+        // is cut from it.
+        for _ in 0..<2 {
+            detector.discardSlicedRun()
+            blank.withImage { startDetection($0) }
+            detector.cancelDetection()
+        }
+        pendingDetection = nil
+        detectionTurn = turn
     }
     public var landmarkSmoothing = OneEuroParameters.landmarks
     public var angleSmoothing = OneEuroParameters.angles
