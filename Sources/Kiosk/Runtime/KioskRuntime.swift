@@ -94,7 +94,12 @@ public final class KioskRuntime: @unchecked Sendable {
                                                 sharing: liveArena)
             let tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
             tracker.detectionSlices = FaceTracker.liveDetectionSlices   // no frame carries the whole detector
-            tracker.prepareDetectionSlices()   // the step costs measured now, not in a live frame
+            // The step costs measured and the sliced run made now, on a blank frame of the
+            // vision frames' (upright I420) size, not in a live frame.
+            let (vw, vh) = Rotation(rawValue: board.camera.rotation)?
+                .rotatedSize(width: board.camera.previewWidth, height: board.camera.previewHeight)
+                ?? (board.camera.previewWidth, board.camera.previewHeight)
+            tracker.prepareDetectionSlices(frameWidth: vw, frameHeight: vh, format: .i420)
             liveVision = LiveVision(tracker: tracker, rules: profile.map { LiveRules(profile: $0) })
         } catch {
             throw .models("\(error)")
