@@ -972,8 +972,13 @@ static inline __attribute__((always_inline)) void elementwise16(
         }                                                                                       \
     } while (0)
 
+/* int8 ADD and MUL in int16/int8 narrows (end of file); 0 when the parameters are outside it. */
+static int elementwise_s8_narrow(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                                 const booth_elementwise *p, int8_t *out);
+
 void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
                           const booth_elementwise *params, int8_t *out) {
+    if (elementwise_s8_narrow(a, b, count, period, params, out)) return;
     if (params->mul) ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 1);
     else ELEMENTWISE_BODY(int8_t, widen16_s8, BOOTH_OUT_INT8, 0);
 }
@@ -2081,3 +2086,350 @@ void booth_transpose_f32_pack(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, pt
     }
     for (ptrdiff_t j = 0; j < 8 * colp; j++) packed[in_c * colp + j] = 0;
 }
+
+/* ---- Width conversion (mix): int8 ↔ int16 requantisation, NeuralCore's WidthConversion. ---- */
+#if defined(__aarch64__)
+/* Eight int32 lanes of one conversion: (x − zp_in) << left, `sqrdmulh`, gemmlowp's rounding right
+ * shift (the `fixup4` + `srshl` of the output stages), + zp_out (wrapping). The flags are
+ * constants in each copy: no `sshl` by 0, no fix-up and shift by 0, no zero point 0. */
+#define CONVERT4(v, SH, RT, ZO)                                                                   \
+    do {                                                                                          \
+        if (SH) v = vshlq_s32(v, left);                                                           \
+        v = vqrdmulhq_s32(v, mult);                                                               \
+        if (RT) v = vrshlq_s32(fixup4(v, nright), nright);                                        \
+        if (ZO) v = vaddq_s32(v, zo);                                                             \
+    } while (0)
+
+/* Sixteen values from `s` to `d` (`in_wide` / `out_wide`: int16, else int8, input / output).
+ * Saturating narrows (`sqxtn`) are the reference's clamp to the output type. */
+static inline __attribute__((always_inline)) void convert16(
+    int in_wide, int out_wide, int SH, int RT, int ZI, int ZO, const char *s, char *d, int16x8_t zi, int32x4_t left,
+    int32x4_t mult, int32x4_t nright, int32x4_t zo) {
+    int16x8_t h0, h1;
+    if (in_wide) {
+        h0 = vld1q_s16((const int16_t *)(const void *)s);
+        h1 = vld1q_s16((const int16_t *)(const void *)s + 8);
+    } else {
+        int8x16_t b = vld1q_s8((const int8_t *)s);
+        h0 = vmovl_s8(vget_low_s8(b));
+        h1 = vmovl_high_s8(b);
+    }
+    int32x4_t v0, v1, v2, v3;
+    if (ZI) {
+        /* int16 − int16 in int32 lanes (`ssubl`): exact, as the reference's int32 subtraction. */
+        v0 = vsubl_s16(vget_low_s16(h0), vget_low_s16(zi));
+        v1 = vsubl_high_s16(h0, zi);
+        v2 = vsubl_s16(vget_low_s16(h1), vget_low_s16(zi));
+        v3 = vsubl_high_s16(h1, zi);
+    } else {
+        v0 = vmovl_s16(vget_low_s16(h0));
+        v1 = vmovl_high_s16(h0);
+        v2 = vmovl_s16(vget_low_s16(h1));
+        v3 = vmovl_high_s16(h1);
+    }
+    CONVERT4(v0, SH, RT, ZO);
+    CONVERT4(v1, SH, RT, ZO);
+    CONVERT4(v2, SH, RT, ZO);
+    CONVERT4(v3, SH, RT, ZO);
+    int16x8_t o0 = vqmovn_high_s32(vqmovn_s32(v0), v1);
+    int16x8_t o1 = vqmovn_high_s32(vqmovn_s32(v2), v3);
+    if (out_wide) {
+        vst1q_s16((int16_t *)(void *)d, o0);
+        vst1q_s16((int16_t *)(void *)d + 8, o1);
+    } else {
+        vst1q_s8((int8_t *)d, vqmovn_high_s16(vqmovn_s16(o0), o1));
+    }
+}
+
+/* `n` values, sixteen at a time, the last 1...15 through a zeroed 16-lane copy (one `memcpy` in
+ * and out, after the loop). */
+static inline __attribute__((always_inline)) void convert_run(
+    int in_wide, int out_wide, int SH, int RT, int ZI, int ZO, const void *in, ptrdiff_t n, int32_t zp_in,
+    int32_t multiplier, int32_t left_shift, int32_t right_shift, int32_t zp_out, void *out) {
+    const int32x4_t left = vdupq_n_s32(left_shift), mult = vdupq_n_s32(multiplier);
+    const int32x4_t nright = vdupq_n_s32(-right_shift), zo = vdupq_n_s32(zp_out);
+    const int16x8_t zi = vdupq_n_s16((int16_t)zp_in);
+    const char *src = (const char *)in;
+    char *dst = (char *)out;
+    const size_t isz = in_wide ? 2 : 1, osz = out_wide ? 2 : 1;
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        convert16(in_wide, out_wide, SH, RT, ZI, ZO, src + (size_t)i * isz, dst + (size_t)i * osz, zi, left, mult,
+                  nright, zo);
+    if (i < n) {
+        int16_t pad_in[16] = {0}, pad_out[16];
+        size_t rest = (size_t)(n - i);
+        memcpy(pad_in, src + (size_t)i * isz, rest * isz);
+        convert16(in_wide, out_wide, SH, RT, ZI, ZO, (const char *)pad_in, (char *)pad_out, zi, left, mult, nright, zo);
+        memcpy(dst + (size_t)i * osz, pad_out, rest * osz);
+    }
+}
+
+/* The entry's flags as constants: left shift, right shift, input and output zero points (16
+ * copies of a short loop), chosen by nested `if`s (a `switch` became a jump table whose shared
+ * blocks neon-check reads as a loop around the calls). */
+#define CONVERT_RUN(IW, OW, SH, RT, ZI, ZO) \
+    convert_run(IW, OW, SH, RT, ZI, ZO, in, n, zp_in, multiplier, left_shift, right_shift, zp_out, out)
+#define CONVERT_ZO(IW, OW, SH, RT, ZI) \
+    do { if (zp_out != 0) CONVERT_RUN(IW, OW, SH, RT, ZI, 1); else CONVERT_RUN(IW, OW, SH, RT, ZI, 0); } while (0)
+#define CONVERT_ZI(IW, OW, SH, RT) \
+    do { if (zp_in != 0) CONVERT_ZO(IW, OW, SH, RT, 1); else CONVERT_ZO(IW, OW, SH, RT, 0); } while (0)
+#define CONVERT_RT(IW, OW, SH) \
+    do { if (right_shift != 0) CONVERT_ZI(IW, OW, SH, 1); else CONVERT_ZI(IW, OW, SH, 0); } while (0)
+#define CONVERT_BY_FLAGS(IW, OW) \
+    do { if (left_shift != 0) CONVERT_RT(IW, OW, 1); else CONVERT_RT(IW, OW, 0); } while (0)
+
+void booth_convert_s8_s16(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int16_t *out) {
+    CONVERT_BY_FLAGS(0, 1);
+}
+
+void booth_convert_s16_s8(const int16_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int8_t *out) {
+    CONVERT_BY_FLAGS(1, 0);
+}
+
+void booth_convert_s8_s8(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                         int32_t right_shift, int32_t zp_out, int8_t *out) {
+    CONVERT_BY_FLAGS(0, 0);
+}
+
+/* int8 ADD / MUL (`booth_elementwise_s8`), sixteen values per step with the output clamp on
+ * int8 lanes: the int32 results narrowed by `sqxtn` twice (saturating, so the same as clamping
+ * first: the bounds lie in int8), then `smax`/`smin` (was four int32 clamps and three `xtn`).
+ * ADD: k + x1·s1 + x2·s2 in int32 (`mla` by the scales, which need 22 bits), `k` the rounding
+ * constant with both zero points folded in (and a broadcast x2's product), the arithmetic shift,
+ * the output zero point (left out when 0). MUL: (x1 − zp1)·(x2 − zp2) by `ssubl` (int8 − int8 in
+ * int16, exact) and `smull` (exact in int32), then `scale4`. The values of elementwise16. */
+static inline __attribute__((always_inline)) int8x16_t narrow_clamp_s8(int32x4_t v0, int32x4_t v1, int32x4_t v2,
+                                                                      int32x4_t v3, int8x16_t lo, int8x16_t hi) {
+    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(v0), v1), h1 = vqmovn_high_s32(vqmovn_s32(v2), v3);
+    return vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo), hi);
+}
+
+static inline __attribute__((always_inline)) int8x16_t add16_s8(int8x16_t x1, int8x16_t x2, int splat, int zout,
+                                                               int32_t s1, int32_t s2, int32x4_t k, int32x4_t shift,
+                                                               int32x4_t zpo, int8x16_t lo, int8x16_t hi) {
+    int16x8_t a0 = vmovl_s8(vget_low_s8(x1)), a1 = vmovl_high_s8(x1);
+    int32x4_t v[4];
+    v[0] = vmlaq_n_s32(k, vmovl_s16(vget_low_s16(a0)), s1);
+    v[1] = vmlaq_n_s32(k, vmovl_high_s16(a0), s1);
+    v[2] = vmlaq_n_s32(k, vmovl_s16(vget_low_s16(a1)), s1);
+    v[3] = vmlaq_n_s32(k, vmovl_high_s16(a1), s1);
+    if (!splat) {
+        int16x8_t b0 = vmovl_s8(vget_low_s8(x2)), b1 = vmovl_high_s8(x2);
+        v[0] = vmlaq_n_s32(v[0], vmovl_s16(vget_low_s16(b0)), s2);
+        v[1] = vmlaq_n_s32(v[1], vmovl_high_s16(b0), s2);
+        v[2] = vmlaq_n_s32(v[2], vmovl_s16(vget_low_s16(b1)), s2);
+        v[3] = vmlaq_n_s32(v[3], vmovl_high_s16(b1), s2);
+    }
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        v[j] = vshlq_s32(v[j], shift);
+        if (!zout) v[j] = vaddq_s32(v[j], zpo);
+    }
+    return narrow_clamp_s8(v[0], v[1], v[2], v[3], lo, hi);
+}
+
+static inline __attribute__((always_inline)) int8x16_t mul16_s8(int8x16_t x1, int8x16_t x2, int shifted, int zout,
+                                                               int8x8_t z1, int8x8_t z2, stage4 s, int32x4_t zpo,
+                                                               int8x16_t lo, int8x16_t hi) {
+    int16x8_t a0 = vsubl_s8(vget_low_s8(x1), z1), a1 = vsubl_s8(vget_high_s8(x1), z1);
+    int16x8_t b0 = vsubl_s8(vget_low_s8(x2), z2), b1 = vsubl_s8(vget_high_s8(x2), z2);
+    int32x4_t v[4] = {vmull_s16(vget_low_s16(a0), vget_low_s16(b0)), vmull_high_s16(a0, b0),
+                      vmull_s16(vget_low_s16(a1), vget_low_s16(b1)), vmull_high_s16(a1, b1)};
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        int32x4_t x = shifted ? vshlq_s32(v[j], s.left) : v[j];
+        x = vqrdmulhq_s32(x, s.multiplier);
+        x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+        v[j] = zout ? x : vaddq_s32(x, zpo);
+    }
+    return narrow_clamp_s8(v[0], v[1], v[2], v[3], lo, hi);
+}
+
+/* Every period (`chunk` values, or the whole tensor when b is one value), sixteen values per
+ * step by `OP16(x1, x2)`, the tail through a zero-padded copy; a broadcast b is `BSPLAT`. */
+#define S8_ROWS(BSPLAT, OP16)                                                                        \
+    do {                                                                                             \
+        ptrdiff_t chunk = splat ? count : period;                                                    \
+        for (ptrdiff_t base = 0; base < count; base += chunk) {                                      \
+            ptrdiff_t i = 0;                                                                         \
+            for (; i + 16 <= chunk; i += 16)                                                         \
+                vst1q_s8(out + base + i, OP16(vld1q_s8(a + base + i), splat ? (BSPLAT) : vld1q_s8(b + i))); \
+            if (i < chunk) {                                                                         \
+                int8_t ta[16] = {0}, tb[16] = {0}, to[16];                                           \
+                ptrdiff_t n = chunk - i;                                                             \
+                memcpy(ta, a + base + i, (size_t)n);                                                 \
+                if (!splat) memcpy(tb, b + i, (size_t)n);                                            \
+                vst1q_s8(to, OP16(vld1q_s8(ta), splat ? (BSPLAT) : vld1q_s8(tb)));                   \
+                memcpy(out + base + i, to, (size_t)n);                                               \
+            }                                                                                        \
+        }                                                                                            \
+    } while (0)
+
+static inline __attribute__((always_inline)) void add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count,
+                                                         ptrdiff_t period, const booth_elementwise *p, int splat,
+                                                         int zout, int8_t *out) {
+    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
+                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
+    if (splat) c += (uint32_t)p->scale2 * (uint32_t)(int32_t)b[0];
+    int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
+    int8x16_t lo = vdupq_n_s8((int8_t)p->minimum), hi = vdupq_n_s8((int8_t)p->maximum);
+    int32_t s1 = p->scale1, s2 = p->scale2;
+    int8x16_t zero = vdupq_n_s8(0);
+#define ADD16(x1, x2) add16_s8(x1, x2, splat, zout, s1, s2, k, shift, zpo, lo, hi)
+    S8_ROWS(zero, ADD16);
+#undef ADD16
+}
+
+static inline __attribute__((always_inline)) void mul_s8(const int8_t *a, const int8_t *b, ptrdiff_t count,
+                                                         ptrdiff_t period, const booth_elementwise *p, int splat,
+                                                         int shifted, int zout, int8_t *out) {
+    stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
+    int8x8_t z1 = vdup_n_s8((int8_t)p->zero_point1), z2 = vdup_n_s8((int8_t)p->zero_point2);
+    int32x4_t zpo = vdupq_n_s32(p->output_zero_point);
+    int8x16_t lo = vdupq_n_s8((int8_t)p->minimum), hi = vdupq_n_s8((int8_t)p->maximum);
+    int8x16_t bs = vdupq_n_s8(splat ? b[0] : 0);
+#define MUL16(x1, x2) mul16_s8(x1, x2, shifted, zout, z1, z2, s, zpo, lo, hi)
+    S8_ROWS(bs, MUL16);
+#undef MUL16
+}
+#undef S8_ROWS
+
+static int elementwise_s8_narrow(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                                 const booth_elementwise *p, int8_t *out) {
+    if (p->minimum < INT8_MIN || p->maximum > INT8_MAX || p->minimum > p->maximum) return 0;
+    int splat = period == 1, zout = p->output_zero_point == 0;
+    if (p->mul) {
+        if (p->zero_point1 < INT8_MIN || p->zero_point1 > INT8_MAX || p->zero_point2 < INT8_MIN ||
+            p->zero_point2 > INT8_MAX)
+            return 0;
+        int shifted = p->left_shift != 0;
+        int f = splat | shifted << 1 | zout << 2;
+        switch (f) {
+        case 0: mul_s8(a, b, count, period, p, 0, 0, 0, out); break;
+        case 1: mul_s8(a, b, count, period, p, 1, 0, 0, out); break;
+        case 2: mul_s8(a, b, count, period, p, 0, 1, 0, out); break;
+        case 3: mul_s8(a, b, count, period, p, 1, 1, 0, out); break;
+        case 4: mul_s8(a, b, count, period, p, 0, 0, 1, out); break;
+        case 5: mul_s8(a, b, count, period, p, 1, 0, 1, out); break;
+        case 6: mul_s8(a, b, count, period, p, 0, 1, 1, out); break;
+        default: mul_s8(a, b, count, period, p, 1, 1, 1, out); break;
+        }
+        return 1;
+    }
+    if (splat && zout) add_s8(a, b, count, 1, p, 1, 1, out);
+    else if (splat) add_s8(a, b, count, 1, p, 1, 0, out);
+    else if (zout) add_s8(a, b, count, period, p, 0, 1, out);
+    else add_s8(a, b, count, period, p, 0, 0, out);
+    return 1;
+}
+
+/* Eight channels of a 3×3 int8 depthwise interior row in int8 products: the nine filters
+ * narrowed once to int8 (they are −127...127, so two products x·w sum within int16: |x·w| ≤
+ * 128·127), per pixel taps in pairs: `smull` + `smlal` of two taps' int8 lanes into int16, then
+ * `saddw`/`saddw2` into the int32 accumulators (19 instructions for the nine taps against 18
+ * `smlal` and 9 `sxtl` widening the activations). The same sums, so the same values as
+ * `dw3_half`; the output stage as there. */
+static inline __attribute__((always_inline)) void dw3_half_s8_pairs(
+    int shifted, int addzp, const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+    ptrdiff_t channels, const int16_t *wc, ptrdiff_t tap_stride, int32x4_t start0, int32x4_t start1, stage4 s0,
+    stage4 s1, int32x4_t zp, int8x8_t lo8, int8x8_t hi8, int8_t *out) {
+    int8x8_t wv[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) wv[t] = vmovn_s16(vld1q_s16(wc + t * tap_stride));
+    const int8_t *p = origin;
+    int8_t *o = out;
+    for (ptrdiff_t px = 0; px < pixels; px++) {
+        int8x8_t x[9];
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) x[t] = vld1_s8(p + (t / 3) * row_stride + (t % 3) * channels);
+        int32x4_t c0 = start0, c1 = start1;
+#pragma GCC unroll 4
+        for (int t = 0; t < 8; t += 2) {
+            int16x8_t pr = vmlal_s8(vmull_s8(x[t], wv[t]), x[t + 1], wv[t + 1]);
+            c0 = vaddw_s16(c0, vget_low_s16(pr));
+            c1 = vaddw_high_s16(c1, pr);
+        }
+        int16x8_t last = vmull_s8(x[8], wv[8]);
+        c0 = vaddw_s16(c0, vget_low_s16(last));
+        c1 = vaddw_high_s16(c1, last);
+#define SCALE(v, st)                                                                             \
+        ({                                                                                       \
+            int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                  \
+            x_ = vqrdmulhq_s32(x_, st.multiplier);                                               \
+            x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                   \
+            addzp ? vaddq_s32(x_, zp) : x_;                                                      \
+        })
+        int16x8_t h = vqmovn_high_s32(vqmovn_s32(SCALE(c0, s0)), SCALE(c1, s1));
+#undef SCALE
+        vst1_s8(o, vmin_s8(vmax_s8(vqmovn_s16(h), lo8), hi8));
+        p += step;
+        o += channels;
+    }
+}
+
+void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                              ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,
+                              const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage,
+                              int8_t *out) {
+    if (k != 3) {
+        booth_depthwise_s8(origin, row_stride, step, pixels, channels, k, w, tap_stride, tap_sums, zero_point, stage,
+                           out);
+        return;
+    }
+    int32x4_t zp = vdupq_n_s32(stage->zero_point), izp = vdupq_n_s32(zero_point);
+    /* The clamp bounds lie in int8 (the output stage of an int8 tensor). */
+    int8x8_t lo8 = vdup_n_s8((int8_t)stage->minimum), hi8 = vdup_n_s8((int8_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
+        ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
+        int32x4_t start[4];
+        stage4 s[4];
+        for (int j = 0; j < 4; j++) {
+            start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        int shifted = any_left_shift(s);
+        for (int h = 0; h < 2; h++) {
+            const int8_t *ph = origin + cc + 8 * h;
+            int8_t *oh = out + cc + 8 * h;
+#define DW3P(SH, ZP)                                                                                   \
+            dw3_half_s8_pairs(SH, ZP, ph, row_stride, step, pixels, channels, w + cc + 8 * h, tap_stride, \
+                              start[2 * h], start[2 * h + 1], s[2 * h], s[2 * h + 1], zp, lo8, hi8, oh)
+            if (shifted) { if (addzp) DW3P(1, 1); else DW3P(1, 0); }
+            else { if (addzp) DW3P(0, 1); else DW3P(0, 0); }
+#undef DW3P
+        }
+    }
+}
+#undef CONVERT_BY_FLAGS
+#undef CONVERT_RT
+#undef CONVERT_ZI
+#undef CONVERT_ZO
+#undef CONVERT_RUN
+#undef CONVERT4
+#else
+void booth_convert_s8_s16(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int16_t *out) {
+    (void)in; (void)n; (void)zp_in; (void)multiplier; (void)left_shift; (void)right_shift; (void)zp_out; (void)out;
+}
+void booth_convert_s16_s8(const int16_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int8_t *out) {
+    (void)in; (void)n; (void)zp_in; (void)multiplier; (void)left_shift; (void)right_shift; (void)zp_out; (void)out;
+}
+void booth_convert_s8_s8(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                         int32_t right_shift, int32_t zp_out, int8_t *out) {
+    (void)in; (void)n; (void)zp_in; (void)multiplier; (void)left_shift; (void)right_shift; (void)zp_out; (void)out;
+}
+void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                              ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,
+                              const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage,
+                              int8_t *out) {
+    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
+    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+}
+#endif

@@ -13,7 +13,8 @@ public enum NeuralCoreKernels {
         [requantize, elementwise(.add), elementwise(.mul), elementwise16(.add), elementwise16(.mul), gemm(int32: false), gemm(int32: true), gemm8, transposeRows, depthwise,
          pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
-         quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true)]
+         quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
+         convert(widen: true), convert(widen: false), depthwiseExtremes]
     }
 
     /// Channel counts around the vector widths.
@@ -693,6 +694,74 @@ public enum NeuralCoreKernels {
             }
             let (ref, vars) = variants { set, i, o in set.resize(UnsafePointer(int8(i[0])), p, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [output], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: Width conversion (mixed-width programs)
+
+    /// int8 → int16 (`widen`) or int16 → int8 by each int8 set's `widthConversion` (`neon` runs
+    /// `booth_convert_s8_s16` / `_s16_s8`): lengths below, at and above 16 lanes, random int8
+    /// parameters against symmetric int16 ones (scale ratios 50–400, so left shifts and
+    /// saturation in `widen`, right shifts and saturation in `narrow`), every int16 value.
+    static func convert(widen: Bool) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for n in [1, 7, 15, 16, 17, 31, 33, 100] { cases.append(ConformanceCase(label: "n\(n)", width: n)) }
+        return ConformanceKernel(name: widen ? "nn.convert.widen" : "nn.convert.narrow", cases: cases,
+                                 benchCase: ConformanceCase(label: "n4096", width: 4096),
+                                 variantNames: variantNames) { c, r in
+            let n = c.width
+            let p8 = randomQuant(&r)
+            let p16 = QuantParams(scale: p8.scale / Float.random(in: 50...400, using: &r), zeroPoint: 0)
+            let params = widen ? RequantizeParams(input: p8, output: p16) : RequantizeParams(input: p16, output: p8)
+            let input = TestPlane(count: n, elementSize: widen ? 1 : 2, random: &r)
+            let (ref, vars) = variants { set, i, o in
+                if widen { WidthConversion.widen(set.widthConversion, int8(i[0]), n, params, int16(o[0])) }
+                else { WidthConversion.narrow(set.widthConversion, int16(i[0]), n, params, int8(o[0])) }
+            }
+            return ConformanceInstance(inputs: [input],
+                                       outputs: [PlaneShape(width: n, height: 1, bytesPerPixel: widen ? 2 : 1)],
+                                       reference: ref, variants: vars)
+        }
+    }
+
+    /// Depthwise at the int8 extremes: activations −128 or 127 only, filters ±127 (`pairs`: the
+    /// largest sums of two int8 products `booth_depthwise_s8_pairs` keeps in int16) or drawn from
+    /// −128...127 with some −128 (`full`: the packing then keeps the int16-product kernel).
+    static var depthwiseExtremes: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in [16, 24, 33] {
+            for (i, w) in windowConfigs.enumerated() where w.kernel == 3 {
+                for full in [false, true] {
+                    cases.append(ConformanceCase(label: "c\(ch)k3s\(w.stride)\(w.same ? "same" : "valid")\(full ? "full" : "pairs")",
+                                                 width: 7, height: 6, slack: ch, extra: i * 2 + (full ? 1 : 0)))
+                }
+            }
+        }
+        return ConformanceKernel(name: "nn.depthwise.extremes", cases: cases,
+                                 benchCase: ConformanceCase(label: "c32k3s1same32x32pairs", width: 32, height: 32, slack: 32, extra: 0),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.slack, w = windowConfigs[c.extra / 2], full = c.extra % 2 == 1
+            let geo = WindowGeometry(inputHeight: c.height, inputWidth: c.width, channels: ch, kernelHeight: 3,
+                                     kernelWidth: 3, strideY: w.stride, strideX: w.stride, same: w.same)
+            let pin = randomQuant(&r)
+            var weights: [Int8] = []
+            for t in 0..<(9 * ch) {
+                let bit = r.next() % 2 == 0
+                weights.append(full ? (t % 7 == 0 ? Int8.min : Int8.random(in: -128...127, using: &r)) : (bit ? 127 : -127))
+            }
+            let packed = PackedDepthwiseWeights(weights: weights, kernelHeight: 3, kernelWidth: 3, channels: ch)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for _ in 0..<ch {
+                multipliers.append(FixedMultiplier(Double.random(in: 0.00002...0.0005, using: &r)))
+                bias.append(Int32.random(in: -3000...3000, using: &r))
+            }
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r))
+            let input = TestPlane(count: c.height * c.width * ch, elementSize: 1, random: &r)
+            let x = int8(input.plane)
+            for i in 0..<(c.height * c.width * ch) { x[i] = r.next() % 2 == 0 ? Int8.min : Int8.max }
+            let (ref, vars) = variants { set, i, o in set.depthwise(UnsafePointer(int8(i[0])), geo, pin.zeroPoint, packed, stage, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(geo.outputPixels * ch)], reference: ref, variants: vars)
         }
     }
 }

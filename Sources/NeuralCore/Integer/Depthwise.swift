@@ -16,6 +16,9 @@ public final class PackedDepthwiseWeights {
     let narrow: UnsafeMutablePointer<Int16>
     /// `Σ_taps w[t][c]` per channel, padded like a row.
     let sums: UnsafeMutablePointer<Int32>
+    /// No filter is −128 (the quantiser's −127...127 holds), so two int8 products sum within
+    /// int16: the aarch64 int8 interior may run `booth_depthwise_s8_pairs`.
+    let int8Pairs: Bool
 
     public init(weights: [Int8], kernelHeight: Int, kernelWidth: Int, channels: Int) {
         precondition(weights.count == kernelHeight * kernelWidth * channels)
@@ -30,6 +33,7 @@ public final class PackedDepthwiseWeights {
         narrow.initialize(repeating: 0, count: taps * paddedChannels)
         sums = .allocate(capacity: paddedChannels)
         sums.initialize(repeating: 0, count: paddedChannels)
+        int8Pairs = !weights.contains(Int8.min)
         for t in 0..<taps {
             for c in 0..<channels {
                 let w = weights[t * channels + c]
@@ -385,7 +389,8 @@ func depthwiseNarrow<E: QuantizedActivation>(
 // MARK: - NEON (aarch64, C intrinsics)
 
 /// aarch64: the interior pixels of each row through `booth_depthwise_s8`/`_s16`
-/// (Sources/C/CNeuralKernels: sixteen channels per step, `smlal`/`smlal2` of the int16 filters
+/// (`booth_depthwise_s8_pairs` for int8 filters without −128: 3×3 taps in pairs of int8
+/// products) (Sources/C/CNeuralKernels: sixteen channels per step, `smlal`/`smlal2` of the int16 filters
 /// with the sign-extended activations, the bias and zero point folded into the accumulator's
 /// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`), border pixels through
 /// `booth_depthwise_border_*` (`depthwiseBorderNEON`); fewer than sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
@@ -417,9 +422,15 @@ public func depthwiseNEON<E: QuantizedActivation>(
         if E.bitWidth == 8 {
             let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self)
             let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self)
-            booth_depthwise_s8(src + origin * c, rowStride, step, oxHi - oxLo, c, Int32(g.kernelWidth),
-                               weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage,
-                               dst + first)
+            if weights.int8Pairs {
+                booth_depthwise_s8_pairs(src + origin * c, rowStride, step, oxHi - oxLo, c, Int32(g.kernelWidth),
+                                         weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint,
+                                         &neonStage, dst + first)
+            } else {
+                booth_depthwise_s8(src + origin * c, rowStride, step, oxHi - oxLo, c, Int32(g.kernelWidth),
+                                   weights.narrow, weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage,
+                                   dst + first)
+            }
         } else {
             let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int16.self)
             let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int16.self)

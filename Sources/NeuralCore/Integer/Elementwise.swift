@@ -288,6 +288,17 @@ public func requantizeSIMD<E: QuantizedActivation>(
     WidthConversion.simd(input, count, params, output)
 }
 
+/// aarch64: int8 requantisation in C (`booth_convert_s8_s8` through `WidthConversion.neon`:
+/// sixteen values per step); int16 by `requantizeSIMD`.
+public func requantizeNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ params: RequantizeParams,
+    _ output: UnsafeMutablePointer<E>
+) {
+    guard E.bitWidth == 8, !params.isIdentity else { return requantizeSIMD(input, count, params, output) }
+    WidthConversion.neon(UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self), count, params,
+                         UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self))
+}
+
 /// CONCATENATION: `inputs[j]` holds `outer × inner[j]` values; the output `outer × Σ inner`.
 /// Each input is requantised into the output's parameters (a copy when they match).
 public func concatenate<E: QuantizedActivation>(

@@ -21,6 +21,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public var gemm8: GEMM8Kernel? = nil
     /// LOGISTIC with a float output (`IntegerStep.logisticFloat`).
     public var logistic: FloatLogisticKernel = logisticScalar
+    /// The loop of a mixed-width program's int8 ↔ int16 conversions (`WidthConversion`) with this
+    /// set (the scalar reference runs them one at a time whatever this says).
+    public var widthConversion: WidthConversion.Variant = .simd
 }
 
 /// The int8 kernel table.
@@ -32,7 +35,7 @@ public enum IntegerKernels {
         name: "scalar", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
         mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
-        quantize: quantizeScalar, dequantize: dequantizeScalar)
+        quantize: quantizeScalar, dequantize: dequantizeScalar, widthConversion: .scalar)
 
     /// Swift `SIMD` vectors (SSE/AVX2/AVX-512 on x86, NEON on aarch64).
     public static let simd = IntegerKernelSet(
@@ -42,13 +45,15 @@ public enum IntegerKernels {
         quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
-    /// `depthwiseNEON`, `elementwiseNEON`, `lookupNEON`, `preluNEON`, `resizeBilinearNEON`,
-    /// `quantizeNEON`, `dequantizeNEON`, `logisticNEON`; CNeuralKernels).
+    /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`,
+    /// `resizeBilinearNEON`, `quantizeNEON`, `dequantizeNEON`, `logisticNEON`, the width
+    /// conversions `WidthConversion.neon`; CNeuralKernels).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        requantize: requantizeNEON, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
-        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON)
+        quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
+        widthConversion: .neon)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
     public static let neonDot: IntegerKernelSet = {

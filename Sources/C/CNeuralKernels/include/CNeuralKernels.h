@@ -224,6 +224,25 @@ void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float
 void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
                            ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out);
 
+/* Width conversion (NeuralCore's WidthConversion / requantizeSIMD), aarch64 only (elsewhere a
+ * no-op: callers check booth_neon_available): out[i] = sat(zp_out + MultiplyByQuantizedMultiplier(
+ * in[i] − zp_in, multiplier, left_shift, right_shift)), saturated to the output type, bit for bit
+ * WidthConversion.convert. `right_shift` ≤ 31. */
+void booth_convert_s8_s16(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int16_t *out);
+void booth_convert_s16_s8(const int16_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                          int32_t right_shift, int32_t zp_out, int8_t *out);
+void booth_convert_s8_s8(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
+                         int32_t right_shift, int32_t zp_out, int8_t *out);
+
+/* booth_depthwise_s8 for filters in −127...127 (no −128, so two int8 products sum within
+ * int16): 3×3 with taps in pairs (`smull`/`smlal` of int8 lanes, `saddw` into int32), other
+ * sizes as booth_depthwise_s8. The same values. */
+void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
+                              ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,
+                              const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage,
+                              int8_t *out);
+
 #ifdef __cplusplus
 }
 #endif

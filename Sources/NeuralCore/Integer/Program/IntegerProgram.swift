@@ -47,8 +47,9 @@
 final class IntegerProgram {
     let kernels8: IntegerKernelSetOf<Int8>
     let kernels16: IntegerKernelSetOf<Int16>
-    /// Width conversions run their SIMD loop (false: the scalar reference, with `.scalar` kernels).
-    let simdConversions: Bool
+    /// The loop width conversions run: the int8 set's (`widthConversion`), or the scalar
+    /// reference with `.scalar` kernels.
+    let conversions: WidthConversion.Variant
     let steps: [ProgramStep]
     /// The tensor each step writes (for diagnostics; -1 where none).
     let stepTensors: [Int]
@@ -101,7 +102,7 @@ final class IntegerProgram {
          shared: SharedArena? = nil, releasingConstants: Bool = false) throws(ModelError) {
         kernels8 = kernels.int8
         kernels16 = kernels.int16
-        simdConversions = kernels.floatSIMD
+        conversions = kernels.floatSIMD ? kernels.int8.widthConversion : .scalar
         let calibrated = try CalibratedGraph(taking: &graph, calibration: calibration)
         usedTable = calibrated.usedTable
         let table = calibration.usableTable(calibrated.graph)
@@ -217,10 +218,8 @@ final class IntegerProgram {
         switch step {
         case .int8(let s): s.run(kernels8, scratch16: scratch16, scratch32: scratch32, tileRows: Self.tileRows)
         case .int16(let s): s.run(kernels16, scratch16: scratch16, scratch32: scratch32, tileRows: Self.tileRows)
-        case .widen(let src, let count, let p, let dst):
-            if simdConversions { WidthConversion.simd(src, count, p, dst) } else { WidthConversion.scalar(src, count, p, dst) }
-        case .narrow(let src, let count, let p, let dst):
-            if simdConversions { WidthConversion.simd(src, count, p, dst) } else { WidthConversion.scalar(src, count, p, dst) }
+        case .widen(let src, let count, let p, let dst): WidthConversion.widen(conversions, src, count, p, dst)
+        case .narrow(let src, let count, let p, let dst): WidthConversion.narrow(conversions, src, count, p, dst)
         case .float(let island):
             island.run(kernels8, kernels16)
         }
