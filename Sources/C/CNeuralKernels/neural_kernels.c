@@ -56,6 +56,19 @@ static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32
     return vminq_s32(vmaxq_s32(scale4(acc, s, zp, 1), lo), hi);
 }
 
+/* A depthwise group's 16 channels from `cc`: the accumulator start (bias − input zero point ×
+ * the channel's tap sum) and the output stage's constants, set up once per group. */
+static inline __attribute__((always_inline)) void depthwise_group16(const booth_output_stage *stage,
+                                                                    const int32_t *tap_sums, int32x4_t izp,
+                                                                    ptrdiff_t cc, int32x4_t start[4], stage4 s[4]) {
+    for (int j = 0; j < 4; j++) {
+        start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
+        s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+        s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+        s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+    }
+}
+
 /* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
  * pieces (no call to memcpy). */
 static inline __attribute__((always_inline)) void store_bytes(void *out, int8x16_t b0, int8x16_t b1, size_t n) {
@@ -689,13 +702,7 @@ static inline void load16_s16(const int16_t *p, int16x8_t *lo, int16x8_t *hi) {
             ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;                             \
             int32x4_t start[4];                                                                 \
             stage4 s[4];                                                                        \
-            for (int j = 0; j < 4; j++) {                                                       \
-                start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp,                  \
-                                     vld1q_s32(tap_sums + cc + 4 * j));                         \
-                s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);                          \
-                s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);                    \
-                s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));   \
-            }                                                                                   \
+            depthwise_group16(stage, tap_sums, izp, cc, start, s);                              \
             const T *p = origin + cc;                                                           \
             T *o = out + cc;                                                                    \
             const int16_t *wc = w + cc;                                                         \
@@ -784,12 +791,7 @@ static inline __attribute__((always_inline)) void dw3_row(
         ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
         int32x4_t start[4];
         stage4 s[4];
-        for (int j = 0; j < 4; j++) {
-            start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
-            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
-            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
-            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
-        }
+        depthwise_group16(stage, tap_sums, izp, cc, start, s);
         const char *p = (const char *)origin + (size_t)cc * esize;
         char *o = (char *)out + (size_t)cc * esize;
         const int16_t *wc = w + cc;
@@ -2387,12 +2389,7 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
         ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
         int32x4_t start[4];
         stage4 s[4];
-        for (int j = 0; j < 4; j++) {
-            start[j] = vmlsq_s32(vld1q_s32(stage->bias + cc + 4 * j), izp, vld1q_s32(tap_sums + cc + 4 * j));
-            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
-            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
-            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
-        }
+        depthwise_group16(stage, tap_sums, izp, cc, start, s);
         int shifted = any_left_shift(s);
         for (int h = 0; h < 2; h++) {
             const int8_t *ph = origin + cc + 8 * h;
