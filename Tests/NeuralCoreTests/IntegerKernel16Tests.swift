@@ -452,4 +452,46 @@ import TestSupport
             }
         }
     }
+
+    /// PAD along the channels (`padChannels`, C): every output value is the input's where the
+    /// pixel and channel fall inside, else the zero point, for int8 and int16, channel counts
+    /// around the 16-byte copies, and zero points whose two bytes differ.
+    @Test func padAlongChannels() {
+        var g = SeededGenerator(seed: 1111)
+        for c in [1, 3, 7, 8, 9, 15, 16, 17, 24, 33] {
+            for (top, left, front, extraH, extraW, extraC) in [(0, 0, 0, 0, 0, 5), (1, 2, 3, 2, 3, 4), (0, 0, 7, 1, 0, 0)] {
+                let (h, w) = (3, 5)
+                let (oh, ow, oc) = (h + top + extraH, w + left + extraW, c + front + extraC)
+                func expected<E: FixedWidthInteger>(_ input: [E], _ z: E, _ y: Int, _ x: Int, _ ch: Int) -> E {
+                    let (iy, ix, ic) = (y - top, x - left, ch - front)
+                    guard iy >= 0 && iy < h && ix >= 0 && ix < w && ic >= 0 && ic < c else { return z }
+                    return input[(iy * w + ix) * c + ic]
+                }
+                let in16 = Self.int16s(h * w * c, &g)
+                var out16 = [Int16](repeating: 99, count: oh * ow * oc)
+                out16.withUnsafeMutableBufferPointer {
+                    padChannels(in16, height: h, width: w, channels: c, top: top, left: left, front: front,
+                                outputHeight: oh, outputWidth: ow, outputChannels: oc, zeroPoint: 0x0102, output: $0.baseAddress!)
+                }
+                let in8 = Self.int16s(h * w * c, &g).map { Int8(truncatingIfNeeded: $0) }
+                var out8 = [Int8](repeating: 99, count: oh * ow * oc)
+                out8.withUnsafeMutableBufferPointer {
+                    padChannels(in8, height: h, width: w, channels: c, top: top, left: left, front: front,
+                                outputHeight: oh, outputWidth: ow, outputChannels: oc, zeroPoint: -5, output: $0.baseAddress!)
+                }
+                var wrong16 = 0, wrong8 = 0
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        for ch in 0..<oc {
+                            let i = (y * ow + x) * oc + ch
+                            if out16[i] != expected(in16, 0x0102, y, x, ch) { wrong16 += 1 }
+                            if out8[i] != expected(in8, -5, y, x, ch) { wrong8 += 1 }
+                        }
+                    }
+                }
+                #expect(wrong16 == 0, "int16, \(c) channels, front \(front)")
+                #expect(wrong8 == 0, "int8, \(c) channels, front \(front)")
+            }
+        }
+    }
 }

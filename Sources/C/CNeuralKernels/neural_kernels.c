@@ -2430,3 +2430,52 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
     (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
 }
 #endif
+
+/* PAD along the channels (and H, W) of an NHWC tensor: the output filled with the zero point,
+ * then each input pixel's `channels` values copied to its place. Portable C: the copies are
+ * 16-byte pieces (`__builtin_memcpy` of a constant size becomes one vector load and store), the
+ * last piece overlapping the one before, so a pixel is a few instructions instead of a call to
+ * memmove. */
+static inline void pad_copy_bytes(char *d, const char *s, size_t n) {
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) __builtin_memcpy(d + i, s + i, 16);
+        if (i < n) __builtin_memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        __builtin_memcpy(d, s, 8);
+        __builtin_memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        __builtin_memcpy(d, s, 4);
+        __builtin_memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    }
+}
+
+void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
+                        ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
+                        ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
+                        int32_t zero_point, void *output) {
+    size_t total = (size_t)output_height * (size_t)output_width * (size_t)output_channels;
+    if (element_size == 1) {
+        memset(output, (unsigned char)zero_point, total);
+    } else {
+        int16_t z = (int16_t)zero_point, pattern[8];
+        for (int i = 0; i < 8; i++) pattern[i] = z;
+        int16_t *o = (int16_t *)output;
+        size_t i = 0;
+        for (; i + 8 <= total; i += 8) __builtin_memcpy(o + i, pattern, 16);
+        for (; i < total; i++) o[i] = z;
+    }
+    size_t es = (size_t)element_size, bytes = (size_t)channels * es;
+    const char *in = (const char *)input;
+    for (ptrdiff_t y = 0; y < height; y++) {
+        char *row = (char *)output + (((size_t)(y + top) * (size_t)output_width + (size_t)left) * (size_t)output_channels
+                                      + (size_t)front) * es;
+        for (ptrdiff_t x = 0; x < width; x++) {
+            pad_copy_bytes(row, in, bytes);
+            row += (size_t)output_channels * es;
+            in += bytes;
+        }
+    }
+}

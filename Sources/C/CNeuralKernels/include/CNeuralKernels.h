@@ -243,6 +243,13 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
                               const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage,
                               int8_t *out);
 
+/* PAD of an NHWC tensor along H, W and C with the zero point (`element_size` 1 or 2 bytes): the
+ * output filled, then each input pixel's values copied to (top + y, left + x, front). Portable C. */
+void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
+                        ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
+                        ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
+                        int32_t zero_point, void *output);
+
 #ifdef __cplusplus
 }
 #endif
