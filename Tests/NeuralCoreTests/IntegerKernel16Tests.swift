@@ -494,4 +494,40 @@ import TestSupport
             }
         }
     }
+
+    /// `im2col8` (C) equals its Swift reference byte for byte: kernels 1-5, strides 1-2, SAME and
+    /// VALID, channel counts around the copy pieces, tiles that start mid-row, a row stride past
+    /// the depth, and zero points whose bytes differ from 0.
+    @Test func im2col8MatchesItsReference() {
+        var g = SeededGenerator(seed: 1112)
+        var cases = 0
+        for c in [1, 3, 4, 8, 9, 16, 17, 33] {
+            for (k, stride) in [(1, 1), (2, 2), (3, 1), (3, 2), (5, 1), (5, 2)] {
+                for same in [true, false] {
+                    let (h, w) = (7, 9)
+                    let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: k,
+                                             kernelWidth: k, strideY: stride, strideX: stride, same: same)
+                    let input = Self.int16s(h * w * c, &g).map { Int8(truncatingIfNeeded: $0) }
+                    let depth = k * k * c
+                    let rowStride = (depth + 15) / 16 * 16 + 16
+                    for (first, count) in [(0, geo.outputPixels), (geo.outputPixels / 3, max(1, geo.outputPixels / 2))] {
+                        guard first + count <= geo.outputPixels else { continue }
+                        var got = [Int8](repeating: 77, count: count * rowStride)
+                        var want = [Int8](repeating: 77, count: count * rowStride)
+                        got.withUnsafeMutableBufferPointer {
+                            im2col8(input, geo, zeroPoint: -3, firstPixel: first, count: count, rowStride: rowStride,
+                                    into: $0.baseAddress!)
+                        }
+                        want.withUnsafeMutableBufferPointer {
+                            im2col8Reference(input, geo, zeroPoint: -3, firstPixel: first, count: count,
+                                             rowStride: rowStride, into: $0.baseAddress!)
+                        }
+                        #expect(got == want, "\(c) channels, kernel \(k), stride \(stride), same \(same), first \(first)")
+                        cases += 1
+                    }
+                }
+            }
+        }
+        #expect(cases > 150)
+    }
 }

@@ -2452,6 +2452,53 @@ static inline void pad_copy_bytes(char *d, const char *s, size_t n) {
     }
 }
 
+/* `n` bytes of `v` (the same pieces as pad_copy_bytes). */
+static inline void fill_small_bytes(char *d, int8_t v, size_t n) {
+    uint64_t p = 0x0101010101010101ULL * (uint8_t)v;
+    if (n >= 16) {
+        char q[16];
+        __builtin_memcpy(q, &p, 8);
+        __builtin_memcpy(q + 8, &p, 8);
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) __builtin_memcpy(d + i, q, 16);
+        if (i < n) __builtin_memcpy(d + n - 16, q, 16);
+    } else if (n >= 8) {
+        __builtin_memcpy(d, &p, 8);
+        __builtin_memcpy(d + n - 8, &p, 8);
+    } else {
+        for (size_t i = 0; i < n; i++) d[i] = (char)v;
+    }
+}
+
+void booth_im2col8(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                   ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                   ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                   ptrdiff_t row_stride, int8_t zero_point, int8_t *a) {
+    size_t c = (size_t)channels, kwc = (size_t)kernel_width * c, depth = (size_t)kernel_height * kwc;
+    ptrdiff_t oy = first / output_width, ox = first - oy * output_width;
+    for (ptrdiff_t i = 0; i < count; i++) {
+        ptrdiff_t iy0 = oy * stride_y - pad_top, ix0 = ox * stride_x - pad_left;
+        char *dst = (char *)(a + i * row_stride);
+        int inside_x = ix0 >= 0 && ix0 + kernel_width <= input_width;
+        for (ptrdiff_t ky = 0; ky < kernel_height; ky++, dst += kwc) {
+            ptrdiff_t iy = iy0 + ky;
+            if (iy < 0 || iy >= input_height) {
+                fill_small_bytes(dst, zero_point, kwc);
+            } else if (inside_x) {
+                pad_copy_bytes(dst, (const char *)(input + (iy * input_width + ix0) * channels), kwc);
+            } else {
+                for (ptrdiff_t kx = 0; kx < kernel_width; kx++) {
+                    ptrdiff_t ix = ix0 + kx;
+                    if (ix < 0 || ix >= input_width) fill_small_bytes(dst + kx * c, zero_point, c);
+                    else pad_copy_bytes(dst + kx * c, (const char *)(input + (iy * input_width + ix) * channels), c);
+                }
+            }
+        }
+        if ((size_t)row_stride > depth) fill_small_bytes(dst, 0, (size_t)row_stride - depth);
+        if (++ox == output_width) { ox = 0; oy++; }
+    }
+}
+
 void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
                         ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
                         ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// Geometry of a 2-D window op over an NHWC tensor (batch 1).
 public struct WindowGeometry: Sendable, Equatable {
     public var inputHeight: Int, inputWidth: Int, channels: Int
@@ -196,7 +198,18 @@ public func conv2D<E: QuantizedActivation>(
 /// Rows of int8 activations for output pixels `first ..< first + count`, as they are: the
 /// K×K×C window of each pixel (order `[ky][kx][c]`), the zero point outside the image (so that
 /// `x − zp` is 0 there, as in `im2col`), zeros from `depth` to the row length `rowStride`.
+/// In C (`booth_im2col8`: small fixed-size copies, where Swift's were a memmove call per window
+/// row, most of the mesh program's own cost on aarch64); `im2col8Reference` is the definition.
 public func im2col8(
+    _ input: UnsafePointer<Int8>, _ g: WindowGeometry, zeroPoint: Int32,
+    firstPixel first: Int, count: Int, rowStride: Int, into a: UnsafeMutablePointer<Int8>
+) {
+    booth_im2col8(input, g.inputHeight, g.inputWidth, g.channels, g.kernelHeight, g.kernelWidth, g.strideY, g.strideX,
+                  g.padTop, g.padLeft, g.outputWidth, first, count, rowStride, Int8(truncatingIfNeeded: zeroPoint), a)
+}
+
+/// `im2col8`'s reference, in Swift.
+public func im2col8Reference(
     _ input: UnsafePointer<Int8>, _ g: WindowGeometry, zeroPoint: Int32,
     firstPixel first: Int, count: Int, rowStride: Int, into a: UnsafeMutablePointer<Int8>
 ) {

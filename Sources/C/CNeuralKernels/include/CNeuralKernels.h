@@ -250,6 +250,14 @@ void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, pt
                         ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
                         int32_t zero_point, void *output);
 
+/* im2col of int8 activations (`im2col8`): for output pixels first ..< first + count, the K×K×C
+ * window of each ([ky][kx][c]), the zero point outside the image, zeros from the depth to
+ * `row_stride`. Portable C, small fixed-size copies instead of a memmove call per window row. */
+void booth_im2col8(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                   ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                   ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                   ptrdiff_t row_stride, int8_t zero_point, int8_t *a);
+
 #ifdef __cplusplus
 }
 #endif
