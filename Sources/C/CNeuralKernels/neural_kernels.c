@@ -52,6 +52,17 @@ static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifte
     return vaddq_s32(x, zp);
 }
 
+/* scale4 for the 8-channel depthwise rows (dw3_row, dw3_half_s8_pairs): `shifted` (left shifts
+ * present) and `addzp` (a zero point other than 0) are constants of the caller's specialisation,
+ * `zp` its zero-point vector. */
+#define DW_SCALE(v, st)                                                                          \
+    ({                                                                                           \
+        int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                      \
+        x_ = vqrdmulhq_s32(x_, st.multiplier);                                                   \
+        x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                       \
+        addzp ? vaddq_s32(x_, zp) : x_;                                                          \
+    })
+
 static inline int32x4_t requantize4(int32x4_t acc, stage4 s, int32x4_t zp, int32x4_t lo, int32x4_t hi) {
     return vminq_s32(vmaxq_s32(scale4(acc, s, zp, 1), lo), hi);
 }
@@ -760,15 +771,7 @@ static inline __attribute__((always_inline)) void dw3_half(
                 c1 = vmlal_high_s16(c1, xv, wv[t]);
             }
         }
-#define SCALE(v, st)                                                                             \
-        ({                                                                                       \
-            int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                  \
-            x_ = vqrdmulhq_s32(x_, st.multiplier);                                               \
-            x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                   \
-            addzp ? vaddq_s32(x_, zp) : x_;                                                      \
-        })
-        int16x8_t h = vqmovn_high_s32(vqmovn_s32(SCALE(c0, s0)), SCALE(c1, s1));
-#undef SCALE
+        int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(c0, s0)), DW_SCALE(c1, s1));
         if (wide) vst1q_s16((int16_t *)(void *)o, vminq_s16(vmaxq_s16(h, lo16), hi16));
         else vst1_s8((int8_t *)o, vmin_s8(vmax_s8(vqmovn_s16(h), vmovn_s16(lo16)), vmovn_s16(hi16)));
         p += (size_t)step * esize;
@@ -2357,15 +2360,7 @@ static inline __attribute__((always_inline)) void dw3_half_s8_pairs(
         int16x8_t last = vmull_s8(x[8], wv[8]);
         c0 = vaddw_s16(c0, vget_low_s16(last));
         c1 = vaddw_high_s16(c1, last);
-#define SCALE(v, st)                                                                             \
-        ({                                                                                       \
-            int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                  \
-            x_ = vqrdmulhq_s32(x_, st.multiplier);                                               \
-            x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                   \
-            addzp ? vaddq_s32(x_, zp) : x_;                                                      \
-        })
-        int16x8_t h = vqmovn_high_s32(vqmovn_s32(SCALE(c0, s0)), SCALE(c1, s1));
-#undef SCALE
+        int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(c0, s0)), DW_SCALE(c1, s1));
         vst1_s8(o, vmin_s8(vmax_s8(vqmovn_s16(h), lo8), hi8));
         p += step;
         o += channels;
