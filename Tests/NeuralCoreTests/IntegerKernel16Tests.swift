@@ -530,4 +530,48 @@ import TestSupport
         }
         #expect(cases > 150)
     }
+    /// `im2col` (C: `booth_im2col_s16`, `booth_im2col_s8_s16`) writes the same int16 rows as
+    /// `im2colReference` and nothing past them: both input widths, kernels 1–5 (square and not),
+    /// strides 1–2, SAME/VALID, 1–33 channels (the scalar, 4-, 8- and overlapping-8 spans), the
+    /// pointwise run, tiles from mid-row, zero points 0 and not.
+    @Test func im2colMatchesItsReference() {
+        var g = SeededGenerator(seed: 1512)
+        var cases = 0
+        func check<E: QuantizedActivation>(_ input: [E], _ geo: WindowGeometry, zp: Int32, _ label: String) {
+            let depth = geo.kernelHeight * geo.kernelWidth * geo.channels
+            let depthStride = (depth + 1) / 2 * 2
+            for (first, count) in [(0, geo.outputPixels), (geo.outputPixels / 3, max(1, geo.outputPixels / 2))] {
+                guard first + count <= geo.outputPixels else { continue }
+                var got = [Int16](repeating: 0x5A5A, count: count * depthStride + 24)
+                var want = got
+                input.withUnsafeBufferPointer { src in
+                    got.withUnsafeMutableBufferPointer {
+                        im2col(src.baseAddress!, geo, zeroPoint: zp, firstPixel: first, count: count,
+                               depthStride: depthStride, into: $0.baseAddress!)
+                    }
+                    want.withUnsafeMutableBufferPointer {
+                        im2colReference(src.baseAddress!, geo, zeroPoint: zp, firstPixel: first, count: count,
+                                        depthStride: depthStride, into: $0.baseAddress!)
+                    }
+                }
+                #expect(got == want, "\(label), first \(first)")
+                cases += 1
+            }
+        }
+        for c in [1, 2, 3, 4, 5, 8, 9, 16, 17, 33] {
+            for (kh, kw, stride) in [(1, 1, 1), (1, 1, 2), (2, 2, 2), (3, 3, 1), (3, 3, 2), (1, 3, 1), (5, 5, 1), (5, 5, 2)] {
+                for same in [true, false] {
+                    let (h, w) = (7, 9)
+                    let geo = WindowGeometry(inputHeight: h, inputWidth: w, channels: c, kernelHeight: kh,
+                                             kernelWidth: kw, strideY: stride, strideX: stride, same: same)
+                    let wide = Self.int16s(h * w * c, &g)
+                    let label = "\(c) channels, kernel \(kh)x\(kw), stride \(stride), same \(same)"
+                    check(wide, geo, zp: 0, "int16 " + label)
+                    check(wide, geo, zp: 1234, "int16 zp 1234 " + label)
+                    check(wide.map { Int8(truncatingIfNeeded: $0) }, geo, zp: -3, "int8 " + label)
+                }
+            }
+        }
+        #expect(cases > 900)
+    }
 }

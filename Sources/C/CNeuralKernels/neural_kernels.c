@@ -2092,6 +2092,193 @@ void booth_transpose_f32_pack(ptrdiff_t in_c, ptrdiff_t out_c, ptrdiff_t k_h, pt
     for (ptrdiff_t j = 0; j < 8 * colp; j++) packed[in_c * colp + j] = 0;
 }
 
+/* im2col into int16 rows (NeuralCore's `im2col`, the int16 GEMM's A), from int16 or int8
+ * activations. Portable C with GCC/Clang vector types: eight values per step (a load, widened
+ * for int8, one subtraction of the zero point, a store), the last eight of a span overlapping the
+ * ones before, where Swift's `im2colSpan` went through lane-by-lane stores. */
+typedef int16_t im2col_v8h __attribute__((vector_size(16)));
+typedef int16_t im2col_v4h __attribute__((vector_size(8)));
+typedef int8_t im2col_v8b __attribute__((vector_size(8)));
+typedef int8_t im2col_v4b __attribute__((vector_size(4)));
+
+static inline __attribute__((always_inline)) im2col_v8h im2col_load8(const char *p, int wide) {
+    if (wide) {
+        im2col_v8h v;
+        __builtin_memcpy(&v, p, 16);
+        return v;
+    }
+#if defined(__aarch64__)
+    return (im2col_v8h)vmovl_s8(vld1_s8((const int8_t *)p)); /* GCC scalarises the conversion below */
+#else
+    im2col_v8b b;
+    __builtin_memcpy(&b, p, 8);
+    return __builtin_convertvector(b, im2col_v8h);
+#endif
+}
+
+static inline __attribute__((always_inline)) im2col_v4h im2col_load4(const char *p, int wide) {
+    if (wide) {
+        im2col_v4h v;
+        __builtin_memcpy(&v, p, 8);
+        return v;
+    }
+#if defined(__aarch64__)
+    int32_t w;
+    __builtin_memcpy(&w, p, 4);
+    return (im2col_v4h)vget_low_s16(vmovl_s8(vreinterpret_s8_s32(vdup_n_s32(w))));
+#else
+    im2col_v4b b;
+    __builtin_memcpy(&b, p, 4);
+    return __builtin_convertvector(b, im2col_v4h);
+#endif
+}
+
+/* dst[k] = src[k] − zp for k < n (`wide`: int16 source, else int8). */
+static inline __attribute__((always_inline)) void im2col_span(int16_t *dst, const char *src, size_t n, int16_t zp,
+                                                              int wide) {
+    size_t es = wide ? 2 : 1;
+    if (n >= 8) {
+        im2col_v8h z = {zp, zp, zp, zp, zp, zp, zp, zp};
+        size_t k = 0;
+        for (; k + 8 <= n; k += 8) {
+            im2col_v8h v = im2col_load8(src + k * es, wide) - z;
+            __builtin_memcpy(dst + k, &v, 16);
+        }
+        if (k < n) {
+            im2col_v8h v = im2col_load8(src + (n - 8) * es, wide) - z;
+            __builtin_memcpy(dst + n - 8, &v, 16);
+        }
+    } else if (n >= 4) {
+        im2col_v4h z = {zp, zp, zp, zp};
+        im2col_v4h v = im2col_load4(src, wide) - z, u = im2col_load4(src + (n - 4) * es, wide) - z;
+        __builtin_memcpy(dst, &v, 8);
+        __builtin_memcpy(dst + n - 4, &u, 8);
+    } else {
+        for (size_t k = 0; k < n; k++)
+            dst[k] = (int16_t)((wide ? ((const int16_t *)(const void *)src)[k] : (int16_t)((const int8_t *)src)[k]) - zp);
+    }
+}
+
+/* n zeros (int16). */
+static inline __attribute__((always_inline)) void im2col_zeros(int16_t *dst, size_t n) {
+    if (n >= 8) {
+        im2col_v8h z = {0, 0, 0, 0, 0, 0, 0, 0};
+        size_t k = 0;
+        for (; k + 8 <= n; k += 8) __builtin_memcpy(dst + k, &z, 16);
+        if (k < n) __builtin_memcpy(dst + n - 8, &z, 16);
+    } else if (n >= 4) {
+        im2col_v4h z = {0, 0, 0, 0};
+        __builtin_memcpy(dst, &z, 8);
+        __builtin_memcpy(dst + n - 4, &z, 8);
+    } else {
+        for (size_t k = 0; k < n; k++) dst[k] = 0;
+    }
+}
+
+/* `pixels` window rows lying wholly inside the image, side by side in one output row (source
+ * windows `src_step` bytes apart). Kernel rows of 8 to 16 values (the 3×3 convolutions of 3
+ * input channels) are two overlapping eights each, without a loop. */
+static inline __attribute__((always_inline)) void im2col16_inside(
+    int16_t *dst, const char *src, ptrdiff_t pixels, size_t src_step, ptrdiff_t depth_stride, ptrdiff_t kernel_height,
+    size_t kwc, size_t row_pitch, int16_t zp, int trailing, int wide) {
+    size_t es = wide ? 2 : 1;
+    if (kwc >= 8 && kwc <= 16) {
+        im2col_v8h z = {zp, zp, zp, zp, zp, zp, zp, zp};
+        size_t tail = kwc - 8;
+        for (ptrdiff_t p = 0; p < pixels; p++, dst += depth_stride, src += src_step) {
+            const char *s = src;
+            int16_t *d = dst;
+            for (ptrdiff_t ky = 0; ky < kernel_height; ky++, s += row_pitch, d += kwc) {
+                im2col_v8h v = im2col_load8(s, wide) - z, u = im2col_load8(s + tail * es, wide) - z;
+                __builtin_memcpy(d, &v, 16);
+                __builtin_memcpy(d + tail, &u, 16);
+            }
+            if (trailing) *d = 0;
+        }
+    } else {
+        for (ptrdiff_t p = 0; p < pixels; p++, dst += depth_stride, src += src_step) {
+            const char *s = src;
+            int16_t *d = dst;
+            for (ptrdiff_t ky = 0; ky < kernel_height; ky++, s += row_pitch, d += kwc) im2col_span(d, s, kwc, zp, wide);
+            if (trailing) *d = 0;
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void im2col16(
+    const void *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t kernel_height,
+    ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x, ptrdiff_t pad_top, ptrdiff_t pad_left,
+    ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count, ptrdiff_t depth_stride, int16_t zp, int16_t *a, int wide) {
+    size_t es = wide ? 2 : 1, c = (size_t)channels, kwc = (size_t)kernel_width * c, depth = (size_t)kernel_height * kwc;
+    const char *in = (const char *)input;
+    size_t row_pitch = (size_t)input_width * c * es;
+    if (kernel_height == 1 && kernel_width == 1 && stride_y == 1 && stride_x == 1 && pad_top == 0 && pad_left == 0
+        && output_width == input_width && (size_t)depth_stride == c) {
+        im2col_span(a, in + (size_t)first * c * es, (size_t)count * c, zp, wide);
+        return;
+    }
+    int trailing = (size_t)depth_stride > depth;
+    /* Output columns [x_lo, x_hi) have windows inside the image horizontally. */
+    ptrdiff_t x_lo = (pad_left + stride_x - 1) / stride_x;
+    ptrdiff_t right = input_width - kernel_width + pad_left;
+    ptrdiff_t x_hi = right < 0 ? 0 : right / stride_x + 1;
+    if (x_hi > output_width) x_hi = output_width;
+    ptrdiff_t oy = first / output_width, ox = first - oy * output_width;
+    for (ptrdiff_t i = 0; i < count;) {
+        ptrdiff_t iy0 = oy * stride_y - pad_top, ix0 = ox * stride_x - pad_left;
+        int16_t *dst = a + i * depth_stride;
+        int inside_y = iy0 >= 0 && iy0 + kernel_height <= input_height;
+        if (inside_y && ox >= x_lo && ox < x_hi) {
+            ptrdiff_t run = x_hi - ox;
+            if (run > count - i) run = count - i;
+            const char *src = in + (size_t)iy0 * row_pitch + (size_t)ix0 * c * es;
+            size_t step = (size_t)stride_x * c * es;
+            if (kernel_height == 3 && trailing) /* unrolled: selfie's first convolution (3×3, 3 channels) */
+                im2col16_inside(dst, src, run, step, depth_stride, 3, kwc, row_pitch, zp, 1, wide);
+            else
+                im2col16_inside(dst, src, run, step, depth_stride, kernel_height, kwc, row_pitch, zp, trailing, wide);
+            i += run;
+            ox += run;
+            if (ox == output_width) { ox = 0; oy++; }
+            continue;
+        }
+        int inside_x = ix0 >= 0 && ix0 + kernel_width <= input_width;
+        for (ptrdiff_t ky = 0; ky < kernel_height; ky++, dst += kwc) {
+            ptrdiff_t iy = iy0 + ky;
+            if (iy < 0 || iy >= input_height) {
+                im2col_zeros(dst, kwc);
+            } else if (inside_x) {
+                im2col_span(dst, in + (size_t)iy * row_pitch + (size_t)ix0 * c * es, kwc, zp, wide);
+            } else {
+                for (ptrdiff_t kx = 0; kx < kernel_width; kx++) {
+                    ptrdiff_t ix = ix0 + kx;
+                    if (ix < 0 || ix >= input_width) im2col_zeros(dst + kx * c, c);
+                    else im2col_span(dst + kx * c, in + (size_t)iy * row_pitch + (size_t)ix * c * es, c, zp, wide);
+                }
+            }
+        }
+        if (trailing) *dst = 0;
+        i++;
+        if (++ox == output_width) { ox = 0; oy++; }
+    }
+}
+
+void booth_im2col_s16(const int16_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                      ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                      ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                      ptrdiff_t depth_stride, int16_t zero_point, int16_t *a) {
+    im2col16(input, input_height, input_width, channels, kernel_height, kernel_width, stride_y, stride_x, pad_top,
+             pad_left, output_width, first, count, depth_stride, zero_point, a, 1);
+}
+
+void booth_im2col_s8_s16(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                         ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                         ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                         ptrdiff_t depth_stride, int16_t zero_point, int16_t *a) {
+    im2col16(input, input_height, input_width, channels, kernel_height, kernel_width, stride_y, stride_x, pad_top,
+             pad_left, output_width, first, count, depth_stride, zero_point, a, 0);
+}
+
 /* ---- Width conversion (mix): int8 ↔ int16 requantisation, NeuralCore's WidthConversion. ---- */
 #if defined(__aarch64__)
 /* Eight int32 lanes of one conversion: (x − zp_in) << left, `sqrdmulh`, gemmlowp's rounding right

@@ -54,7 +54,28 @@ public struct WindowGeometry: Sendable, Equatable {
 /// Rows of `A` for output pixels `first ..< first + count`: the K×K×C window of each pixel
 /// (order `[ky][kx][c]`, matching TFLite filters) minus the input zero point, 0 outside the
 /// image, and a trailing 0 when the depth is odd. `a` holds `count * depthStride` values.
+/// In C (`booth_im2col_s16` / `booth_im2col_s8_s16`: eight values per vector step, the last
+/// eight of each span overlapping, where Swift's spans stored lane by lane; selfie's largest
+/// cost after the kernels on aarch64); `im2colReference` is the definition.
+@inline(__always)
 public func im2col<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, zeroPoint: Int32,
+    firstPixel first: Int, count: Int, depthStride: Int, into a: UnsafeMutablePointer<Int16>
+) {
+    let zp = Int16(zeroPoint)
+    if E.bitWidth == 16 {
+        booth_im2col_s16(UnsafeRawPointer(input).assumingMemoryBound(to: Int16.self), g.inputHeight, g.inputWidth,
+                         g.channels, g.kernelHeight, g.kernelWidth, g.strideY, g.strideX, g.padTop, g.padLeft,
+                         g.outputWidth, first, count, depthStride, zp, a)
+    } else {
+        booth_im2col_s8_s16(UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self), g.inputHeight, g.inputWidth,
+                            g.channels, g.kernelHeight, g.kernelWidth, g.strideY, g.strideX, g.padTop, g.padLeft,
+                            g.outputWidth, first, count, depthStride, zp, a)
+    }
+}
+
+/// `im2col`'s reference, in Swift.
+public func im2colReference<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, zeroPoint: Int32,
     firstPixel first: Int, count: Int, depthStride: Int, into a: UnsafeMutablePointer<Int16>
 ) {

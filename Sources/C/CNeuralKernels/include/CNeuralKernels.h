@@ -224,6 +224,19 @@ void booth_binary_f32(int op, const float *a, const float *b, ptrdiff_t n, float
 void booth_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
                            ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out);
 
+/* im2col into int16 rows (NeuralCore's `im2col`, the int16 GEMM's A): for output pixels
+ * first ..< first + count, the K×K×C window of each ([ky][kx][c]) minus the zero point, 0 outside
+ * the image, one 0 after the depth when `depth_stride` exceeds it; a pointwise convolution with
+ * `depth_stride == channels` is one contiguous run. From int16 or int8 activations. Portable C. */
+void booth_im2col_s16(const int16_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                      ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                      ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                      ptrdiff_t depth_stride, int16_t zero_point, int16_t *a);
+void booth_im2col_s8_s16(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width, ptrdiff_t channels,
+                         ptrdiff_t kernel_height, ptrdiff_t kernel_width, ptrdiff_t stride_y, ptrdiff_t stride_x,
+                         ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
+                         ptrdiff_t depth_stride, int16_t zero_point, int16_t *a);
+
 /* Width conversion (NeuralCore's WidthConversion / requantizeSIMD), aarch64 only (elsewhere a
  * no-op: callers check booth_neon_available): out[i] = sat(zp_out + MultiplyByQuantizedMultiplier(
  * in[i] − zp_in, multiplier, left_shift, right_shift)), saturated to the output type, bit for bit
