@@ -819,7 +819,7 @@ static inline __attribute__((always_inline)) void dw3_row(
  * stage constants set up once for the run of pixels (they were loaded per pixel), the output
  * stage by `out_row16` (no `sshl` by 0, no zero point 0; the same values). */
 static inline __attribute__((always_inline)) void border_group(
-    int wide, int shifted, int addzp, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
+    int wide, int shifted, int addzp, int centred, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k,
     ptrdiff_t stride, ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1,
     const int16_t *w, ptrdiff_t tap_stride, int16_t izp, const int32x4_t *bias, const stage4 *s, int32x4_t zp,
     int16x8_t lo16, int16x8_t hi16, void *out_row, ptrdiff_t cc) {
@@ -837,10 +837,16 @@ static inline __attribute__((always_inline)) void border_group(
                 else load16_s8((const int8_t *)input + at, &xl, &xh);
                 const int16_t *wt = w + (ky * k + kx) * tap_stride + cc;
                 int16x8_t wl = vld1q_s16(wt), wh = vld1q_s16(wt + 8);
-                c0 = vmlsl_n_s16(vmlal_s16(c0, vget_low_s16(xl), vget_low_s16(wl)), vget_low_s16(wl), izp);
-                c1 = vmlsl_high_n_s16(vmlal_high_s16(c1, xl, wl), wl, izp);
-                c2 = vmlsl_n_s16(vmlal_s16(c2, vget_low_s16(xh), vget_low_s16(wh)), vget_low_s16(wh), izp);
-                c3 = vmlsl_high_n_s16(vmlal_high_s16(c3, xh, wh), wh, izp);
+                c0 = vmlal_s16(c0, vget_low_s16(xl), vget_low_s16(wl));
+                c1 = vmlal_high_s16(c1, xl, wl);
+                c2 = vmlal_s16(c2, vget_low_s16(xh), vget_low_s16(wh));
+                c3 = vmlal_high_s16(c3, xh, wh);
+                if (!centred) {
+                    c0 = vmlsl_n_s16(c0, vget_low_s16(wl), izp);
+                    c1 = vmlsl_high_n_s16(c1, wl, izp);
+                    c2 = vmlsl_n_s16(c2, vget_low_s16(wh), izp);
+                    c3 = vmlsl_high_n_s16(c3, wh, izp);
+                }
             }
         }
         out_row16(wide ? BOOTH_OUT_INT16 : BOOTH_OUT_INT8, 0, shifted, addzp, c0, c1, c2, c3, s, zp, lo16, hi16,
@@ -849,7 +855,9 @@ static inline __attribute__((always_inline)) void border_group(
 }
 
 /* Border pixels ox0 ..< ox1 of one output row, channel groups outside (each group's constants
- * once), pixels inside (`border_group`); the flags constant in each of four copies. */
+ * once), pixels inside (`border_group`); the flags constant in each of four copies, and for
+ * int16 activations with zero point 0 (symmetric, as int16 paths are) four more without the
+ * `smlsl` by the zero point (a third of the tap instructions). */
 static inline __attribute__((always_inline)) void border_row(
     int wide, const void *input, ptrdiff_t input_width, ptrdiff_t channels, ptrdiff_t k, ptrdiff_t stride,
     ptrdiff_t pad_left, ptrdiff_t iy0, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t ox0, ptrdiff_t ox1, const int16_t *w,
@@ -870,11 +878,16 @@ static inline __attribute__((always_inline)) void border_row(
         }
         int shifted = any_left_shift(s);
 #define BG(SH, ZP)                                                                                            \
-        border_group(wide, SH, ZP, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, \
+        do {                                                                                                      \
+            if (wide && izp == 0) BG_(SH, ZP, 1); else BG_(SH, ZP, 0);                                            \
+        } while (0)
+#define BG_(SH, ZP, CE)                                                                                       \
+        border_group(wide, SH, ZP, CE, input, input_width, channels, k, stride, pad_left, iy0, ky0, ky1, ox0, ox1, w, \
                      tap_stride, izp, bias, s, zp, lo16, hi16, out_row, cc)
         if (shifted) { if (addzp) BG(1, 1); else BG(1, 0); }
         else { if (addzp) BG(0, 1); else BG(0, 0); }
 #undef BG
+#undef BG_
     }
 }
 
