@@ -1008,15 +1008,25 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
  * outputs are symmetric), a saturating narrow and the clamp in int16 (the bounds lie in int16):
  * elementwise16's values. */
 static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int zout,
-                                                               int16_t s1, int16_t s2, int32x4_t k, int32x4_t shift,
-                                                               int32x4_t zpo, int16x8_t lo, int16x8_t hi) {
-    int32x4_t v0 = vmlal_n_s16(k, vget_low_s16(x1), s1), v1 = vmlal_high_n_s16(k, x1, s1);
-    if (!splat) {
-        v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
-        v1 = vmlal_high_n_s16(v1, x2, s2);
+                                                               int rounding, int16_t s1, int16_t s2, int32x4_t k,
+                                                               int32x4_t shift, int32x4_t zpo, int16x8_t lo,
+                                                               int16x8_t hi) {
+    int32x4_t v0, v1;
+    if (rounding) {
+        v0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(x1), s1), vget_low_s16(x2), s2);
+        v1 = vmlal_high_n_s16(vmull_high_n_s16(x1, s1), x2, s2);
+        v0 = vrshlq_s32(v0, shift);
+        v1 = vrshlq_s32(v1, shift);
+    } else {
+        v0 = vmlal_n_s16(k, vget_low_s16(x1), s1);
+        v1 = vmlal_high_n_s16(k, x1, s1);
+        if (!splat) {
+            v0 = vmlal_n_s16(v0, vget_low_s16(x2), s2);
+            v1 = vmlal_high_n_s16(v1, x2, s2);
+        }
+        v0 = vshlq_s32(v0, shift);
+        v1 = vshlq_s32(v1, shift);
     }
-    v0 = vshlq_s32(v0, shift);
-    v1 = vshlq_s32(v1, shift);
     if (!zout) {
         v0 = vaddq_s32(v0, zpo);
         v1 = vaddq_s32(v1, zpo);
@@ -1052,10 +1062,14 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
         }                                                                                            \
     } while (0)
 
-/* int16 ADD, every period (S16_ROWS). */
+/* int16 ADD, every period (S16_ROWS). `rounding` (both zero points 0, no broadcast, the scales
+ * within ±2^14 and `round` = 2^(shift−1)): the products start with `smull` and the rounding
+ * shift is one `srshl`, without the per-vector copies of the constant that `smlal` overwrites.
+ * |x·s| ≤ 2^29, so x1·s1 + x2·s2 + round stays inside int32 and `srshl`'s rounding (computed
+ * without overflow) equals the reference's wrapping sum then arithmetic shift. */
 static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int zout,
-                                                          int16_t *out) {
+                                                          int rounding, int16_t *out) {
     uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
                  - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
     int splat = period == 1;
@@ -1064,7 +1078,7 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
     int16x8_t zero = vdupq_n_s16(0);
-#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, s1, s2, k, shift, zpo, lo, hi)
+#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, rounding, s1, s2, k, shift, zpo, lo, hi)
     S16_ROWS(zero, ADD8);
 #undef ADD8
 }
@@ -1120,10 +1134,16 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
         int zout = params->output_zero_point == 0;
-        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, out);
-        else if (period == 1) add_s16(a, b, count, 1, params, 0, out);
-        else if (zout) add_s16(a, b, count, period, params, 1, out);
-        else add_s16(a, b, count, period, params, 0, out);
+        int rounding = period != 1 && params->zero_point1 == 0 && params->zero_point2 == 0 &&
+                       params->scale1 >= -16384 && params->scale1 <= 16384 && params->scale2 >= -16384 &&
+                       params->scale2 <= 16384 && params->shift >= 0 && params->shift <= 30 &&
+                       params->round == (params->shift > 0 ? (int32_t)(1u << (params->shift - 1)) : 0);
+        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, 0, out);
+        else if (period == 1) add_s16(a, b, count, 1, params, 0, 0, out);
+        else if (rounding && zout) add_s16(a, b, count, period, params, 1, 1, out);
+        else if (rounding) add_s16(a, b, count, period, params, 0, 1, out);
+        else if (zout) add_s16(a, b, count, period, params, 1, 0, out);
+        else add_s16(a, b, count, period, params, 0, 0, out);
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
