@@ -24,6 +24,8 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "Variants per region when checking (1: the held-out images as they are).") var checkVariants = 1
     @Option(help: "Share of inputs whose extremes each range covers (0 < c ≤ 1; 1: min/max over all).")
     var coverage: Float = 1
+    @Option(help: "Narrow each recorded range to the least mean squared quantisation error at this width (8 or 16; 0: min/max as covered).")
+    var clipBits = 0
     @Option(help: "Cross-layer equalisation before calibrating: activations (by the recorded channel ranges), weights (by the filters) or none.")
     var equalize: Equalization = .activations
     @Option(help: "Activation width: automatic (int16 for per-pixel outputs, else int8), int8 or int16.")
@@ -45,6 +47,8 @@ struct CalibrateCommand: ParsableCommand {
     var floatKinds: String = ""
     @Option(help: "With --float-ops: rank operations by the error they remove per unit of estimated cost (cost, the default; FloatChoice.Cost) or by the error alone (error).")
     var floatBy: FloatRanking = .cost
+    @Option(help: "Research: every tensor at this width (8 or 16), then each operation alone at the other width, measured on the calibration images (see WidthSweep); prints one line per operation.")
+    var sweepWidths: Int?
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -69,6 +73,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         guard variants >= 1, checkVariants >= 1 else { throw ValidationError("--variants and --check-variants must be at least 1") }
         guard coverage > 0 && coverage <= 1 else { throw ValidationError("--coverage must be in (0, 1]") }
+        guard [0, 8, 16].contains(clipBits) else { throw ValidationError("--clip-bits must be 0, 8 or 16") }
         guard !imageFolders.isEmpty || !heldOutFolders.isEmpty else { throw ValidationError("give --images, --held-out or both") }
         if output != nil && imageFolders.isEmpty { throw ValidationError("--output needs --images") }
         guard floatOps >= 0 else { throw ValidationError("--float-ops must be at least 0") }
@@ -77,6 +82,10 @@ struct CalibrateCommand: ParsableCommand {
         if let narrowBudget {
             guard narrowBudget >= 0 && narrowBudget < 1 else { throw ValidationError("--narrow-budget must be in [0, 1)") }
             guard !imageFolders.isEmpty else { throw ValidationError("--narrow-budget needs --images") }
+        }
+        if let sweepWidths {
+            guard sweepWidths == 8 || sweepWidths == 16 else { throw ValidationError("--sweep-widths must be 8 or 16") }
+            guard !imageFolders.isEmpty else { throw ValidationError("--sweep-widths needs --images") }
         }
     }
 
@@ -103,7 +112,7 @@ struct CalibrateCommand: ParsableCommand {
                 let parsed = try TFLiteModel(bytes: bytes)
                 table = try images.withImages { (_: [Image]) throws(ModelError) in
                     try CalibrationTable.record(model: parsed, modelSHA256: sha, calibration: settings(which),
-                                                count: inputs.count, coverage: coverage) { i, tensor in inputs.fill(i, tensor) }
+                                                count: inputs.count, coverage: coverage, clipBits: clipBits) { i, tensor in inputs.fill(i, tensor) }
                 }
             } catch { throw CommandFailure("\(path): \(error.description)") }
             if let narrowBudget, let recorded = table {
@@ -135,10 +144,19 @@ struct CalibrateCommand: ParsableCommand {
                     + FloatChoice.Cost.format(choice.cost) + " instructions per inference; calibration figures "
                     + choice.after.map(\.summary).joined(separator: "; "))
             }
+            if let sweepWidths, let recorded = table {
+                let sweep = try images.withImages { views throws(ModelError) -> WidthSweep in
+                    let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
+                                                  landmarker: faces.landmarker, variants: 1)
+                    return try WidthSweep(model: which, bytes: bytes, table: recorded, calibration: settings(which),
+                                          inputs: quick, baseBits: sweepWidths) { print("  " + $0) }
+                }
+                print("\(which.rawValue): width sweep from int\(sweepWidths): \(sweep.trials.count) operations tried")
+            }
             if let output, let table {
                 let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"
                     + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "
-                    + "\(variants) variants per region, coverage \(coverage)."
+                    + "\(variants) variants per region, coverage \(coverage)" + (clipBits > 0 ? ", ranges clipped for int\(clipBits)." : ".")
                 try Self.swiftSource(name: Self.identifier(which), header: header, text: table.text())
                     .write(toFile: output, atomically: true, encoding: .utf8)
                 print("\(which.rawValue): table written to \(output)")

@@ -92,4 +92,32 @@ import Testing
             _ = try CalibrationTable.record(model: model, modelSHA256: Self.sha, calibration: .unit, count: 0) { _, _ in }
         }
     }
+
+    /// `clipBits`: every range narrowed to its least-squared-error one inside the recorded range
+    /// (the model input's and bounds at zero kept), some strictly; other widths refused.
+    @Test func clippedRangesLieInsideTheRecordedOnes() throws {
+        let model = try TFLiteModel(bytes: try LiteRTReferenceTests.modelBytes("face_detection_short_range"))
+        func record(_ bits: Int) throws -> CalibrationTable {
+            var state: UInt64 = 11
+            return try CalibrationTable.record(model: model, modelSHA256: Self.sha, calibration: .signedUnit, count: 3,
+                                               clipBits: bits) { _, input in
+                for i in 0..<input.count {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    input[i] = Float(state >> 40) / Float(1 << 24) * 2 - 1
+                }
+            }
+        }
+        let full = try record(0), clipped = try record(8)
+        #expect(full.tensorCount == clipped.tensorCount)
+        #expect(full.lower[0] == clipped.lower[0] && full.upper[0] == clipped.upper[0], "the model input keeps its range")
+        var narrower = 0
+        for t in 0..<full.tensorCount where full.lower[t] <= full.upper[t] {
+            #expect(clipped.lower[t] >= full.lower[t] && clipped.upper[t] <= full.upper[t] && clipped.lower[t] <= clipped.upper[t],
+                    "tensor \(t): [\(clipped.lower[t]), \(clipped.upper[t])] outside [\(full.lower[t]), \(full.upper[t])]")
+            if full.lower[t] >= 0 { #expect(clipped.lower[t] == full.lower[t], "tensor \(t): a lower bound at or above zero stays") }
+            if clipped.lower[t] > full.lower[t] || clipped.upper[t] < full.upper[t] { narrower += 1 }
+        }
+        #expect(narrower > 0)
+        #expect(throws: ModelError.self) { _ = try record(12) }
+    }
 }

@@ -61,10 +61,13 @@ public struct CalibrationTable: Sendable, Equatable {
     /// into the model's input (float32 NHWC, in the model's value range) by `fill(index, input)`;
     /// `fill` is called twice per input when activation-aware equalisation needs a first pass.
     /// The rewrites are those `calibration` asks for, applied exactly as `IntegerProgram` applies
-    /// them at load. `coverage` is `RangeRecorder`'s (1: min/max over every input).
+    /// them at load. `coverage` is `RangeRecorder`'s (1: min/max over every input). `clipBits` 8 or
+    /// 16 then narrows each range to the one whose quantisation at that width has the least mean
+    /// squared error over the recorded values (`RangeRecorder.clipped`, a second pass); 0 keeps them.
     public static func record(model: TFLiteModel, modelSHA256: String, calibration: IntegerCalibration,
-                              count: Int, coverage: Float = 1,
+                              count: Int, coverage: Float = 1, clipBits: Int = 0,
                               fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) throws(ModelError) -> CalibrationTable {
+        guard clipBits == 0 || clipBits == 8 || clipBits == 16 else { throw .unsupported("range clipping is for 8 or 16 bits") }
         guard count > 0 else { throw .unsupported("calibration needs at least one input") }
         var graph = try Graph(model: model)
         if calibration.fuseActivations { ActivationFusion.apply(&graph) }
@@ -76,7 +79,8 @@ public struct CalibrationTable: Sendable, Equatable {
             }
             CrossLayerEqualization.apply(&graph, activationRanges: channels)
         }
-        let ranges = try RangeRecorder.record(graph: graph, perChannel: [], count: count, coverage: coverage, fill: fill).ranges
+        var ranges = try RangeRecorder.record(graph: graph, perChannel: [], count: count, coverage: coverage, fill: fill).ranges
+        if clipBits > 0 { ranges = try RangeRecorder.clipped(graph: graph, ranges: ranges, bits: clipBits, count: count, fill: fill) }
         return CalibrationTable(modelSHA256: modelSHA256, settings: calibration.graphSettings,
                                 lower: ranges.map { $0.0 }, upper: ranges.map { $0.1 }, channels: channels)
     }
