@@ -39,4 +39,19 @@ struct OverlayScenesTests {
         let changed = Self.differing(green, all[OverlayScenes.Scene.adjust.rawValue])
         #expect(changed > 500 && changed < 800 * 480 / 20)
     }
+
+    /// After the review the kiosk keeps the last photo at its corner size only (about a tenth of
+    /// the review copy's memory): the live screens show the same pixels.
+    @Test func cornerThumbnailDrawsTheSamePixels() throws {
+        let scenes = try OverlayScenes(screenWidth: 800, screenHeight: 480, profileName: "icao")
+        for scene in [OverlayScenes.Scene.ready, .countdown] {
+            let review = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
+            let corner = ImageBuffer(format: .xrgb8888, width: 800, height: 480)
+            review.withImage { scenes.render(scene, into: $0) }
+            corner.withImage { scenes.render(scene, into: $0, cornerThumbnail: true) }
+            #expect(Self.differing(review, corner) == 0, "\(scene.name)")
+        }
+        // A smaller copy was drawn (800 / 6 = 133 pixels wide against the review's 320).
+        #expect(scenes.lastPhotoBytes(cornerThumbnail: true) * 4 < scenes.lastPhotoBytes(cornerThumbnail: false))
+    }
 }

@@ -181,8 +181,25 @@ final class OverlayRenderer {
         line(6, OverlayNumber.text("", fps, decimals: 1, suffix: " fps"), .white)
     }
 
+    /// The last photo at the size `drawThumbnail` draws it on a screen `screenWidth` wide, or nil
+    /// when `thumb` is that size already: after the review (which shows it at 320 pixels wide,
+    /// 400–520 KiB as XRGB8888) only the corner copy needs to stay. The same pixels are drawn (a
+    /// bilinear resize to the same size copies), and no frame resizes it any more.
+    func cornerThumbnail(_ thumb: ImageBuffer, screenWidth: Int) -> ImageBuffer? {
+        let (w, h) = Self.thumbnailSize(thumb, screenWidth: screenWidth)
+        guard w < thumb.width, w > 0 else { return nil }
+        let corner = ImageBuffer(format: thumb.format, width: w, height: h)
+        thumb.withImage { src in corner.withImage { ResizeBilinear.run(src, $0) } }
+        return corner
+    }
+
+    static func thumbnailSize(_ thumb: ImageBuffer, screenWidth: Int) -> (width: Int, height: Int) {
+        let w = min(thumb.width, screenWidth / 6)
+        return (w, max(1, thumb.height * w / max(thumb.width, 1)))
+    }
+
     private func drawThumbnail(_ thumb: ImageBuffer, into screen: Image) {
-        let w = min(thumb.width, screen.width / 6), h = max(1, thumb.height * w / max(thumb.width, 1))
+        let (w, h) = Self.thumbnailSize(thumb, screenWidth: screen.width)
         let x = screen.width - w - 8, y = 8
         guard x >= 0, y + h <= screen.height else { return }
         thumb.withImage { ResizeBilinear.run($0, screen.cropped(x: x, y: y, width: w, height: h)) }

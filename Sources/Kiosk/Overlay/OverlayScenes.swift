@@ -106,13 +106,22 @@ public final class OverlayScenes {
         return state
     }
 
+    /// Bytes of the last photo the scenes draw: the review's copy, or (`cornerThumbnail`) the
+    /// corner-sized one the kiosk keeps after the review.
+    public func lastPhotoBytes(cornerThumbnail: Bool) -> Int {
+        (cornerThumbnail ? renderer.cornerThumbnail(thumbnail, screenWidth: screenWidth) ?? thumbnail : thumbnail).byteCount
+    }
+
     /// Draws `scene` into `screen` (XRGB8888, `screenWidth`×`screenHeight`), as the kiosk's loop would.
     /// `guideGreen` overrides the guide's colour (a negative control: the same scene, one colour changed).
-    public func render(_ scene: Scene, into screen: Image, guideGreen: Bool? = nil) {
+    /// `cornerThumbnail`: the last photo as the kiosk keeps it after the review, at its corner size
+    /// (`OverlayRenderer.cornerThumbnail`), instead of the review's 320-pixel copy.
+    public func render(_ scene: Scene, into screen: Image, guideGreen: Bool? = nil, cornerThumbnail: Bool = false) {
         precondition(screen.format == .xrgb8888 && screen.width == screenWidth && screen.height == screenHeight, "scene screen size")
         var state = live(scene)
         if let guideGreen { state.green = guideGreen }
         var ui = UIState(reviewSeconds: 3, countdown: 3, hideBackground: false, debug: true)
+        let thumbnail = cornerThumbnail ? renderer.cornerThumbnail(self.thumbnail, screenWidth: screenWidth) ?? self.thumbnail : self.thumbnail
         switch scene {
         case .adjust:
             break

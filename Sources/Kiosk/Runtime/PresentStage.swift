@@ -45,6 +45,11 @@ final class PresentStage: KioskStage {
     /// frame was shown. Never waits.
     func step(timeoutMilliseconds: Int32) -> Bool {
         let now = clock.now
+        // After the review the last photo is only drawn in a corner: its corner-sized copy replaces
+        // it (once per photo; the same pixels on screen).
+        if let photo = ui.lastPhoto, !ui.isReviewing, let corner = renderer.cornerThumbnail(photo, screenWidth: display.width) {
+            ui.lastPhoto = corner
+        }
         let redraw = ui.needsRedrawWithoutFrame
         ui.needsRedrawWithoutFrame = false
         guard cameraAvailable else {

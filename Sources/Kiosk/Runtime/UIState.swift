@@ -13,6 +13,11 @@ struct UIState {
     }
 
     var phase: Phase = .preview
+    /// Whether the screen shows the last photo large (`review`).
+    var isReviewing: Bool {
+        if case .review = phase { return true }
+        return false
+    }
     let reviewSeconds: Double
     let countdown: Int
     var hideBackground: Bool

@@ -147,10 +147,15 @@ final class StillModels {
                 still,
                 detector: { ProcessMemory.returnFreePages(); return try store.faceDetector(.short, path: inference) },
                 landmarker: {
+                    StillMemoryProbe.mark("detector")
                     ProcessMemory.returnFreePages()
                     return try self.landmarker()
                 },
-                verifier: { ProcessMemory.returnFreePages(); return try store.faceDetector(.full, path: inference) })
+                verifier: {
+                    StillMemoryProbe.mark("mesh-iris")
+                    ProcessMemory.returnFreePages()
+                    return try store.faceDetector(.full, path: inference)
+                })
         } catch {
             throw .models("still path: faces: \(error)")
         }

@@ -58,6 +58,7 @@ final class StillProcessor {
         case .greeting(let models, let picture):
             guard job.hideBackground else { break }
             // The segmenter lives for this still only (see StillModels).
+            StillMemoryProbe.mark("before")
             models.lendLiveMemory()
             let segmenter: PersonSegmenter
             do { segmenter = try models.segmenter(width: stillWidth, height: stillHeight) } catch {
@@ -74,9 +75,12 @@ final class StillProcessor {
                 message = "Saved as shot: \(error)"
                 break
             }
+            StillMemoryProbe.mark("segmenter-build")
             let rgb = Self.rgb(job.image)
             job.image = rgb
+            StillMemoryProbe.mark("rgb-copy")
             rgb.withImage { greeter.greet($0) }
+            StillMemoryProbe.mark("segment-composite")
             models.returnLentPages()   // the general segmenter's pages of the live memory
             finished = rgb
             background = picture == nil ? "white" : "greeting"
@@ -84,18 +88,21 @@ final class StillProcessor {
             // Each model lives for its own step of the still only, one at a time (see StillModels and
             // PassportModels); the pages the one before freed are returned before the next is built.
             let (width, height) = (stillWidth, stillHeight)
+            StillMemoryProbe.mark("before")
             models.lendLiveMemory()
             let maker = PassportPhotoMaker(profile: profile, models: .built(
                 faces: { try models.faces(in: $0) },
                 segmenter: {
+                    StillMemoryProbe.mark("hand")
                     models.returnLentPages()
                     ProcessMemory.returnFreePages()
                     return try models.segmenter(width: width, height: height)
                 },
-                palms: ({ ProcessMemory.returnFreePages(); return try models.palmDetector() },
+                palms: ({ StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages(); return try models.palmDetector() },
                         // The palm detector's pages of the live memory go back before the hand
                         // model is built (they would add to its build's peak).
-                        { models.returnLentPages(); ProcessMemory.returnFreePages(); return try models.handLandmarkVerifier() })))
+                        { StillMemoryProbe.mark("palm"); models.returnLentPages(); ProcessMemory.returnFreePages()
+                          return try models.handLandmarkVerifier() })))
             let rgb = Self.rgb(job.image)
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in
@@ -110,6 +117,7 @@ final class StillProcessor {
                 passport = PassportReport(error)
                 message = "Saved uncropped: \(error.message)"
             }
+            StillMemoryProbe.mark("segmenter-crop-rules")
             models.returnLentPages()   // also when the still stopped before its segmenter
         }
 
@@ -122,6 +130,7 @@ final class StillProcessor {
         } catch {
             return StillResult(saved: nil, thumbnail: nil, message: "Could not encode the photo")
         }
+        StillMemoryProbe.mark("jpeg")
         let sidecar = Sidecar(
             software: "booth \(BoothVersion.string)", board: board.name, mode: config.mode.rawValue, profile: profile?.name,
             taken: UTCTimestamp.iso8601(job.date), width: output.width, height: output.height,

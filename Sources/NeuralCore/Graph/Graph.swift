@@ -13,7 +13,15 @@ public struct Graph: Sendable {
     public var constants: [Float]
 
     public init(model: TFLiteModel) throws(ModelError) {
+        try self.init(model: model, releasingFileBytes: false)
+    }
+
+    /// `releasingFileBytes`: the pages of `model.bytes` go back to the system as the float32
+    /// constants on them are copied (`FilePages`), for bytes no one else holds or reads again
+    /// (`Interpreter(taking:)`): the file's weights and their float copy are not resident together.
+    package init(model: TFLiteModel, releasingFileBytes: Bool) throws(ModelError) {
         var builder = GraphBuilder(model: model)
+        if releasingFileBytes { builder.filePages = FilePages(model) }
         try builder.build()
         tensors = builder.tensors
         operations = builder.operations
@@ -40,6 +48,8 @@ struct GraphBuilder {
     var available: [Bool] = []
     /// fp16 constants made dense by DENSIFY (the bits of every element), by tensor.
     var densified: [Int: [UInt16]] = [:]
+    /// When set, the file's pages go back as the float32 constants on them are copied.
+    var filePages: FilePages? = nil
 
     init(model: TFLiteModel) { self.model = model }
 
@@ -63,6 +73,7 @@ struct GraphBuilder {
                     guard t.type == .float16 else { throw .unsupported("sparse constant '" + t.name + "' is not float16") }
                 } else if t.type == .float32 {
                     try storeFloatConstant(i)
+                    filePages?.copied(i)
                 }
             }
         }
@@ -249,6 +260,7 @@ struct GraphBuilder {
             guard op.inputs.count == 1, op.outputs.count == 1, op.inputs[0] >= 0 else { throw .malformed(label + " needs 1 input and 1 output") }
             guard !available[op.outputs[0]] else { throw .malformed(label + " writes a tensor that already has a value") }
             try foldDequantize(input: op.inputs[0], output: op.outputs[0])
+            filePages?.read(op.inputs[0])
             return
         }
         if op.code.builtin == BuiltinCode.densify {
