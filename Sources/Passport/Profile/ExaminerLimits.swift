@@ -68,7 +68,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxHandInFrame = 0.75
     /// `handAtMouth` (hand model's presence on palms found on a square round the mouth; stills
     /// only) at most this.
-    public var maxHandAtMouth = 0.5
+    public var maxHandAtMouth = 0.7
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
