@@ -80,6 +80,29 @@ import Vision
         }
     }
 
+    /// `face_uncovered_hand_mouth` searches its own square round the mouth: on a tuning photo
+    /// with both hands lighting a cigarette at the lips (`huy-train-gg0034`), the square round
+    /// the face finds no palm over the face (`face_uncovered_hand` reads 0), while on the mouth's
+    /// square the hand model confirms a palm over the limit; a compliant tuning face
+    /// (`cmd-without_mask-114`) stays under it.
+    @Test func handAtTheMouthIsFoundOnTheMouthSquare() throws {
+        let profile = try ProfileLibrary.load("uk")
+        for (name, hand) in [("huy-train-gg0034.jpg", true), ("cmd-without_mask-114.jpg", false)] {
+            let photo = try ImageDecoder.decode(path: Self.folder + "/" + name, as: .rgb888)
+            try photo.withImage { img in
+                let face = try #require(Self.analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }))
+                let atMouth = try #require(HandAtMouth.presence(Self.palms, img, mouth: HandAtMouth.mouth(face.mesh), face: face.box))
+                if hand {
+                    #expect(Self.palms.palmsOverFace(Self.palms.palmsAround(img, face: face.box), face: face.box)
+                        .overlap(img, confirmedBy: Self.palms.verifier) == 0)
+                    #expect(Double(atMouth) > profile.examiner.maxHandAtMouth, "\(name): \(atMouth)")
+                } else {
+                    #expect(Double(atMouth) <= profile.examiner.maxHandAtMouth, "\(name): \(atMouth)")
+                }
+            }
+        }
+    }
+
     /// The per-rule table of the tuning half (printed; the limits were chosen on it).
     @Test func tuningHalfTable() throws {
         let profile = try ProfileLibrary.load("uk")
@@ -202,7 +225,7 @@ import Vision
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
         return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
-            + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
+            + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), hand at mouth \(f(m.handAtMouth)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 
     /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.

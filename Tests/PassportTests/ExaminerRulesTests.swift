@@ -71,6 +71,7 @@ import Vision
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)
         try check({ $0.handAtJaw = Float(min(1, e.maxHandAtJaw + 0.2)) }, "face_uncovered_jaw", .faceCovered)
         try check({ $0.handInFrame = Float(min(1, e.maxHandInFrame + 0.2)) }, "no_hands_in_frame", .faceCovered)
+        try check({ $0.handAtMouth = Float(min(1, e.maxHandAtMouth + 0.2)) }, "face_uncovered_hand_mouth", .faceCovered)
         try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
         try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
         try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)
@@ -141,6 +142,26 @@ import Vision
         #expect(parsed.examiner.maxHand == 0.5)
         #expect(throws: ConfigError.self) {
             try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand = 2\n", file: "x.toml")
+        }
+    }
+
+    /// The hand-at-mouth rule runs only on stills (nil leaves it out of the report); 0 passes, a
+    /// confirmed hand fails with the cover instruction; `max_hand_at_mouth` sets it and a value
+    /// outside 0...1 is refused.
+    @Test func handAtMouthRuleRunsOnlyWhenThePalmDetectorRan() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        #expect(m.handAtMouth == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == "face_uncovered_hand_mouth" })
+        m.handAtMouth = 0
+        let v = try verdict(m)
+        #expect(v.passed && v.rules.first { $0.rule == "face_uncovered_hand_mouth" }?.passed == true)
+        m.handAtMouth = Float(e.maxHandAtMouth + 0.01)
+        #expect(try verdict(m).instruction == .faceCovered)
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand_at_mouth = 0.7\n", file: "x.toml")
+        #expect(parsed.examiner.maxHandAtMouth == 0.7)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand_at_mouth = 1.5\n", file: "x.toml")
         }
     }
 

@@ -109,6 +109,7 @@ import Vision
                 m.handInFrame = HandsInFrame.presence(HandsInFrame.palms(found, face: face.box, frame: frame, fingerScale: palms.fingerScale), img,
                                                       confirmedBy: verifier)
             }
+            m.handAtMouth = HandAtMouth.presence(palms, img, mouth: HandAtMouth.mouth(face.mesh), face: face.box)
             return (face, q, m)
         }
     }
@@ -177,9 +178,10 @@ import Vision
             ("face_uncovered_hand", false, t({ $0.covered }, { no($0.hand) })),
             ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
             ("no_hands_in_frame", false, t({ $0.covered }, { no($0.handInFrame) })),
-            ("group: the nine cover rules", true, t({ $0.covered }, {
+            ("face_uncovered_hand_mouth", false, t({ $0.covered }, { no($0.handAtMouth) })),
+            ("group: the ten cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
-                    || no($0.handInFrame)
+                    || no($0.handInFrame) || no($0.handAtMouth)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),

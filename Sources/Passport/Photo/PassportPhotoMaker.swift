@@ -113,19 +113,22 @@ public final class PassportPhotoMaker {
                                     passed: Double(q.eyeOpenness) >= live.minEyeOpenness, instruction: .eyesClosed))
         }
         // 2. The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus,
-        // light; the palm detector lives for the two hand measures only.
+        // light; the palm detector lives for the hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
         if let palms = models.palms {
-            // The palm detector runs once on the square around the face; its palms over the face and
-            // those in the photo's frame are kept, and it is dropped; then the hand model confirms them and looks beside the jaw (the same measures
+            // The palm detector runs once on the square around the face and once on the square round
+            // the mouth (`HandAtMouth`); its palms over the face, those in the photo's frame and those
+            // at the mouth are kept, and it is dropped; then the hand model confirms them and looks beside the jaw (the same measures
             // as `PalmDetector.handOverFace`, `handAtJaw` and `HandsInFrame` with both models held).
-            let over: PalmsOverFace, inFrame: [PalmDetection], jawScale: Float
+            let over: PalmsOverFace, inFrame: [PalmDetection], atMouth: [PalmDetection], jawScale: Float
             do {
                 let detector = try palms.detector()
                 precondition(detector.verifier == nil, "PassportModels.palms.detector is built without its hand model")
                 let found = detector.palmsAround(still, face: face.box)
                 over = detector.palmsOverFace(found, face: face.box)
                 inFrame = HandsInFrame.palms(found, face: face.box, frame: PassportFrame.estimate(face, profile: profile), fingerScale: detector.fingerScale)
+                // A second run on the square round the mouth, where a hand at the lips is larger.
+                atMouth = HandAtMouth.palms(detector, still, mouth: HandAtMouth.mouth(face.mesh), face: face.box)
                 jawScale = detector.jawRegionScale
             } catch { throw Failure(rules: rules, message: "\(error)") }
             let hand: HandLandmarkVerifier
@@ -133,6 +136,7 @@ public final class PassportPhotoMaker {
             examiner.hand = over.overlap(still, confirmedBy: hand)
             examiner.handAtJaw = hand.handAtJaw(still, face: face.box, regionScale: jawScale)
             examiner.handInFrame = HandsInFrame.presence(inFrame, still, confirmedBy: hand)
+            examiner.handAtMouth = HandsInFrame.presence(atMouth, still, confirmedBy: hand)
         }
         rules += ExaminerCheck(examiner, limits: profile.examiner, mouthClosed: live.mouthClosed).results(profile.examiner)
         rules.append(RuleResult(rule: "quality", measured: Double(q.score), limit: "≥ \(fmt(live.minQuality))",

@@ -66,6 +66,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `handInFrame` (hand model's presence on palms anywhere in the photo's frame; stills only)
     /// at most this.
     public var maxHandInFrame = 0.75
+    /// `handAtMouth` (hand model's presence on palms found on a square round the mouth; stills
+    /// only) at most this.
+    public var maxHandAtMouth = 0.7
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
@@ -108,6 +111,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxHand = try t.double("max_hand", default: e.maxHand, in: 0...1)
         e.maxHandAtJaw = try t.double("max_hand_at_jaw", default: e.maxHandAtJaw, in: 0...1)
         e.maxHandInFrame = try t.double("max_hand_in_frame", default: e.maxHandInFrame, in: 0...1)
+        e.maxHandAtMouth = try t.double("max_hand_at_mouth", default: e.maxHandAtMouth, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

@@ -45,6 +45,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var handAtJaw: Outcome? = nil
     /// `no_hands_in_frame`: a hand anywhere in the photo's frame (stills only).
     public var handInFrame: Outcome? = nil
+    /// `face_uncovered_hand_mouth`: a hand found on a square round the mouth (stills only).
+    public var handAtMouth: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -87,6 +89,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             if let h = m.hand { hand = below(h, e.maxHand) }
             if let h = m.handAtJaw { handAtJaw = below(h, e.maxHandAtJaw) }
             if let h = m.handInFrame { handInFrame = below(h, e.maxHandInFrame) }
+            if let h = m.handAtMouth { handAtMouth = below(h, e.maxHandAtMouth) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -108,7 +111,7 @@ public struct ExaminerCheck: Sendable, Equatable {
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
         if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
-            || handAtJaw?.passed == false || handInFrame?.passed == false {
+            || handAtJaw?.passed == false || handInFrame?.passed == false || handAtMouth?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
@@ -139,6 +142,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)
         add("face_uncovered_jaw", handAtJaw, "≤ \(fmt3(e.maxHandAtJaw))", .faceCovered)
         add("no_hands_in_frame", handInFrame, "≤ \(fmt3(e.maxHandInFrame))", .faceCovered)
+        add("face_uncovered_hand_mouth", handAtMouth, "≤ \(fmt3(e.maxHandAtMouth))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

@@ -97,6 +97,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// over the face. 0 = no palm there; nil = not run (live frames: stills only). Higher = a
     /// hand in the photo.
     public var handInFrame: Float? = nil
+    /// A hand at the mouth (`HandAtMouth`): the hand landmark model's largest presence score
+    /// (0...1) on the palms the palm detector finds on a square of 1.8 face sides centred on the
+    /// mouth, whose centres lie near the mouth. 0 = no palm there; nil = not run (live frames:
+    /// stills only). Higher = a hand at the mouth.
+    public var handAtMouth: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
