@@ -131,19 +131,30 @@ public enum ModelInputSampler {
             let top = a + (b - a) * fx, bottom = c + (d - c) * fx
             return top + (bottom - top) * fy
         }
-        // Eight lanes of gathered bytes as floats (one vector widening and conversion, where lane
-        // inserts of scalar conversions were three instructions a lane).
-        @inline(always) func floats(_ p: UnsafeMutablePointer<UInt8>) -> SIMD8<Float> {
-            QuadLanes.floats(UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+        // Eight columns' two reads from a line of byte pairs (first and second read of each column,
+        // interleaved), as floats: the pairs as 16-bit lanes, the low and the high bytes split by a
+        // mask and a shift, then one widening and conversion each (a byte shuffle of the even and
+        // odd bytes compiled to scalar code and SSE4a `insertq` on x86-64: slower than byte reads).
+        @inline(always) func pairFloats(_ p: UnsafeMutablePointer<UInt8>) -> (SIMD8<Float>, SIMD8<Float>) {
+            let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt16>.self)
+            let lo = v & 0xFF, hi = v &>> 8
+            return (SIMD8(Float(lo[0]), Float(lo[1]), Float(lo[2]), Float(lo[3]), Float(lo[4]), Float(lo[5]), Float(lo[6]), Float(lo[7])),
+                    SIMD8(Float(hi[0]), Float(hi[1]), Float(hi[2]), Float(hi[3]), Float(hi[4]), Float(hi[5]), Float(hi[6]), Float(hi[7])))
         }
         // The live path (one tap, axes not swapped): per model row, the plane reads of every model
-        // column into byte lines first (two instructions a read), then eight pixels per step in
-        // lanes from those lines, every operation of `pixel` in the same order (so the same bits).
+        // column into lines of byte pairs first (a column's two reads along frame x are neighbours
+        // in the plane, so one 16-bit load and store: half the memory operations of byte reads),
+        // then eight pixels per step in lanes from those lines, every operation of `pixel` in the
+        // same order (so the same bits).
         if !swap && t == 1 {
-            let g = tables.gathered.pointer, n = tables.maxSide
-            let gla = g, glb = g + n, glc = g + 2 * n, gld = g + 3 * n
-            let gua = g + 4 * n, gub = g + 5 * n, guc = g + 6 * n, gud = g + 7 * n
-            let gva = g + 8 * n, gvb = g + 9 * n, gvc = g + 10 * n, gvd = g + 11 * n
+            let g = tables.gathered.pointer, n2 = 2 * tables.maxSide
+            let gl0 = g, gl1 = g + n2, gu0 = g + 2 * n2, gu1 = g + 3 * n2, gv0 = g + 4 * n2, gv1 = g + 5 * n2
+            // Whether every column's two reads are neighbours (all but a clamped edge column).
+            var lumaPairs = true, chromaPairs = !nv12
+            for mx in 0..<mw {
+                if xl1[mx] != xl0[mx] + 1 { lumaPairs = false }
+                if xc1[mx] != xc0[mx] + 1 { chromaPairs = false }
+            }
             for my in 0..<mh {
                 let rowIn = rowInside[my] != 0
                 guard rowIn else {
@@ -153,19 +164,9 @@ public enum ModelInputSampler {
                 let y0 = p0.row(Int(yl0[my])), y1 = p0.row(Int(yl1[my]))
                 let u0 = p1.row(Int(yc0[my])), u1 = p1.row(Int(yc1[my]))
                 let v0 = vPlane.row(Int(yc0[my])) + vOffset, v1 = vPlane.row(Int(yc1[my])) + vOffset
-                // One plane per loop, so the pointers stay in registers.
-                for mx in 0..<mw {
-                    let a0 = Int(xl0[mx]), a1 = Int(xl1[mx])
-                    gla[mx] = y0[a0]; glb[mx] = y0[a1]; glc[mx] = y1[a0]; gld[mx] = y1[a1]
-                }
-                for mx in 0..<mw {
-                    let c0 = Int(xc0[mx]) * cStep, c1 = Int(xc1[mx]) * cStep
-                    gua[mx] = u0[c0]; gub[mx] = u0[c1]; guc[mx] = u1[c0]; gud[mx] = u1[c1]
-                }
-                for mx in 0..<mw {
-                    let c0 = Int(xc0[mx]) * cStep, c1 = Int(xc1[mx]) * cStep
-                    gva[mx] = v0[c0]; gvb[mx] = v0[c1]; gvc[mx] = v1[c0]; gvd[mx] = v1[c1]
-                }
+                gatherPairs(y0, y1, xl0, xl1, step: 1, count: mw, neighbours: lumaPairs, into: gl0, gl1)
+                gatherPairs(u0, u1, xc0, xc1, step: cStep, count: mw, neighbours: chromaPairs, into: gu0, gu1)
+                gatherPairs(v0, v1, xc0, xc1, step: cStep, count: mw, neighbours: chromaPairs, into: gv0, gv1)
                 let lfy = SIMD8<Float>(repeating: ylf[my]), cfy = SIMD8<Float>(repeating: ycf[my])
                 var mx = 0
                 while mx + 8 <= mw {
@@ -178,9 +179,12 @@ public enum ModelInputSampler {
                     }
                     let lfx = UnsafeRawPointer(xlf + mx).loadUnaligned(as: SIMD8<Float>.self)
                     let cfx = UnsafeRawPointer(xcf + mx).loadUnaligned(as: SIMD8<Float>.self)
-                    let yv = lerp8(floats(gla + mx), floats(glb + mx), floats(glc + mx), floats(gld + mx), lfx, lfy)
-                    let u = lerp8(floats(gua + mx), floats(gub + mx), floats(guc + mx), floats(gud + mx), cfx, cfy) - 128
-                    let v = lerp8(floats(gva + mx), floats(gvb + mx), floats(gvc + mx), floats(gvd + mx), cfx, cfy) - 128
+                    let la = pairFloats(gl0 + 2 * mx), lc = pairFloats(gl1 + 2 * mx)
+                    let ua = pairFloats(gu0 + 2 * mx), uc = pairFloats(gu1 + 2 * mx)
+                    let va = pairFloats(gv0 + 2 * mx), vc = pairFloats(gv1 + 2 * mx)
+                    let yv = lerp8(la.0, la.1, lc.0, lc.1, lfx, lfy)
+                    let u = lerp8(ua.0, ua.1, uc.0, uc.1, cfx, cfy) - 128
+                    let v = lerp8(va.0, va.1, vc.0, vc.1, cfx, cfy) - 128
                     let yy = yuvFullRange ? yv : (yv - 16) * lq
                     var r8 = SIMD8<Float>(), g8 = SIMD8<Float>(), b8 = SIMD8<Float>()
                     r8 += clamp8(yy + rv * v)
@@ -280,6 +284,33 @@ public enum ModelInputSampler {
             while mx < mw {
                 pixel(mx, my, inside: rowIn && colIn[mx] != 0)
                 mx += 1
+            }
+        }
+    }
+
+    /// One model row's reads of one plane for `fillTabled`'s live path: for each of `count`
+    /// columns, bytes `i0·step` and `i1·step` of rows `r0` and `r1` as little-endian pairs into
+    /// lines `l0` and `l1` (two bytes a column). `neighbours`: every `i1` is `i0 + 1` and `step`
+    /// is 1, so a pair is one 16-bit load and store (half the memory operations of byte reads).
+    /// Inlined (the aarch64 NEON check allows no call in a kernel's loops); `neighbours` is
+    /// chosen once per frame, so each row runs one branch-free loop.
+    @inline(__always)
+    static func gatherPairs(_ r0: UnsafeMutablePointer<UInt8>, _ r1: UnsafeMutablePointer<UInt8>,
+                            _ i0: UnsafeMutablePointer<Int32>, _ i1: UnsafeMutablePointer<Int32>, step: Int, count: Int,
+                            neighbours: Bool, into l0: UnsafeMutablePointer<UInt8>, _ l1: UnsafeMutablePointer<UInt8>) {
+        let o0 = UnsafeMutableRawPointer(l0), o1 = UnsafeMutableRawPointer(l1)
+        if neighbours {
+            let s0 = UnsafeRawPointer(r0), s1 = UnsafeRawPointer(r1)
+            for x in 0..<count {
+                let a = Int(i0[x])
+                o0.storeBytes(of: s0.loadUnaligned(fromByteOffset: a, as: UInt16.self), toByteOffset: 2 * x, as: UInt16.self)
+                o1.storeBytes(of: s1.loadUnaligned(fromByteOffset: a, as: UInt16.self), toByteOffset: 2 * x, as: UInt16.self)
+            }
+        } else {
+            for x in 0..<count {
+                let a = Int(i0[x]) * step, b = Int(i1[x]) * step
+                o0.storeBytes(of: r0[a], toByteOffset: 2 * x, as: UInt8.self); o0.storeBytes(of: r0[b], toByteOffset: 2 * x + 1, as: UInt8.self)
+                o1.storeBytes(of: r1[a], toByteOffset: 2 * x, as: UInt8.self); o1.storeBytes(of: r1[b], toByteOffset: 2 * x + 1, as: UInt8.self)
             }
         }
     }

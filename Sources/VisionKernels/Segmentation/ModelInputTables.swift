@@ -15,8 +15,9 @@ public final class ModelInputTables {
     let rowLuma0: ScratchBuffer<Int32>, rowLuma1: ScratchBuffer<Int32>, rowLumaF: ScratchBuffer<Float>
     let rowChroma0: ScratchBuffer<Int32>, rowChroma1: ScratchBuffer<Int32>, rowChromaF: ScratchBuffer<Float>
     let colInside: ScratchBuffer<UInt8>, rowInside: ScratchBuffer<UInt8>
-    /// One model row's plane reads (one tap per axis, axes not swapped): 12 lines of `maxSide`
-    /// bytes, the Y, Cb and Cr 2×2 neighbourhoods (top-left, top-right, bottom-left, bottom-right).
+    /// One model row's plane reads (one tap per axis, axes not swapped): 6 lines of `maxSide`
+    /// byte pairs, the Y, Cb and Cr 2×2 neighbourhoods (top row's left and right read interleaved,
+    /// then the bottom row's; Y, Cb, Cr).
     let gathered: ScratchBuffer<UInt8>
 
     public init(maxSide: Int = 256, maxTaps: Int = 4) {
