@@ -739,17 +739,20 @@ INLINE __m256i narrow16_trunc(__m256i a, __m256i b) {
     return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
 }
 
-/* quantizeScalar on eight lanes: t = x · inv; round half away from zero (trunc, then ±1 where
- * |t − trunc t| ≥ 0.5: the difference is exact); + zp; clamp (lo > v ? lo : v, hi < v ? hi : v,
- * NaN kept as the scalar's comparisons keep it); converted with truncation toward zero. */
+/* quantizeScalar on eight lanes: t = x · inv; rounded half away from zero as trunc(t + ±p), p the
+ * float below a half (0.5 − 2^-25) with t's sign: where |t| < 2^23 the sum rounds to nearest at
+ * most to the next integer exactly when t's fraction is at least a half (t's fraction is a
+ * multiple of its ulp, so one below a half leaves the sum at least an ulp plus 2^-25 under the
+ * next integer; one at a half or above brings it within 2^-25 of it, under half the spacing
+ * there, or to a tie at 1 − 2^-25 that goes to the even 1.0); from 2^23 on t is an integer and
+ * p is under half its spacing. Then + zp; clamp (lo > v ? lo : v, hi < v ? hi : v, NaN kept as
+ * the scalar's comparisons keep it); converted with truncation toward zero. 9 operations where
+ * trunc-then-correct took 13. */
 INLINE __m256i quantize8(__m256 x, __m256 inv, __m256 zp, __m256 lo, __m256 hi) {
     const __m256 t = _mm256_mul_ps(x, inv);
-    const __m256 r = _mm256_round_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    const __m256 f = _mm256_andnot_ps(sign, _mm256_sub_ps(t, r));
-    const __m256 up = _mm256_and_ps(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
-                                    _mm256_or_ps(_mm256_and_ps(t, sign), _mm256_set1_ps(1.0f)));
-    __m256 v = _mm256_add_ps(_mm256_add_ps(r, up), zp);
+    const __m256 p = _mm256_or_ps(_mm256_and_ps(t, _mm256_set1_ps(-0.0f)), _mm256_set1_ps(0.49999997f));
+    const __m256 r = _mm256_round_ps(_mm256_add_ps(t, p), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    __m256 v = _mm256_add_ps(r, zp);
     v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
     return _mm256_cvttps_epi32(v);
 }
