@@ -628,28 +628,91 @@ INLINE __m256i dw_load(const int bits, const void *p) {
     return _mm256_loadu_si256((const __m256i *)p);
 }
 
-/* Interior pixels of one row, 16 channels (from channel cc) at a time: taps in pairs, each pair's
- * activations interleaved (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters
- * with vpmaddwd; the accumulators start at bias − zp·Σw (wrapping int32, like the reference's
- * bias + Σ (x − zp)·w); then StageRegisters' output stage. */
-INLINE void dw_interior(const int bits, const int narrow, const void *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
-                        ptrdiff_t channels, ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride,
-                        const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *st, void *out) {
-    const ptrdiff_t taps = k_h * k_w, pairs = (taps + 1) / 2;
-    const ptrdiff_t esize = bits / 8;
+/* The constants of a depthwise layer's output stage (zero point and bounds in 32-, 16- and 8-bit
+ * lanes). */
+typedef struct dw_consts {
+    __m256i zp, lo, hi, zp16, lo16, hi16;
+    __m128i lo8, hi8;
+} dw_consts;
+
+/* One pixel's 16 channels (accumulators in UNPACK order) through the output stage, stored. */
+INLINE void dw_store(const int bits, const int narrow, __m256i al, __m256i ah, const stage_half h[2], int has_left,
+                     const dw_consts *k, char *dst) {
+    if (narrow) {
+        const __m256i v16 = _mm256_packs_epi32(requantize_raw8(al, &h[0], has_left), requantize_raw8(ah, &h[1], has_left));
+        if (bits == 16) _mm256_storeu_si256((__m256i *)dst, narrow16_clamped(v16, k->zp16, k->lo16, k->hi16));
+        else _mm_storeu_si128((__m128i *)dst, narrow8_clamped(v16, k->zp16, k->lo8, k->hi8));
+        return;
+    }
+    const __m256i r0 = requantize8(al, &h[0], has_left, k->zp, k->lo, k->hi);
+    const __m256i r1 = requantize8(ah, &h[1], has_left, k->zp, k->lo, k->hi);
+    const __m256i v16 = _mm256_packs_epi32(r0, r1);  /* channels in order */
+    if (bits == 16) _mm256_storeu_si256((__m256i *)dst, v16);
+    else _mm_storeu_si128((__m128i *)dst, _mm_packs_epi16(_mm256_castsi256_si128(v16), _mm256_extracti128_si256(v16, 1)));
+}
+
+/* Outputs lo ..< hi along one axis whose every tap lies inside the input (NeuralCore's
+ * interiorRange). */
+INLINE void dw_interior_range(ptrdiff_t outputs, ptrdiff_t stride, ptrdiff_t pad, ptrdiff_t kernel, ptrdiff_t size,
+                              ptrdiff_t *lo, ptrdiff_t *hi) {
+    ptrdiff_t l = (pad + stride - 1) / stride;
+    if (l > outputs) l = outputs;
+    const ptrdiff_t last = size - kernel + pad;
+    ptrdiff_t h = last < 0 ? 0 : last / stride + 1;
+    if (h > outputs) h = outputs;
+    *lo = l;
+    *hi = h > l ? h : l;
+}
+
+/* A whole depthwise layer, 16 channels (from channel cc) at a time, the group's filters and
+ * output-stage constants set up once: taps in pairs, each pair's activations interleaved
+ * (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters with vpmaddwd; the
+ * accumulators start at bias − zp·Σw (wrapping int32, like the reference's bias + Σ (x − zp)·w).
+ * Interior pixels read their taps at fixed offsets; border pixels read a vector of the zero
+ * point for each tap outside the input, whose (zp − zp)·w is 0, so the sum is the reference's
+ * over the taps inside. Then StageRegisters' output stage. */
+INLINE void dw_layer(const int bits, const int narrow, const void *input, const booth_x86_dw_geometry *g, const int16_t *w,
+                     ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *st,
+                     void *out) {
+    const ptrdiff_t k_h = g->k_h, k_w = g->k_w, taps = k_h * k_w, pairs = (taps + 1) / 2;
+    const ptrdiff_t esize = bits / 8, channels = g->channels, in_h = g->in_h, in_w = g->in_w;
+    const ptrdiff_t row_stride = in_w * channels, sx = g->stride_x, out_w = g->out_w;
     ptrdiff_t offset[2 * MAX_DW_PAIRS];
     for (ptrdiff_t t = 0; t < 2 * pairs; t++) {
         const ptrdiff_t tt = t < taps ? t : 0;  /* the odd tap's partner: any readable tap, times 0 */
         offset[t] = ((tt / k_w) * row_stride + (tt % k_w) * channels) * esize;
     }
+    ptrdiff_t oy_lo, oy_hi, ox_lo, ox_hi;
+    dw_interior_range(g->out_h, g->stride_y, g->pad_top, k_h, in_h, &oy_lo, &oy_hi);
+    dw_interior_range(out_w, sx, g->pad_left, k_w, in_w, &ox_lo, &ox_hi);
+    /* The zero point as 16 input elements: the taps outside the input. */
+    int16_t zp_s16[16];
+    int8_t zp_s8[16];
+    for (int i = 0; i < 16; i++) {
+        zp_s16[i] = (int16_t)zero_point;
+        zp_s8[i] = (int8_t)zero_point;
+    }
+    const char *zpp = bits == 8 ? (const char *)zp_s8 : (const char *)zp_s16;
     __m256i wl[MAX_DW_PAIRS], wh[MAX_DW_PAIRS];
     stage_half h[2];
     int has_left = 0;
-    const __m256i zp = _mm256_set1_epi32(st->zero_point), lo = _mm256_set1_epi32(st->minimum),
-                  hi = _mm256_set1_epi32(st->maximum), zpin = _mm256_set1_epi32(zero_point);
-    const __m256i zp16 = _mm256_set1_epi16((int16_t)st->zero_point), lo16 = _mm256_set1_epi16((int16_t)st->minimum),
-                  hi16 = _mm256_set1_epi16((int16_t)st->maximum);
-    const __m128i lo8 = _mm_set1_epi8((int8_t)st->minimum), hi8 = _mm_set1_epi8((int8_t)st->maximum);
+    dw_consts k;
+    k.zp = _mm256_set1_epi32(st->zero_point);
+    k.lo = _mm256_set1_epi32(st->minimum);
+    k.hi = _mm256_set1_epi32(st->maximum);
+    k.zp16 = _mm256_set1_epi16((int16_t)st->zero_point);
+    k.lo16 = _mm256_set1_epi16((int16_t)st->minimum);
+    k.hi16 = _mm256_set1_epi16((int16_t)st->maximum);
+    k.lo8 = _mm_set1_epi8((int8_t)st->minimum);
+    k.hi8 = _mm_set1_epi8((int8_t)st->maximum);
+    const __m256i zpin = _mm256_set1_epi32(zero_point);
+    /* Bands of output rows whose input rows (about 24 KB) stay in the L1 cache while every
+     * channel group passes over them; each group's setup is made once per band. */
+    const ptrdiff_t row_bytes = row_stride * esize;
+    ptrdiff_t band = (24576 / (row_bytes > 0 ? row_bytes : 1) - k_h) / g->stride_y;
+    if (band < 1) band = 1;
+    for (ptrdiff_t oy0 = 0; oy0 < g->out_h; oy0 += band) {
+    const ptrdiff_t oy1 = oy0 + band < g->out_h ? oy0 + band : g->out_h;
     for (ptrdiff_t ch = 0; ch < channels; ch += 16) {
         const ptrdiff_t cc = ch < channels - 16 ? ch : channels - 16;
         for (ptrdiff_t p = 0; p < pairs; p++) {
@@ -669,57 +732,71 @@ INLINE void dw_interior(const int bits, const int narrow, const void *origin, pt
                                             _mm256_mullo_epi32(zpin, _mm256_loadu_si256((const __m256i *)(tap_sums + cc + 8))));
         const __m256i start_lo = _mm256_permute2x128_si256(b0, b1, 0x20);
         const __m256i start_hi = _mm256_permute2x128_si256(b0, b1, 0x31);
-        const char *src = (const char *)origin + cc * esize;
-        char *dst = (char *)out + cc * esize;
-        for (ptrdiff_t px = 0; px < pixels; px++) {
-            __m256i al = start_lo, ah = start_hi;
-            for (ptrdiff_t p = 0; p < pairs; p++) {
-                const __m256i x0 = dw_load(bits, src + offset[2 * p]);
-                const __m256i x1 = dw_load(bits, src + offset[2 * p + 1]);
-                al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[p]));
-                ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[p]));
+        const char *in_c = (const char *)input + cc * esize;
+        for (ptrdiff_t oy = oy0; oy < oy1; oy++) {
+            const ptrdiff_t iy0 = oy * g->stride_y - g->pad_top;
+            char *dst_row = (char *)out + (oy * out_w * channels + cc) * esize;
+            const int interior_row = oy >= oy_lo && oy < oy_hi && ox_lo < ox_hi;
+            for (ptrdiff_t ox = 0; ox < out_w; ox++) {
+                if (interior_row && ox == ox_lo) {
+                    const char *src = in_c + (iy0 * row_stride + (ox_lo * sx - g->pad_left) * channels) * esize;
+                    for (; ox < ox_hi; ox++) {
+                        __m256i al = start_lo, ah = start_hi;
+                        for (ptrdiff_t p = 0; p < pairs; p++) {
+                            const __m256i x0 = dw_load(bits, src + offset[2 * p]);
+                            const __m256i x1 = dw_load(bits, src + offset[2 * p + 1]);
+                            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[p]));
+                            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[p]));
+                        }
+                        dw_store(bits, narrow, al, ah, h, has_left, &k, dst_row + ox * channels * esize);
+                        src += sx * channels * esize;
+                    }
+                    if (ox >= out_w) break;
+                }
+                /* A border pixel: each tap's input vector, or the zero point's outside the input. */
+                const ptrdiff_t ix0 = ox * sx - g->pad_left;
+                const char *ptr[2 * MAX_DW_PAIRS];
+                ptrdiff_t t = 0;
+                for (ptrdiff_t ky = 0; ky < k_h; ky++) {
+                    const ptrdiff_t iy = iy0 + ky;
+                    for (ptrdiff_t kx = 0; kx < k_w; kx++, t++) {
+                        const ptrdiff_t ix = ix0 + kx;
+                        ptr[t] = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w ? in_c + (iy * row_stride + ix * channels) * esize
+                                                                                 : zpp;
+                    }
+                }
+                if (t < 2 * pairs) ptr[t] = zpp;
+                __m256i al = start_lo, ah = start_hi;
+                for (ptrdiff_t p = 0; p < pairs; p++) {
+                    const __m256i x0 = dw_load(bits, ptr[2 * p]);
+                    const __m256i x1 = dw_load(bits, ptr[2 * p + 1]);
+                    al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[p]));
+                    ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[p]));
+                }
+                dw_store(bits, narrow, al, ah, h, has_left, &k, dst_row + ox * channels * esize);
             }
-            if (narrow) {
-                const __m256i v16 = _mm256_packs_epi32(requantize_raw8(al, &h[0], has_left), requantize_raw8(ah, &h[1], has_left));
-                if (bits == 16) _mm256_storeu_si256((__m256i *)dst, narrow16_clamped(v16, zp16, lo16, hi16));
-                else _mm_storeu_si128((__m128i *)dst, narrow8_clamped(v16, zp16, lo8, hi8));
-                src += step * esize;
-                dst += channels * esize;
-                continue;
-            }
-            const __m256i r0 = requantize8(al, &h[0], has_left, zp, lo, hi);
-            const __m256i r1 = requantize8(ah, &h[1], has_left, zp, lo, hi);
-            const __m256i v16 = _mm256_packs_epi32(r0, r1);  /* channels in order */
-            if (bits == 16) {
-                _mm256_storeu_si256((__m256i *)dst, v16);
-            } else {
-                _mm_storeu_si128((__m128i *)dst, _mm_packs_epi16(_mm256_castsi256_si128(v16), _mm256_extracti128_si256(v16, 1)));
-            }
-            src += step * esize;
-            dst += channels * esize;
         }
+    }
     }
 }
 
-int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                           int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
-    if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
+int booth_x86_depthwise_layer_s8(const int8_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                 const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    if (g->channels < 16 || g->k_h * g->k_w > 2 * MAX_DW_PAIRS) return 0;
     if (narrow_clamp_exact(8, stage->zero_point, stage->minimum, stage->maximum))
-        dw_interior(8, 1, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+        dw_layer(8, 1, input, g, w, tap_stride, tap_sums, zero_point, stage, out);
     else
-        dw_interior(8, 0, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+        dw_layer(8, 0, input, g, w, tap_stride, tap_sums, zero_point, stage, out);
     return 1;
 }
 
-int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                            int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
-    if (channels < 16 || k_h * k_w > 2 * MAX_DW_PAIRS) return 0;
+int booth_x86_depthwise_layer_s16(const int16_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                  const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    if (g->channels < 16 || g->k_h * g->k_w > 2 * MAX_DW_PAIRS) return 0;
     if (narrow_clamp_exact(16, stage->zero_point, stage->minimum, stage->maximum))
-        dw_interior(16, 1, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+        dw_layer(16, 1, input, g, w, tap_stride, tap_sums, zero_point, stage, out);
     else
-        dw_interior(16, 0, origin, row_stride, step, pixels, channels, k_h, k_w, w, tap_stride, tap_sums, zero_point, stage, out);
+        dw_layer(16, 0, input, g, w, tap_stride, tap_sums, zero_point, stage, out);
     return 1;
 }
 
@@ -739,17 +816,20 @@ INLINE __m256i narrow16_trunc(__m256i a, __m256i b) {
     return _mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m)), 0xD8);
 }
 
-/* quantizeScalar on eight lanes: t = x · inv; round half away from zero (trunc, then ±1 where
- * |t − trunc t| ≥ 0.5: the difference is exact); + zp; clamp (lo > v ? lo : v, hi < v ? hi : v,
- * NaN kept as the scalar's comparisons keep it); converted with truncation toward zero. */
+/* quantizeScalar on eight lanes: t = x · inv; rounded half away from zero as trunc(t + ±p), p the
+ * float below a half (0.5 − 2^-25) with t's sign: where |t| < 2^23 the sum rounds to nearest at
+ * most to the next integer exactly when t's fraction is at least a half (t's fraction is a
+ * multiple of its ulp, so one below a half leaves the sum at least an ulp plus 2^-25 under the
+ * next integer; one at a half or above brings it within 2^-25 of it, under half the spacing
+ * there, or to a tie at 1 − 2^-25 that goes to the even 1.0); from 2^23 on t is an integer and
+ * p is under half its spacing. Then + zp; clamp (lo > v ? lo : v, hi < v ? hi : v, NaN kept as
+ * the scalar's comparisons keep it); converted with truncation toward zero. 9 operations where
+ * trunc-then-correct took 13. */
 INLINE __m256i quantize8(__m256 x, __m256 inv, __m256 zp, __m256 lo, __m256 hi) {
     const __m256 t = _mm256_mul_ps(x, inv);
-    const __m256 r = _mm256_round_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    const __m256 f = _mm256_andnot_ps(sign, _mm256_sub_ps(t, r));
-    const __m256 up = _mm256_and_ps(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
-                                    _mm256_or_ps(_mm256_and_ps(t, sign), _mm256_set1_ps(1.0f)));
-    __m256 v = _mm256_add_ps(_mm256_add_ps(r, up), zp);
+    const __m256 p = _mm256_or_ps(_mm256_and_ps(t, _mm256_set1_ps(-0.0f)), _mm256_set1_ps(0.49999997f));
+    const __m256 r = _mm256_round_ps(_mm256_add_ps(t, p), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    __m256 v = _mm256_add_ps(r, zp);
     v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
     return _mm256_cvttps_epi32(v);
 }
@@ -1021,19 +1101,15 @@ int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, con
     return 0;
 }
 
-int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                           int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
-    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k_h; (void)k_w; (void)w;
-    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+int booth_x86_depthwise_layer_s8(const int8_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                 const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    (void)input; (void)g; (void)w; (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
     return 0;
 }
 
-int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                            int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
-    (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k_h; (void)k_w; (void)w;
-    (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
+int booth_x86_depthwise_layer_s16(const int16_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                  const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int16_t *out) {
+    (void)input; (void)g; (void)w; (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
     return 0;
 }
 

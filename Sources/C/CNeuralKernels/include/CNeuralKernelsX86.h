@@ -60,20 +60,27 @@ int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *
 int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
 
+/* A depthwise layer's geometry (NeuralCore's WindowGeometry; no dilation, one image). */
+typedef struct booth_x86_dw_geometry {
+    ptrdiff_t in_h, in_w, channels, k_h, k_w, stride_y, stride_x, pad_top, pad_left, out_h, out_w;
+} booth_x86_dw_geometry;
+
 /*
- * Depthwise convolution, the interior pixels of one output row (every tap inside the input), as
- * booth_depthwise_s8 / _s16 (same arguments; `k_h`×`k_w` taps, at most 26): 16 channels per step
- * (the last group overlapping the one before it), taps in pairs, each pair's activations
- * interleaved and multiplied by the interleaved int16 filters with `vpmaddwd`; accumulators start
- * at bias − zp·Σw; the output stage as booth_x86_gemm_s16's (shifts in 0...31). Returns 0 (nothing
- * written) for fewer than 16 channels, more than 26 taps, or without AVX2.
+ * Depthwise convolution with depth multiplier 1, a whole layer (`input` and `out` one image of
+ * `g->channels` ≥ 16 channels; `k_h`×`k_w` taps, at most 26, of int16 filters `w`
+ * (`[tap][tap_stride]`), `tap_sums[c] = Σ_taps w`, `zero_point` the input's): 16 channels per
+ * step (the last group overlapping the one before it), each group's filters and output-stage
+ * constants set up once for the layer; taps in pairs, each pair's activations interleaved and
+ * multiplied by the interleaved int16 filters with `vpmaddwd`; accumulators start at
+ * bias − zp·Σw. Border pixels read the zero point for every tap outside the input (adding
+ * (zp − zp)·w = 0), so every pixel is bias + Σ (x − zp)·w over its taps inside, wrapping int32:
+ * the reference's. The output stage as booth_x86_gemm_s16's (shifts in 0...31). Returns 0
+ * (nothing written) for fewer than 16 channels, more than 26 taps, or without AVX2.
  */
-int booth_x86_depthwise_s8(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                           ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                           int32_t zero_point, const booth_output_stage *stage, int8_t *out);
-int booth_x86_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels, ptrdiff_t channels,
-                            ptrdiff_t k_h, ptrdiff_t k_w, const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
-                            int32_t zero_point, const booth_output_stage *stage, int16_t *out);
+int booth_x86_depthwise_layer_s8(const int8_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                 const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int8_t *out);
+int booth_x86_depthwise_layer_s16(const int16_t *input, const booth_x86_dw_geometry *g, const int16_t *w, ptrdiff_t tap_stride,
+                                  const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage, int16_t *out);
 
 /*
  * Boundary conversions (NeuralCore's quantizeScalar / dequantizeScalar, bit for bit):
