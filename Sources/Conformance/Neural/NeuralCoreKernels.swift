@@ -14,7 +14,8 @@ public enum NeuralCoreKernels {
          pool(.max), pool(.average), mean, lookup, prelu, resize, resize16, logistic,
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
          quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
-         convert(widen: true), convert(widen: false), depthwiseExtremes]
+         convert(widen: true), convert(widen: false), depthwiseExtremes,
+         pool16(.max), pool16(.average), mean16]
     }
 
     /// Channel counts around the vector widths.
@@ -370,6 +371,62 @@ public enum NeuralCoreKernels {
             let input = TestPlane(count: pixels * ch, elementSize: 1, random: &r)
             let (ref, vars) = variants { set, i, o in set.mean(UnsafePointer(int8(i[0])), pixels, ch, params, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [int8Output(ch)], reference: ref, variants: vars)
+        }
+    }
+
+    /// The int16 table's MAX/AVERAGE_POOL_2D (`IntegerKernels.all16`: `neon16` runs
+    /// `booth_pool_s16`, neural_glue.c): the int8 kernel's windows, plus 2×2 stride 2 VALID on an
+    /// even input (the detector's form) and a global window (selfie's average pools), every
+    /// int16 value, bounds near the type's ends.
+    static let pool16Configs: [(kernel: Int, stride: Int, same: Bool)] = poolConfigs + [(2, 2, false), (0, 1, false)]
+
+    static func pool16(_ kind: PoolParams.Kind) -> ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts + [28, 42] {
+            for (i, p) in pool16Configs.enumerated() {
+                let (w, h) = i == 3 ? (8, 6) : (6, 7)
+                let k = p.kernel == 0 ? "global" : "k\(p.kernel)s\(p.stride)\(p.same ? "same" : "valid")"
+                cases.append(ConformanceCase(label: "c\(ch)\(k)\(h)x\(w)", width: w, height: h, slack: ch, extra: i))
+            }
+        }
+        return ConformanceKernel(name: kind == .max ? "nn.pool16.max" : "nn.pool16.average", cases: cases,
+                                 benchCase: ConformanceCase(label: "c32k2s2valid32x32", width: 32, height: 32, slack: 32, extra: 0),
+                                 variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
+            let ch = c.slack, p = pool16Configs[c.extra]
+            let kh = p.kernel == 0 ? c.height : p.kernel, kw = p.kernel == 0 ? c.width : p.kernel
+            let geo = WindowGeometry(inputHeight: c.height, inputWidth: c.width, channels: ch, kernelHeight: kh,
+                                     kernelWidth: kw, strideY: p.stride, strideX: p.stride, same: p.same)
+            let params = PoolParams(kind, minimum: Int32.random(in: -32768...(-20000), using: &r),
+                                    maximum: Int32.random(in: 20000...32767, using: &r))
+            let input = TestPlane(count: c.height * c.width * ch, elementSize: 2, random: &r)
+            let all = IntegerKernels.all16.map { set in
+                ConformanceVariant(name: name(set.name)) { i, o in set.pool(UnsafePointer(int16(i[0])), geo, params, int16(o[0])) }
+            }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: geo.outputPixels * ch, height: 1, bytesPerPixel: 2)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
+        }
+    }
+
+    /// The int16 table's MEAN (`neon16` runs `booth_mean_s16`): symmetric int16 input (zero point
+    /// 0, every int16 value), an output zero point of 0 or not, saturation included.
+    static var mean16: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts + [96, 128] {
+            for pixels in [1, 4, 49, 144, 576] { cases.append(ConformanceCase(label: "c\(ch)p\(pixels)", width: ch, height: pixels)) }
+        }
+        return ConformanceKernel(name: "nn.mean16", cases: cases, benchCase: ConformanceCase(label: "c64p256", width: 64, height: 256),
+                                 variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
+            let ch = c.width, pixels = c.height
+            let pin = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
+            let pout = QuantParams(scale: pin.scale * Float.random(in: 0.5...4, using: &r),
+                                   zeroPoint: ch % 2 == 0 ? 0 : Int32.random(in: -20...20, using: &r))
+            let params = MeanParams(input: pin, output: pout, pixels: pixels)
+            let input = TestPlane(count: pixels * ch, elementSize: 2, random: &r)
+            let all = IntegerKernels.all16.map { set in
+                ConformanceVariant(name: name(set.name)) { i, o in set.mean(UnsafePointer(int16(i[0])), pixels, ch, params, int16(o[0])) }
+            }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: ch, height: 1, bytesPerPixel: 2)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
         }
     }
 

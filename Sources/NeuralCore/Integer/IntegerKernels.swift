@@ -47,10 +47,11 @@ public enum IntegerKernels {
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
     /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`,
     /// `resizeBilinearNEON`, `quantizeNEON`, `dequantizeNEON`, `logisticNEON`, the width
-    /// conversions `WidthConversion.neon`; CNeuralKernels).
+    /// conversions `WidthConversion.neon`; CNeuralKernels) and the pooling and MEAN of
+    /// neural_glue.c (`poolNEON`, `meanNEON`).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
-        requantize: requantizeNEON, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        requantize: requantizeNEON, pool: poolNEON, mean: meanNEON, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
         widthConversion: .neon)
@@ -108,7 +109,7 @@ public enum IntegerKernels {
 
     public static let neon16 = IntegerKernelSetOf<Int16>(
         name: "neon16", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupNEON,
+        requantize: requantizeSIMD, pool: poolNEON, mean: meanNEON, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, logistic: logisticNEON)
 

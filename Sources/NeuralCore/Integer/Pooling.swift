@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// MAX_POOL_2D and AVERAGE_POOL_2D (input and output share their quantisation, as TFLite
 /// requires for int8 pooling) and MEAN over H and W (requantised).
 /// Only in-image taps count: SAME padding never pools padding values, and the average divides
@@ -159,6 +161,37 @@ public func poolSIMD<E: QuantizedActivation>(
     }
 }
 
+/// aarch64: MAX_POOL_2D and AVERAGE_POOL_2D in C (`booth_pool_s8` / `_s16`, neural_glue.c): int8
+/// 16 and int16 8 channels per NEON step, a 2×2 window as four loads and three `smax`, an average's
+/// sums widened into int32 lanes (`saddw`) and divided lane by lane as `poolScalar` does; fewer
+/// channels than one step go through the C loop of `poolScalar`. The same values as `poolScalar`.
+/// Bounds the C kernel cannot take as they are (minimum above maximum, or one outside `E` where
+/// the clamp would not be the reference's) keep `poolSIMD`.
+public func poolNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ params: PoolParams,
+    _ output: UnsafeMutablePointer<E>
+) {
+    let eMin = Int32(E.min), eMax = Int32(E.max)
+    guard params.minimum <= params.maximum, params.minimum <= eMax, params.maximum >= eMin else {
+        poolSIMD(input, g, params, output)
+        return
+    }
+    // Within `E` and minimum ≤ maximum, clamping the bounds into `E` first changes no value.
+    let lo = max(params.minimum, eMin), hi = min(params.maximum, eMax)
+    var shape = booth_pool_geometry(
+        input_height: g.inputHeight, input_width: g.inputWidth, channels: g.channels,
+        kernel_height: g.kernelHeight, kernel_width: g.kernelWidth, stride_y: g.strideY, stride_x: g.strideX,
+        pad_top: g.padTop, pad_left: g.padLeft, output_height: g.outputHeight, output_width: g.outputWidth)
+    let average: Int32 = params.kind == .average ? 1 : 0
+    let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+    if E.bitWidth == 8 {
+        booth_pool_s8(src.assumingMemoryBound(to: Int8.self), &shape, average, lo, hi, dst.assumingMemoryBound(to: Int8.self))
+    } else {
+        booth_pool_s16(src.assumingMemoryBound(to: Int16.self), &shape, average, lo, hi,
+                       dst.assumingMemoryBound(to: Int16.self))
+    }
+}
+
 // MARK: - MEAN over H, W
 
 public struct MeanParams: Sendable, Equatable {
@@ -220,5 +253,24 @@ public func meanSIMD<E: QuantizedActivation>(
         for p in 0..<pixels { s &+= Int32(truncatingIfNeeded: input[p * channels + ch]) &- params.inputZeroPoint }
         output[ch] = params.finish(s)
         ch += 1
+    }
+}
+
+/// aarch64: MEAN in C (`booth_mean_s8` / `_s16`, neural_glue.c): int8 16 and int16 8 channels per
+/// NEON step, each pixel's values added into int32 lanes (`saddw`), the zero point taken off the
+/// sums once (the same wrapping sum), then `finish`'s requantisation lane by lane. The same values
+/// as `meanScalar`.
+public func meanNEON<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ pixels: Int, _ channels: Int, _ params: MeanParams,
+    _ output: UnsafeMutablePointer<E>
+) {
+    let m = params.multiplier
+    let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+    if E.bitWidth == 8 {
+        booth_mean_s8(src.assumingMemoryBound(to: Int8.self), pixels, channels, params.inputZeroPoint, m.multiplier,
+                      m.leftShift, m.rightShift, params.outputZeroPoint, dst.assumingMemoryBound(to: Int8.self))
+    } else {
+        booth_mean_s16(src.assumingMemoryBound(to: Int16.self), pixels, channels, params.inputZeroPoint, m.multiplier,
+                       m.leftShift, m.rightShift, params.outputZeroPoint, dst.assumingMemoryBound(to: Int16.self))
     }
 }

@@ -271,6 +271,36 @@ void booth_im2col8(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_
                    ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t output_width, ptrdiff_t first, ptrdiff_t count,
                    ptrdiff_t row_stride, int8_t zero_point, int8_t *a);
 
+/* MARK: glue (neural_glue.c): pooling and MEAN, the code between the kernels.
+ * On aarch64 NEON lanes (int8 16, int16 8 channels per step; fewer channels one at a time),
+ * elsewhere the scalar loops; the same values everywhere. */
+
+/* A pooling window's geometry (NeuralCore's WindowGeometry), in values of the element type. */
+typedef struct {
+    ptrdiff_t input_height, input_width, channels;
+    ptrdiff_t kernel_height, kernel_width, stride_y, stride_x, pad_top, pad_left;
+    ptrdiff_t output_height, output_width;
+} booth_pool_geometry;
+
+/* MAX_POOL_2D (`average` 0) or AVERAGE_POOL_2D (1) of an NHWC tensor, bit for bit poolScalar:
+ * only in-image taps count, the average rounds half away from zero over the in-image taps, a
+ * window without taps gives the type's minimum (max) or 0 (average); then the clamp to
+ * [minimum, maximum], which must lie within the element type with minimum ≤ maximum (the Swift
+ * wrapper clamps them into it, or keeps its Swift kernel where that would change a value).
+ * Input and output must not overlap. */
+void booth_pool_s8(const int8_t *input, const booth_pool_geometry *geometry, int average, int32_t minimum,
+                   int32_t maximum, int8_t *output);
+void booth_pool_s16(const int16_t *input, const booth_pool_geometry *geometry, int average, int32_t minimum,
+                    int32_t maximum, int16_t *output);
+
+/* MEAN over `pixels` pixels of `channels` values, bit for bit meanScalar: the wrapping sum of
+ * (x − zp_in), MultiplyByQuantizedMultiplier(multiplier, left_shift, right_shift ≤ 31), + zp_out,
+ * saturated to the element type. */
+void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                   int32_t left_shift, int32_t right_shift, int32_t zp_out, int8_t *output);
+void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                    int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output);
+
 #ifdef __cplusplus
 }
 #endif

@@ -141,7 +141,7 @@ final class FloatIsland {
             switch e.endpoint {
             case .int8(let p, let q): k8.dequantize(p, e.count, q, e.island)
             case .int16(let p, let q): k16.dequantize(p, e.count, q, e.island)
-            case .float(let p): e.island.update(from: p, count: e.count)
+            case .float(let p): copyFloats(p, e.count, to: e.island)
             }
         }
         program.run()
@@ -149,7 +149,7 @@ final class FloatIsland {
             switch x.endpoint {
             case .int8(let p, let q): k8.quantize(UnsafePointer(x.island), x.count, q, p)
             case .int16(let p, let q): k16.quantize(UnsafePointer(x.island), x.count, q, p)
-            case .float(let p): p.update(from: x.island, count: x.count)
+            case .float(let p): copyFloats(x.island, x.count, to: p)
             }
         }
     }

@@ -79,9 +79,21 @@ enum IntegerStep<E: QuantizedActivation> {
         case .part(let src, let outer, let inner, let stride, let p, let dst):
             for o in 0..<outer { k.requantize(src + o * inner, inner, p, dst + o * stride) }
         case .partFloat(let src, let outer, let inner, let stride, let dst):
-            for o in 0..<outer { (dst + o * stride).update(from: src + o * inner, count: inner) }
+            if inner == stride {
+                copyFloats(src, outer * inner, to: dst)
+            } else {
+                for o in 0..<outer { copyFloats(src + o * inner, inner, to: dst + o * stride) }
+            }
         case .partDequantize(let src, let outer, let inner, let stride, let p, let dst):
             for o in 0..<outer { k.dequantize(src + o * inner, inner, p, dst + o * stride) }
         }
     }
+}
+
+/// `count` floats from `src` to `dst` as one raw copy (memmove): `update(from:count:)` is, in
+/// Embedded Swift, a per-element loop calling `outlined assign with copy of Float` (about 7
+/// instructions per value on aarch64; 0.11 M values per selfie_segmentation_landscape inference).
+@inline(__always)
+func copyFloats(_ src: UnsafePointer<Float>, _ count: Int, to dst: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(dst).copyMemory(from: src, byteCount: count * MemoryLayout<Float>.stride)
 }

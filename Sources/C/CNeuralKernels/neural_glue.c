@@ -1,0 +1,353 @@
+/* NeuralCore's code between the kernels: MAX_POOL_2D / AVERAGE_POOL_2D and MEAN over H and W
+ * (see the glue section at the end of include/CNeuralKernels.h). On aarch64 the channels go
+ * through NEON lanes (int8: 16, int16: 8 per step); fewer channels than one step, and every
+ * channel on other architectures, take the scalar loop below, which is NeuralCore's
+ * poolScalar / meanScalar written in C. */
+#include "CNeuralKernels.h"
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+static inline int32_t glue_clamp(int32_t x, int32_t lo, int32_t hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+/* roundedAverage: half away from zero (the Swift reference's Int32 formula; 64-bit here so that
+ * no sum the reference computes without trapping can overflow). */
+static inline int32_t glue_rounded_average(int32_t sum, int32_t count) {
+    int64_t s = sum, n = count;
+    return (int32_t)(s > 0 ? (s + n / 2) / n : (s - n / 2) / n);
+}
+
+/* saturatingRoundingDoublingHighMul, roundingDivideByPOT and multiplyByQuantizedMultiplier
+ * (FixedPoint.swift), bit for bit; shifts and wrapping in unsigned arithmetic. */
+static inline int32_t glue_srdhm(int32_t a, int32_t b) {
+    if (a == b && a == INT32_MIN) return INT32_MAX;
+    int64_t ab = (int64_t)a * (int64_t)b;
+    int64_t nudge = ab >= 0 ? (1LL << 30) : (1 - (1LL << 30));
+    return (int32_t)(uint32_t)(uint64_t)((ab + nudge) / (1LL << 31));
+}
+
+static inline int32_t glue_rdbpot(int32_t x, int32_t exponent) {
+    int32_t mask = (int32_t)((1u << (exponent & 31)) - 1u);
+    int32_t remainder = x & mask;
+    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> (exponent & 31)) + (remainder > threshold ? 1 : 0);
+}
+
+static inline int32_t glue_mbqm(int32_t x, int32_t m, int32_t left, int32_t right) {
+    return glue_rdbpot(glue_srdhm((int32_t)((uint32_t)x << (left & 31)), m), right);
+}
+
+static inline void glue_taps(ptrdiff_t o, ptrdiff_t stride, ptrdiff_t pad, ptrdiff_t kernel, ptrdiff_t size,
+                             ptrdiff_t *k0, ptrdiff_t *k1) {
+    ptrdiff_t origin = o * stride - pad;
+    ptrdiff_t end = size - origin;
+    *k0 = origin < 0 ? -origin : 0;
+    *k1 = kernel < end ? kernel : end;
+    if (*k1 < *k0) *k1 = *k0;
+}
+
+/* One output pixel's channels `from ..< c`, one at a time: the window starts at `win` (its first
+ * in-image tap), `rows` × `cols` taps, rows `row_stride` values apart. */
+#define GLUE_POOL_SCALAR(T, TMIN)                                                                     \
+    static void pool_scalar_##T(const T *win, ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t row_stride,   \
+                                ptrdiff_t c, ptrdiff_t from, int average, int32_t lo, int32_t hi,     \
+                                T *dst) {                                                             \
+        int32_t taps = (int32_t)(rows * cols);                                                        \
+        for (ptrdiff_t ch = from; ch < c; ch++) {                                                     \
+            int32_t m = TMIN, s = 0;                                                                  \
+            for (ptrdiff_t r = 0; r < rows; r++) {                                                    \
+                for (ptrdiff_t q = 0; q < cols; q++) {                                                \
+                    int32_t x = win[r * row_stride + q * c + ch];                                     \
+                    m = x > m ? x : m;                                                                \
+                    s += x;                                                                           \
+                }                                                                                     \
+            }                                                                                         \
+            int32_t v = average ? (taps > 0 ? glue_rounded_average(s, taps) : 0) : m;                 \
+            dst[ch] = (T)glue_clamp(v, lo, hi);                                                       \
+        }                                                                                             \
+    }                                                                                                 \
+    static void mean_scalar_##T(const T *in, ptrdiff_t pixels, ptrdiff_t c, ptrdiff_t from, int32_t zp_in, \
+                                int32_t multiplier, int32_t left, int32_t right, int32_t zp_out,      \
+                                int32_t tmin, int32_t tmax, T *out) {                                 \
+        for (ptrdiff_t ch = from; ch < c; ch++) {                                                     \
+            uint32_t s = 0;                                                                           \
+            for (ptrdiff_t p = 0; p < pixels; p++) s += (uint32_t)(int32_t)in[p * c + ch] - (uint32_t)zp_in; \
+            int32_t v = (int32_t)((uint32_t)glue_mbqm((int32_t)s, multiplier, left, right) + (uint32_t)zp_out); \
+            out[ch] = (T)glue_clamp(v, tmin, tmax);                                                   \
+        }                                                                                             \
+    }
+
+GLUE_POOL_SCALAR(int8_t, INT8_MIN)
+GLUE_POOL_SCALAR(int16_t, INT16_MIN)
+
+
+#if defined(__aarch64__)
+
+/* The sums' finish, lane by lane: `n` int32 sums of `taps` values to rounded averages, clamped. */
+#define GLUE_AVERAGE_LANES(T)                                                                         \
+    static inline void average_lanes_##T(const int32_t *sums, int n, int32_t taps, int32_t lo,        \
+                                         int32_t hi, T *dst) {                                        \
+        for (int i = 0; i < n; i++)                                                                   \
+            dst[i] = (T)glue_clamp(taps > 0 ? glue_rounded_average(sums[i], taps) : 0, lo, hi);       \
+    }                                                                                                 \
+    static inline void mean_lanes_##T(const int32_t *sums, int n, uint32_t zp_total, int32_t multiplier, \
+                                      int32_t left, int32_t right, int32_t zp_out, int32_t tmin,     \
+                                      int32_t tmax, T *dst) {                                         \
+        for (int i = 0; i < n; i++) {                                                                 \
+            int32_t s = (int32_t)((uint32_t)sums[i] - zp_total);                                      \
+            int32_t v = (int32_t)((uint32_t)glue_mbqm(s, multiplier, left, right) + (uint32_t)zp_out); \
+            dst[i] = (T)glue_clamp(v, tmin, tmax);                                                    \
+        }                                                                                             \
+    }
+
+GLUE_AVERAGE_LANES(int8_t)
+GLUE_AVERAGE_LANES(int16_t)
+
+/* Steps of `lanes` channels: 0, lanes, 2·lanes, … and, where `c` is not a multiple, a last step
+ * at c − lanes (overlapping the one before: the same values again; input and output never
+ * alias). Requires c ≥ lanes. The body goes between `GLUE_STEPS(ch, c, lanes)` and `GLUE_STEPS_END(ch, c, lanes)`. */
+#define GLUE_STEPS(ch, c, lanes)                                                                      \
+    for (ptrdiff_t ch = 0;; ch += (lanes)) {                                                          \
+        if (ch > (c) - (lanes)) ch = (c) - (lanes);
+#define GLUE_STEPS_END(ch, c, lanes)                                                                  \
+        if (ch + (lanes) >= (c)) break;                                                               \
+    }
+
+/* 8 int16 channels summed over a window: `rows` rows of `cols` pixels, 8 values each. */
+static inline void sum8_s16(const int16_t *p, ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t row_stride, ptrdiff_t c,
+                            int32x4_t *lo, int32x4_t *hi) {
+    int32x4_t a0 = vdupq_n_s32(0), a1 = vdupq_n_s32(0), b0 = vdupq_n_s32(0), b1 = vdupq_n_s32(0);
+    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride) {
+        const int16_t *q = p;
+        ptrdiff_t k = cols;
+        for (; k >= 4; k -= 4, q += 4 * c) {
+            int16x8_t x = vld1q_s16(q), y = vld1q_s16(q + c), z = vld1q_s16(q + 2 * c), w = vld1q_s16(q + 3 * c);
+            a0 = vaddw_s16(a0, vget_low_s16(x));
+            a1 = vaddw_high_s16(a1, x);
+            b0 = vaddw_s16(b0, vget_low_s16(y));
+            b1 = vaddw_high_s16(b1, y);
+            a0 = vaddw_s16(a0, vget_low_s16(z));
+            a1 = vaddw_high_s16(a1, z);
+            b0 = vaddw_s16(b0, vget_low_s16(w));
+            b1 = vaddw_high_s16(b1, w);
+        }
+        for (; k > 0; k--, q += c) {
+            int16x8_t x = vld1q_s16(q);
+            a0 = vaddw_s16(a0, vget_low_s16(x));
+            a1 = vaddw_high_s16(a1, x);
+        }
+    }
+    *lo = vaddq_s32(a0, b0);
+    *hi = vaddq_s32(a1, b1);
+}
+
+/* 16 int8 channels summed over a window: each pixel's values widened to int16, then added into
+ * four int32 accumulators. */
+static inline void sum16_s8(const int8_t *p, ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t row_stride, ptrdiff_t c,
+                            int32x4_t acc[4]) {
+    int32x4_t a0 = vdupq_n_s32(0), a1 = vdupq_n_s32(0), a2 = vdupq_n_s32(0), a3 = vdupq_n_s32(0);
+    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride) {
+        const int8_t *q = p;
+        for (ptrdiff_t k = 0; k < cols; k++, q += c) {
+            int8x16_t x = vld1q_s8(q);
+            int16x8_t l = vmovl_s8(vget_low_s8(x)), h = vmovl_high_s8(x);
+            a0 = vaddw_s16(a0, vget_low_s16(l));
+            a1 = vaddw_high_s16(a1, l);
+            a2 = vaddw_s16(a2, vget_low_s16(h));
+            a3 = vaddw_high_s16(a3, h);
+        }
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+/* MAX_POOL over `n` whole 2×2 windows `step` values apart (one output row's run). */
+static inline void max2x2_s16(const int16_t *win, ptrdiff_t n, ptrdiff_t step, ptrdiff_t row_stride, ptrdiff_t c,
+                              int16x8_t lo, int16x8_t hi, int16_t *dst) {
+    for (ptrdiff_t i = 0; i < n; i++, win += step, dst += c) {
+        GLUE_STEPS(ch, c, 8)
+            const int16_t *p = win + ch;
+            int16x8_t m = vmaxq_s16(vmaxq_s16(vld1q_s16(p), vld1q_s16(p + c)),
+                                    vmaxq_s16(vld1q_s16(p + row_stride), vld1q_s16(p + row_stride + c)));
+            vst1q_s16(dst + ch, vminq_s16(vmaxq_s16(m, lo), hi));
+        GLUE_STEPS_END(ch, c, 8)
+    }
+}
+
+static inline void max2x2_s8(const int8_t *win, ptrdiff_t n, ptrdiff_t step, ptrdiff_t row_stride, ptrdiff_t c,
+                             int8x16_t lo, int8x16_t hi, int8_t *dst) {
+    for (ptrdiff_t i = 0; i < n; i++, win += step, dst += c) {
+        GLUE_STEPS(ch, c, 16)
+            const int8_t *p = win + ch;
+            int8x16_t m = vmaxq_s8(vmaxq_s8(vld1q_s8(p), vld1q_s8(p + c)),
+                                   vmaxq_s8(vld1q_s8(p + row_stride), vld1q_s8(p + row_stride + c)));
+            vst1q_s8(dst + ch, vminq_s8(vmaxq_s8(m, lo), hi));
+        GLUE_STEPS_END(ch, c, 16)
+    }
+}
+
+void booth_pool_s16(const int16_t *input, const booth_pool_geometry *g, int average, int32_t minimum, int32_t maximum,
+                    int16_t *output) {
+    const ptrdiff_t c = g->channels, row_stride = g->input_width * c;
+    const int16x8_t lo = vdupq_n_s16((int16_t)minimum), hi = vdupq_n_s16((int16_t)maximum);
+    for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {
+        ptrdiff_t ky0, ky1;
+        glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);
+        const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0, rows = ky1 - ky0;
+        for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {
+            ptrdiff_t kx0, kx1;
+            glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1);
+            const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0, cols = kx1 - kx0;
+            const int16_t *win = input + (iy * g->input_width + ix) * c;
+            int16_t *dst = output + (oy * g->output_width + ox) * c;
+            if (c < 8 || rows == 0 || cols == 0) {
+                pool_scalar_int16_t(win, rows, cols, row_stride, c, 0, average, minimum, maximum, dst);
+            } else if (average) {
+                const int32_t taps = (int32_t)(rows * cols);
+                GLUE_STEPS(ch, c, 8)
+                    int32_t sums[8];
+                    int32x4_t s0, s1;
+                    sum8_s16(win + ch, rows, cols, row_stride, c, &s0, &s1);
+                    vst1q_s32(sums, s0);
+                    vst1q_s32(sums + 4, s1);
+                    average_lanes_int16_t(sums, 8, taps, minimum, maximum, dst + ch);
+                GLUE_STEPS_END(ch, c, 8)
+            } else if (rows == 2 && cols == 2 && g->kernel_width == 2) {
+                /* This and the following whole 2×2 windows of the row, up to the last inside it. */
+                ptrdiff_t end = (g->input_width - 2 + g->pad_left) / g->stride_x + 1;
+                if (end > g->output_width) end = g->output_width;
+                max2x2_s16(win, end - ox, g->stride_x * c, row_stride, c, lo, hi, dst);
+                ox = end - 1;
+            } else {
+                GLUE_STEPS(ch, c, 8)
+                    int16x8_t m = vdupq_n_s16(INT16_MIN);
+                    const int16_t *p = win + ch;
+                    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride)
+                        for (ptrdiff_t k = 0; k < cols; k++) m = vmaxq_s16(m, vld1q_s16(p + k * c));
+                    vst1q_s16(dst + ch, vminq_s16(vmaxq_s16(m, lo), hi));
+                GLUE_STEPS_END(ch, c, 8)
+            }
+        }
+    }
+}
+
+void booth_pool_s8(const int8_t *input, const booth_pool_geometry *g, int average, int32_t minimum, int32_t maximum,
+                   int8_t *output) {
+    const ptrdiff_t c = g->channels, row_stride = g->input_width * c;
+    const int8x16_t lo = vdupq_n_s8((int8_t)minimum), hi = vdupq_n_s8((int8_t)maximum);
+    for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {
+        ptrdiff_t ky0, ky1;
+        glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);
+        const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0, rows = ky1 - ky0;
+        for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {
+            ptrdiff_t kx0, kx1;
+            glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1);
+            const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0, cols = kx1 - kx0;
+            const int8_t *win = input + (iy * g->input_width + ix) * c;
+            int8_t *dst = output + (oy * g->output_width + ox) * c;
+            if (c < 16 || rows == 0 || cols == 0) {
+                pool_scalar_int8_t(win, rows, cols, row_stride, c, 0, average, minimum, maximum, dst);
+            } else if (average) {
+                const int32_t taps = (int32_t)(rows * cols);
+                GLUE_STEPS(ch, c, 16)
+                    int32_t sums[16];
+                    int32x4_t s[4];
+                    sum16_s8(win + ch, rows, cols, row_stride, c, s);
+                    for (int i = 0; i < 4; i++) vst1q_s32(sums + 4 * i, s[i]);
+                    average_lanes_int8_t(sums, 16, taps, minimum, maximum, dst + ch);
+                GLUE_STEPS_END(ch, c, 16)
+            } else if (rows == 2 && cols == 2 && g->kernel_width == 2) {
+                /* This and the following whole 2×2 windows of the row, up to the last inside it. */
+                ptrdiff_t end = (g->input_width - 2 + g->pad_left) / g->stride_x + 1;
+                if (end > g->output_width) end = g->output_width;
+                max2x2_s8(win, end - ox, g->stride_x * c, row_stride, c, lo, hi, dst);
+                ox = end - 1;
+            } else {
+                GLUE_STEPS(ch, c, 16)
+                    int8x16_t m = vdupq_n_s8(INT8_MIN);
+                    const int8_t *p = win + ch;
+                    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride)
+                        for (ptrdiff_t k = 0; k < cols; k++) m = vmaxq_s8(m, vld1q_s8(p + k * c));
+                    vst1q_s8(dst + ch, vminq_s8(vmaxq_s8(m, lo), hi));
+                GLUE_STEPS_END(ch, c, 16)
+            }
+        }
+    }
+}
+
+void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                    int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output) {
+    if (channels < 8) {
+        mean_scalar_int16_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT16_MIN,
+                            INT16_MAX, output);
+        return;
+    }
+    const uint32_t zp_total = (uint32_t)pixels * (uint32_t)zp_in;
+    GLUE_STEPS(ch, channels, 8)
+        int32_t sums[8];
+        int32x4_t s0, s1;
+        sum8_s16(input + ch, 1, pixels, 0, channels, &s0, &s1);
+        vst1q_s32(sums, s0);
+        vst1q_s32(sums + 4, s1);
+        mean_lanes_int16_t(sums, 8, zp_total, multiplier, left_shift, right_shift, zp_out, INT16_MIN, INT16_MAX,
+                           output + ch);
+    GLUE_STEPS_END(ch, channels, 8)
+}
+
+void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                   int32_t left_shift, int32_t right_shift, int32_t zp_out, int8_t *output) {
+    if (channels < 16) {
+        mean_scalar_int8_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT8_MIN,
+                           INT8_MAX, output);
+        return;
+    }
+    const uint32_t zp_total = (uint32_t)pixels * (uint32_t)zp_in;
+    GLUE_STEPS(ch, channels, 16)
+        int32_t sums[16];
+        int32x4_t s[4];
+        sum16_s8(input + ch, 1, pixels, 0, channels, s);
+        for (int i = 0; i < 4; i++) vst1q_s32(sums + 4 * i, s[i]);
+        mean_lanes_int8_t(sums, 16, zp_total, multiplier, left_shift, right_shift, zp_out, INT8_MIN, INT8_MAX,
+                          output + ch);
+    GLUE_STEPS_END(ch, channels, 16)
+}
+
+#else /* not aarch64: the scalar loops for every channel (the same values; tested on x86) */
+
+#define GLUE_POOL_PORTABLE(T, SUFFIX)                                                                  \
+    void booth_pool_##SUFFIX(const T *input, const booth_pool_geometry *g, int average, int32_t minimum, \
+                             int32_t maximum, T *output) {                                            \
+        const ptrdiff_t c = g->channels, row_stride = g->input_width * c;                             \
+        for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {                                         \
+            ptrdiff_t ky0, ky1;                                                                       \
+            glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);    \
+            const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0;                                 \
+            for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {                                      \
+                ptrdiff_t kx0, kx1;                                                                   \
+                glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1); \
+                const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0;                            \
+                pool_scalar_##T(input + (iy * g->input_width + ix) * c, ky1 - ky0, kx1 - kx0, row_stride, c, 0, \
+                                average, minimum, maximum, output + (oy * g->output_width + ox) * c); \
+            }                                                                                         \
+        }                                                                                             \
+    }
+
+GLUE_POOL_PORTABLE(int8_t, s8)
+GLUE_POOL_PORTABLE(int16_t, s16)
+
+void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                    int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output) {
+    mean_scalar_int16_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT16_MIN,
+                        INT16_MAX, output);
+}
+
+void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
+                   int32_t left_shift, int32_t right_shift, int32_t zp_out, int8_t *output) {
+    mean_scalar_int8_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT8_MIN,
+                       INT8_MAX, output);
+}
+
+#endif
