@@ -164,156 +164,101 @@ static inline void sum16_s8(const int8_t *p, ptrdiff_t rows, ptrdiff_t cols, ptr
     acc[3] = a3;
 }
 
-/* MAX_POOL over `n` whole 2×2 windows `step` values apart (one output row's run). */
-static inline void max2x2_s16(const int16_t *win, ptrdiff_t n, ptrdiff_t step, ptrdiff_t row_stride, ptrdiff_t c,
-                              int16x8_t lo, int16x8_t hi, int16_t *dst) {
-    for (ptrdiff_t i = 0; i < n; i++, win += step, dst += c) {
-        GLUE_STEPS(ch, c, 8)
-            const int16_t *p = win + ch;
-            int16x8_t m = vmaxq_s16(vmaxq_s16(vld1q_s16(p), vld1q_s16(p + c)),
-                                    vmaxq_s16(vld1q_s16(p + row_stride), vld1q_s16(p + row_stride + c)));
-            vst1q_s16(dst + ch, vminq_s16(vmaxq_s16(m, lo), hi));
-        GLUE_STEPS_END(ch, c, 8)
-    }
+/* The window sums of one step of lanes, as int32 values in `sums` (8 for int16, 16 for int8). */
+static inline void sum_lanes_s16(const int16_t *p, ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t row_stride, ptrdiff_t c,
+                                 int32_t *sums) {
+    int32x4_t s0, s1;
+    sum8_s16(p, rows, cols, row_stride, c, &s0, &s1);
+    vst1q_s32(sums, s0);
+    vst1q_s32(sums + 4, s1);
 }
 
-static inline void max2x2_s8(const int8_t *win, ptrdiff_t n, ptrdiff_t step, ptrdiff_t row_stride, ptrdiff_t c,
-                             int8x16_t lo, int8x16_t hi, int8_t *dst) {
-    for (ptrdiff_t i = 0; i < n; i++, win += step, dst += c) {
-        GLUE_STEPS(ch, c, 16)
-            const int8_t *p = win + ch;
-            int8x16_t m = vmaxq_s8(vmaxq_s8(vld1q_s8(p), vld1q_s8(p + c)),
-                                   vmaxq_s8(vld1q_s8(p + row_stride), vld1q_s8(p + row_stride + c)));
-            vst1q_s8(dst + ch, vminq_s8(vmaxq_s8(m, lo), hi));
-        GLUE_STEPS_END(ch, c, 16)
-    }
+static inline void sum_lanes_s8(const int8_t *p, ptrdiff_t rows, ptrdiff_t cols, ptrdiff_t row_stride, ptrdiff_t c,
+                                int32_t *sums) {
+    int32x4_t s[4];
+    sum16_s8(p, rows, cols, row_stride, c, s);
+    for (int i = 0; i < 4; i++) vst1q_s32(sums + 4 * i, s[i]);
 }
 
-void booth_pool_s16(const int16_t *input, const booth_pool_geometry *g, int average, int32_t minimum, int32_t maximum,
-                    int16_t *output) {
-    const ptrdiff_t c = g->channels, row_stride = g->input_width * c;
-    const int16x8_t lo = vdupq_n_s16((int16_t)minimum), hi = vdupq_n_s16((int16_t)maximum);
-    for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {
-        ptrdiff_t ky0, ky1;
-        glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);
-        const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0, rows = ky1 - ky0;
-        for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {
-            ptrdiff_t kx0, kx1;
-            glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1);
-            const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0, cols = kx1 - kx0;
-            const int16_t *win = input + (iy * g->input_width + ix) * c;
-            int16_t *dst = output + (oy * g->output_width + ox) * c;
-            if (c < 8 || rows == 0 || cols == 0) {
-                pool_scalar_int16_t(win, rows, cols, row_stride, c, 0, average, minimum, maximum, dst);
-            } else if (average) {
-                const int32_t taps = (int32_t)(rows * cols);
-                GLUE_STEPS(ch, c, 8)
-                    int32_t sums[8];
-                    int32x4_t s0, s1;
-                    sum8_s16(win + ch, rows, cols, row_stride, c, &s0, &s1);
-                    vst1q_s32(sums, s0);
-                    vst1q_s32(sums + 4, s1);
-                    average_lanes_int16_t(sums, 8, taps, minimum, maximum, dst + ch);
-                GLUE_STEPS_END(ch, c, 8)
-            } else if (rows == 2 && cols == 2 && g->kernel_width == 2) {
-                /* This and the following whole 2×2 windows of the row, up to the last inside it. */
-                ptrdiff_t end = (g->input_width - 2 + g->pad_left) / g->stride_x + 1;
-                if (end > g->output_width) end = g->output_width;
-                max2x2_s16(win, end - ox, g->stride_x * c, row_stride, c, lo, hi, dst);
-                ox = end - 1;
-            } else {
-                GLUE_STEPS(ch, c, 8)
-                    int16x8_t m = vdupq_n_s16(INT16_MIN);
-                    const int16_t *p = win + ch;
-                    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride)
-                        for (ptrdiff_t k = 0; k < cols; k++) m = vmaxq_s16(m, vld1q_s16(p + k * c));
-                    vst1q_s16(dst + ch, vminq_s16(vmaxq_s16(m, lo), hi));
-                GLUE_STEPS_END(ch, c, 8)
-            }
-        }
+/* MAX_POOL_2D / AVERAGE_POOL_2D and MEAN for one element type: T the element, S the NEON suffix
+ * (s8, s16), V its 128-bit vector, LANES its lane count, TMIN/TMAX its range. Fewer channels than
+ * LANES (or an empty window) take the scalar loop; whole 2×2 max windows of a row run as
+ * max2x2_S. */
+#define GLUE_POOL_NEON(T, S, V, LANES, TMIN, TMAX)                                                    \
+    /* MAX_POOL over `n` whole 2×2 windows `step` values apart (one output row's run). */           \
+    static inline void max2x2_##S(const T *win, ptrdiff_t n, ptrdiff_t step, ptrdiff_t row_stride,   \
+                                  ptrdiff_t c, V lo, V hi, T *dst) {                                  \
+        for (ptrdiff_t i = 0; i < n; i++, win += step, dst += c) {                                    \
+            GLUE_STEPS(ch, c, LANES)                                                                  \
+                const T *p = win + ch;                                                                \
+                V m = vmaxq_##S(vmaxq_##S(vld1q_##S(p), vld1q_##S(p + c)),                            \
+                                vmaxq_##S(vld1q_##S(p + row_stride), vld1q_##S(p + row_stride + c))); \
+                vst1q_##S(dst + ch, vminq_##S(vmaxq_##S(m, lo), hi));                                 \
+            GLUE_STEPS_END(ch, c, LANES)                                                              \
+        }                                                                                             \
+    }                                                                                                 \
+                                                                                                      \
+    void booth_pool_##S(const T *input, const booth_pool_geometry *g, int average, int32_t minimum,   \
+                        int32_t maximum, T *output) {                                                 \
+        const ptrdiff_t c = g->channels, row_stride = g->input_width * c;                             \
+        const V lo = vdupq_n_##S((T)minimum), hi = vdupq_n_##S((T)maximum);                           \
+        for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {                                         \
+            ptrdiff_t ky0, ky1;                                                                       \
+            glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);    \
+            const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0, rows = ky1 - ky0;               \
+            for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {                                      \
+                ptrdiff_t kx0, kx1;                                                                   \
+                glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1); \
+                const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0, cols = kx1 - kx0;          \
+                const T *win = input + (iy * g->input_width + ix) * c;                                \
+                T *dst = output + (oy * g->output_width + ox) * c;                                    \
+                if (c < LANES || rows == 0 || cols == 0) {                                            \
+                    pool_scalar_##T(win, rows, cols, row_stride, c, 0, average, minimum, maximum, dst); \
+                } else if (average) {                                                                 \
+                    const int32_t taps = (int32_t)(rows * cols);                                      \
+                    GLUE_STEPS(ch, c, LANES)                                                          \
+                        int32_t sums[LANES];                                                          \
+                        sum_lanes_##S(win + ch, rows, cols, row_stride, c, sums);                     \
+                        average_lanes_##T(sums, LANES, taps, minimum, maximum, dst + ch);             \
+                    GLUE_STEPS_END(ch, c, LANES)                                                      \
+                } else if (rows == 2 && cols == 2 && g->kernel_width == 2) {                          \
+                    /* This and the following whole 2×2 windows of the row, up to the last inside it. */ \
+                    ptrdiff_t end = (g->input_width - 2 + g->pad_left) / g->stride_x + 1;             \
+                    if (end > g->output_width) end = g->output_width;                                 \
+                    max2x2_##S(win, end - ox, g->stride_x * c, row_stride, c, lo, hi, dst);           \
+                    ox = end - 1;                                                                     \
+                } else {                                                                              \
+                    GLUE_STEPS(ch, c, LANES)                                                          \
+                        V m = vdupq_n_##S(TMIN);                                                      \
+                        const T *p = win + ch;                                                        \
+                        for (ptrdiff_t r = 0; r < rows; r++, p += row_stride)                         \
+                            for (ptrdiff_t k = 0; k < cols; k++) m = vmaxq_##S(m, vld1q_##S(p + k * c)); \
+                        vst1q_##S(dst + ch, vminq_##S(vmaxq_##S(m, lo), hi));                         \
+                    GLUE_STEPS_END(ch, c, LANES)                                                      \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+    }                                                                                                 \
+                                                                                                      \
+    void booth_mean_##S(const T *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in,          \
+                        int32_t multiplier, int32_t left_shift, int32_t right_shift, int32_t zp_out,  \
+                        T *output) {                                                                  \
+        if (channels < LANES) {                                                                       \
+            mean_scalar_##T(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, \
+                            TMIN, TMAX, output);                                                      \
+            return;                                                                                   \
+        }                                                                                             \
+        const uint32_t zp_total = (uint32_t)pixels * (uint32_t)zp_in;                                 \
+        GLUE_STEPS(ch, channels, LANES)                                                               \
+            int32_t sums[LANES];                                                                      \
+            sum_lanes_##S(input + ch, 1, pixels, 0, channels, sums);                                  \
+            mean_lanes_##T(sums, LANES, zp_total, multiplier, left_shift, right_shift, zp_out, TMIN, TMAX, \
+                           output + ch);                                                              \
+        GLUE_STEPS_END(ch, channels, LANES)                                                           \
     }
-}
 
-void booth_pool_s8(const int8_t *input, const booth_pool_geometry *g, int average, int32_t minimum, int32_t maximum,
-                   int8_t *output) {
-    const ptrdiff_t c = g->channels, row_stride = g->input_width * c;
-    const int8x16_t lo = vdupq_n_s8((int8_t)minimum), hi = vdupq_n_s8((int8_t)maximum);
-    for (ptrdiff_t oy = 0; oy < g->output_height; oy++) {
-        ptrdiff_t ky0, ky1;
-        glue_taps(oy, g->stride_y, g->pad_top, g->kernel_height, g->input_height, &ky0, &ky1);
-        const ptrdiff_t iy = oy * g->stride_y - g->pad_top + ky0, rows = ky1 - ky0;
-        for (ptrdiff_t ox = 0; ox < g->output_width; ox++) {
-            ptrdiff_t kx0, kx1;
-            glue_taps(ox, g->stride_x, g->pad_left, g->kernel_width, g->input_width, &kx0, &kx1);
-            const ptrdiff_t ix = ox * g->stride_x - g->pad_left + kx0, cols = kx1 - kx0;
-            const int8_t *win = input + (iy * g->input_width + ix) * c;
-            int8_t *dst = output + (oy * g->output_width + ox) * c;
-            if (c < 16 || rows == 0 || cols == 0) {
-                pool_scalar_int8_t(win, rows, cols, row_stride, c, 0, average, minimum, maximum, dst);
-            } else if (average) {
-                const int32_t taps = (int32_t)(rows * cols);
-                GLUE_STEPS(ch, c, 16)
-                    int32_t sums[16];
-                    int32x4_t s[4];
-                    sum16_s8(win + ch, rows, cols, row_stride, c, s);
-                    for (int i = 0; i < 4; i++) vst1q_s32(sums + 4 * i, s[i]);
-                    average_lanes_int8_t(sums, 16, taps, minimum, maximum, dst + ch);
-                GLUE_STEPS_END(ch, c, 16)
-            } else if (rows == 2 && cols == 2 && g->kernel_width == 2) {
-                /* This and the following whole 2×2 windows of the row, up to the last inside it. */
-                ptrdiff_t end = (g->input_width - 2 + g->pad_left) / g->stride_x + 1;
-                if (end > g->output_width) end = g->output_width;
-                max2x2_s8(win, end - ox, g->stride_x * c, row_stride, c, lo, hi, dst);
-                ox = end - 1;
-            } else {
-                GLUE_STEPS(ch, c, 16)
-                    int8x16_t m = vdupq_n_s8(INT8_MIN);
-                    const int8_t *p = win + ch;
-                    for (ptrdiff_t r = 0; r < rows; r++, p += row_stride)
-                        for (ptrdiff_t k = 0; k < cols; k++) m = vmaxq_s8(m, vld1q_s8(p + k * c));
-                    vst1q_s8(dst + ch, vminq_s8(vmaxq_s8(m, lo), hi));
-                GLUE_STEPS_END(ch, c, 16)
-            }
-        }
-    }
-}
-
-void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
-                    int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output) {
-    if (channels < 8) {
-        mean_scalar_int16_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT16_MIN,
-                            INT16_MAX, output);
-        return;
-    }
-    const uint32_t zp_total = (uint32_t)pixels * (uint32_t)zp_in;
-    GLUE_STEPS(ch, channels, 8)
-        int32_t sums[8];
-        int32x4_t s0, s1;
-        sum8_s16(input + ch, 1, pixels, 0, channels, &s0, &s1);
-        vst1q_s32(sums, s0);
-        vst1q_s32(sums + 4, s1);
-        mean_lanes_int16_t(sums, 8, zp_total, multiplier, left_shift, right_shift, zp_out, INT16_MIN, INT16_MAX,
-                           output + ch);
-    GLUE_STEPS_END(ch, channels, 8)
-}
-
-void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
-                   int32_t left_shift, int32_t right_shift, int32_t zp_out, int8_t *output) {
-    if (channels < 16) {
-        mean_scalar_int8_t(input, pixels, channels, 0, zp_in, multiplier, left_shift, right_shift, zp_out, INT8_MIN,
-                           INT8_MAX, output);
-        return;
-    }
-    const uint32_t zp_total = (uint32_t)pixels * (uint32_t)zp_in;
-    GLUE_STEPS(ch, channels, 16)
-        int32_t sums[16];
-        int32x4_t s[4];
-        sum16_s8(input + ch, 1, pixels, 0, channels, s);
-        for (int i = 0; i < 4; i++) vst1q_s32(sums + 4 * i, s[i]);
-        mean_lanes_int8_t(sums, 16, zp_total, multiplier, left_shift, right_shift, zp_out, INT8_MIN, INT8_MAX,
-                          output + ch);
-    GLUE_STEPS_END(ch, channels, 16)
-}
+GLUE_POOL_NEON(int16_t, s16, int16x8_t, 8, INT16_MIN, INT16_MAX)
+GLUE_POOL_NEON(int8_t, s8, int8x16_t, 16, INT8_MIN, INT8_MAX)
 
 #else /* not aarch64: the scalar loops for every channel (the same values; tested on x86) */
 

@@ -25,11 +25,9 @@ extension Interpreter {
 
     func diagnostics(_ program: IntegerProgram, input: [Float]) -> [IntegerTensorReport] {
         guard input.count == graph.tensors[graph.inputs[0]].elementCount,
-              let plan = try? MemoryPlan.withoutReuse(graph: graph) else { return [] }
-        let floats = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
-        defer { floats.deallocate() }
-        floats.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
-        let reference = FloatProgram(graph: graph, plan: plan, arena: floats)
+              let retained = try? RetainedFloatRun(graph: graph) else { return [] }
+        defer { retained.deallocate() }
+        let plan = retained.plan, floats = retained.arena, reference = retained.program
         let inputTensor = graph.inputs[0]
         guard let inputOffset = plan.offsets[inputTensor] else { return [] }
         let inputFloats = (floats + inputOffset).assumingMemoryBound(to: Float.self)

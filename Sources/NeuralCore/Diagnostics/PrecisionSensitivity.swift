@@ -36,11 +36,9 @@ extension Interpreter {
         let plan8 = try QuantizationPlan(calibrated, calibration: calibration, as: Int8.self)
         let plan16 = try QuantizationPlan(calibrated, calibration: calibration, as: Int16.self)
         let base = baseBits == 8 ? plan8 : plan16, trial = trialBits == 8 ? plan8 : plan16
-        let plan = try MemoryPlan.withoutReuse(graph: g)
-        let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
-        defer { arena.deallocate() }
-        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
-        let program = FloatProgram(graph: g, plan: plan, arena: arena)
+        let retained = try RetainedFloatRun(graph: g)
+        defer { retained.deallocate() }
+        let plan = retained.plan, arena = retained.arena, program = retained.program
 
         func values(_ t: Int) -> UnsafeMutableBufferPointer<Float>? {
             guard let offset = plan.offsets[t] else { return nil }

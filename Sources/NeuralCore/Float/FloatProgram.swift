@@ -362,3 +362,21 @@ final class FloatProgram {
         }
     }
 }
+
+/// The float path on a plan without reuse (`MemoryPlan.withoutReuse`): every tensor keeps its
+/// values after `run()`, for the calibration and diagnostics that read them all. The arena starts
+/// zeroed; the caller frees it with `deallocate()` (a `defer` beside the `init`).
+struct RetainedFloatRun {
+    let plan: MemoryPlan
+    let arena: UnsafeMutableRawPointer
+    let program: FloatProgram
+
+    init(graph: Graph) throws(ModelError) {
+        plan = try MemoryPlan.withoutReuse(graph: graph)
+        arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
+        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
+        program = FloatProgram(graph: graph, plan: plan, arena: arena)
+    }
+
+    func deallocate() { arena.deallocate() }
+}

@@ -294,11 +294,9 @@ enum RangeRecorder {
         guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
         guard coverage > 0 && coverage <= 1 else { throw .unsupported("calibration coverage must be in (0, 1]") }
         // A plan without reuse: every tensor keeps its values after `run()`.
-        let plan = try MemoryPlan.withoutReuse(graph: graph)
-        let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
-        defer { arena.deallocate() }
-        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
-        let program = FloatProgram(graph: graph, plan: plan, arena: arena)
+        let retained = try RetainedFloatRun(graph: graph)
+        defer { retained.deallocate() }
+        let plan = retained.plan, arena = retained.arena, program = retained.program
         let n = graph.tensors.count
         var ranges = [(Float, Float)](repeating: (Float.infinity, -Float.infinity), count: n)
         // Per-input extremes, kept only when a quantile of them is wanted.

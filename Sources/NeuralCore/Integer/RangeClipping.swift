@@ -15,11 +15,9 @@ extension RangeRecorder {
         guard bits == 8 || bits == 16 else { throw .unsupported("range clipping is for 8- or 16-bit activations") }
         guard graph.inputs.count == 1 else { throw .unsupported("integer calibration needs exactly one model input") }
         guard ranges.count == graph.tensors.count else { throw .unsupported("one range per tensor is needed to clip") }
-        let plan = try MemoryPlan.withoutReuse(graph: graph)
-        let arena = UnsafeMutableRawPointer.allocate(byteCount: plan.byteCount, alignment: MemoryPlan.alignment)
-        defer { arena.deallocate() }
-        arena.initializeMemory(as: UInt8.self, repeating: 0, count: plan.byteCount)
-        let program = FloatProgram(graph: graph, plan: plan, arena: arena)
+        let retained = try RetainedFloatRun(graph: graph)
+        defer { retained.deallocate() }
+        let plan = retained.plan, arena = retained.arena, program = retained.program
         let n = graph.tensors.count
         let input = graph.inputs[0]
         guard let inputOffset = plan.offsets[input] else { throw .unsupported("the model input has no storage") }
