@@ -1062,6 +1062,16 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
         }                                                                                            \
     } while (0)
 
+/* ADD's constant term (int16 and int8): the rounding constant with both zero points' products
+ * folded in and, for a broadcast x2 (`splat`), its product `b0`·scale2; wrapping, as the
+ * reference's int32 sums. */
+static inline int32_t add_constant(const booth_elementwise *p, int splat, int32_t b0) {
+    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
+                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
+    if (splat) c += (uint32_t)p->scale2 * (uint32_t)b0;
+    return (int32_t)c;
+}
+
 /* int16 ADD, every period (S16_ROWS). `rounding` (both zero points 0, no broadcast, the scales
  * within ±2^14 and `round` = 2^(shift−1)): the products start with `smull` and the rounding
  * shift is one `srshl`, without the per-vector copies of the constant that `smlal` overwrites.
@@ -1070,11 +1080,8 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
 static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int zout,
                                                           int rounding, int16_t *out) {
-    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
-                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
     int splat = period == 1;
-    if (splat) c += (uint32_t)p->scale2 * (uint32_t)(int32_t)b[0];
-    int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
+    int32x4_t k = vdupq_n_s32(add_constant(p, splat, splat ? b[0] : 0)), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
     int16x8_t zero = vdupq_n_s16(0);
@@ -2477,13 +2484,10 @@ static inline __attribute__((always_inline)) int8x16_t mul16_s8(int8x16_t x1, in
     int16x8_t b0 = vsubl_s8(vget_low_s8(x2), z2), b1 = vsubl_s8(vget_high_s8(x2), z2);
     int32x4_t v[4] = {vmull_s16(vget_low_s16(a0), vget_low_s16(b0)), vmull_high_s16(a0, b0),
                       vmull_s16(vget_low_s16(a1), vget_low_s16(b1)), vmull_high_s16(a1, b1)};
+    const int addzp = !zout; /* DW_SCALE's names for the flags and the zero point */
+    const int32x4_t zp = zpo;
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; j++) {
-        int32x4_t x = shifted ? vshlq_s32(v[j], s.left) : v[j];
-        x = vqrdmulhq_s32(x, s.multiplier);
-        x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
-        v[j] = zout ? x : vaddq_s32(x, zpo);
-    }
+    for (int j = 0; j < 4; j++) v[j] = DW_SCALE(v[j], s);
     return narrow_clamp_s8(v[0], v[1], v[2], v[3], lo, hi);
 }
 
@@ -2510,10 +2514,7 @@ static inline __attribute__((always_inline)) int8x16_t mul16_s8(int8x16_t x1, in
 static inline __attribute__((always_inline)) void add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count,
                                                          ptrdiff_t period, const booth_elementwise *p, int splat,
                                                          int zout, int8_t *out) {
-    uint32_t c = (uint32_t)p->round - (uint32_t)p->scale1 * (uint32_t)p->zero_point1
-                 - (uint32_t)p->scale2 * (uint32_t)p->zero_point2;
-    if (splat) c += (uint32_t)p->scale2 * (uint32_t)(int32_t)b[0];
-    int32x4_t k = vdupq_n_s32((int32_t)c), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
+    int32x4_t k = vdupq_n_s32(add_constant(p, splat, splat ? b[0] : 0)), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
     int8x16_t lo = vdupq_n_s8((int8_t)p->minimum), hi = vdupq_n_s8((int8_t)p->maximum);
     int32_t s1 = p->scale1, s2 = p->scale2;
     int8x16_t zero = vdupq_n_s8(0);
