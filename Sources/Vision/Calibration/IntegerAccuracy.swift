@@ -41,6 +41,23 @@ public struct IntegerAccuracy: Sendable {
     public var figures: [Figure]
 
     /// Runs `integer` and `reference` on every input of `inputs` and collects the figures.
+    /// The integer program of `bytes` with `table` adopted into `calibration` and its per-tensor
+    /// activation widths replaced by `widths` (tensor → 8 or 16 bits), against `reference` on
+    /// `inputs`: one trial of the width choices (`PrecisionChoice`, `WidthSweep`).
+    init(model: CalibrationModel, bytes: [UInt8], table: CalibrationTable, widths: [Int: Int],
+         calibration: IntegerCalibration, reference: Interpreter, inputs: CalibrationInputs) throws(ModelError) {
+        var t = table
+        t.widths = widths
+        var c = calibration
+        c.adopt(t)
+        let integer = try Interpreter(model: bytes, path: .integer, calibration: c)
+        self.init(model: model, integer: integer, reference: reference, inputs: inputs)
+    }
+
+    /// Operations whose output width follows their input's (no kernel of their own to change
+    /// width): left out of the per-operation width trials.
+    static let widthFollowingKinds: Set<String> = ["MAX_POOL_2D", "AVERAGE_POOL_2D", "PAD", "RESHAPE", "RESIZE_BILINEAR"]
+
     public init(model: CalibrationModel, integer: Interpreter, reference: Interpreter, inputs: CalibrationInputs) {
         self.init(model: model, reference: reference, inputs: inputs) { _, input in
             integer.withInput(0) { $0.update(fromContentsOf: input) }

@@ -73,12 +73,8 @@ public struct PrecisionChoice {
         }
 
         func accuracy(_ widths: [Int: Int]) throws(ModelError) -> IntegerAccuracy {
-            var t = base
-            t.widths = widths
-            var c = calibration
-            c.adopt(t)
-            let integer = try Interpreter(model: bytes, path: .integer, calibration: c)
-            return IntegerAccuracy(model: model, integer: integer, reference: reference, inputs: inputs)
+            try IntegerAccuracy(model: model, bytes: bytes, table: base, widths: widths, calibration: calibration,
+                                reference: reference, inputs: inputs)
         }
         func within(_ a: IntegerAccuracy, of b: IntegerAccuracy) -> Bool {
             for (x, y) in zip(a.figures, b.figures) {
@@ -95,8 +91,7 @@ public struct PrecisionChoice {
         var chosen: [Int: Int] = [:]
         var trials: [Trial] = []
         var current = before
-        let copies: Set<String> = ["MAX_POOL_2D", "AVERAGE_POOL_2D", "PAD", "RESHAPE", "RESIZE_BILINEAR"]
-        let candidates = ops.filter { !copies.contains($0.kind) }
+        let candidates = ops.filter { !IntegerAccuracy.widthFollowingKinds.contains($0.kind) }
         if contiguous {
             let byOrder = candidates.sorted { $0.operation < $1.operation }
             var lo = 0, hi = byOrder.count - 1

@@ -42,20 +42,15 @@ public struct WidthSweep {
         let operations = try reference.rewrittenOperations(calibration: settings)
 
         func accuracy(_ widths: [Int: Int]) throws(ModelError) -> IntegerAccuracy {
-            var u = t
-            u.widths = widths
-            var c = calibration
-            c.adopt(u)
-            let integer = try Interpreter(model: bytes, path: .integer, calibration: c)
-            return IntegerAccuracy(model: model, integer: integer, reference: reference, inputs: inputs)
+            try IntegerAccuracy(model: model, bytes: bytes, table: t, widths: widths, calibration: calibration,
+                                reference: reference, inputs: inputs)
         }
         self.baseBits = baseBits
         base = try accuracy([:])
         log("all int\(baseBits): " + base.figures.map(\.summary).joined(separator: "; "))
         let trialBits = baseBits == 8 ? 16 : 8
-        let copies: Set<String> = ["MAX_POOL_2D", "AVERAGE_POOL_2D", "PAD", "RESHAPE", "RESIZE_BILINEAR"]
         var trials: [Trial] = []
-        for op in operations where !copies.contains(op.kind) && !t.floatTensors.contains(op.output)
+        for op in operations where !IntegerAccuracy.widthFollowingKinds.contains(op.kind) && !t.floatTensors.contains(op.output)
             && !(trialBits == 16 && op.kind == "PRELU") {
             let a = try accuracy([op.output: trialBits])
             let trial = Trial(operation: op.operation, kind: op.kind, tensor: op.output, macs: op.macs, values: op.outputCount,
