@@ -246,8 +246,9 @@ import TestSupport
         }
     }
 
-    /// HARD_SWISH tables are computed in float vectors by the SIMD variant: it must give the
-    /// table's entry for every int16 and every int8 input, whatever the scales and zero points.
+    /// HARD_SWISH tables are computed in float vectors by the SIMD and AVX2 variants: each must
+    /// give the table's entry for every int16 and every int8 input, whatever the scales and zero
+    /// points.
     @Test(arguments: [(8 as Float, 7 as Float, 0 as Int32), (0.3, 6, 0), (40, 0.01, 0), (3, 3, 17), (0.05, 900, -5)])
     func hardSwishVectorEqualsTableOnEveryInput(inputMax: Float, outputMax: Float, int8ZeroPoint: Int32) {
         let pin = QuantParams(symmetric16: -inputMax, max: inputMax)
@@ -256,16 +257,20 @@ import TestSupport
         #expect(table.hardSwishParameters != nil)
         let input = (0..<65536 + 5).map { Int16(truncatingIfNeeded: $0 &* 7919) }
         let outs = Self.eachVariant(input.count) { set, out in set.lookup(input, input.count, table, out) }
-        let first = outs[0].indices.first { outs[0][$0] != outs[1][$0] }
-        #expect(first == nil, "int16, first difference at input \(first.map { input[$0] } ?? 0)")
+        for v in 1..<outs.count {
+            let first = outs[0].indices.first { outs[0][$0] != outs[v][$0] }
+            #expect(first == nil, "int16 variant \(v), first difference at input \(first.map { input[$0] } ?? 0)")
+        }
 
         let pin8 = QuantParams(scale: inputMax / 100, zeroPoint: int8ZeroPoint)
         let pout8 = QuantParams(scale: outputMax / 100, zeroPoint: -int8ZeroPoint)
         let table8 = LookupTable.hardSwish(input: pin8, output: pout8, as: Int8.self)
         let input8 = (0..<256 + 19).map { Int8(truncatingIfNeeded: $0) }
         let outs8 = IntTest.eachVariant(input8.count) { set, out in set.lookup(input8, input8.count, table8, out) }
-        let first8 = outs8[0].indices.first { outs8[0][$0] != outs8[1][$0] }
-        #expect(first8 == nil, "int8, first difference at input \(first8.map { input8[$0] } ?? 0)")
+        for v in 1..<outs8.count {
+            let first8 = outs8[0].indices.first { outs8[0][$0] != outs8[v][$0] }
+            #expect(first8 == nil, "int8 variant \(v), first difference at input \(first8.map { input8[$0] } ?? 0)")
+        }
     }
 
     /// An unstored HARD_SWISH table (`stored: false`, as integer programs make their int16 ones

@@ -974,6 +974,9 @@ INLINE void store16_packed(const int bits, void *dst, __m256i a, __m256i b) {
 typedef struct add_consts {
     __m256i zp1, zp2, s1, s2, round, zpo, lo, hi;
     __m128i shift;
+    /* MUL: the output multiplier as an output stage whose every lane holds it. */
+    stage_half mul;
+    int mul_left;
 } add_consts;
 
 /* ElementwiseParams.scalar's scaled ADD on eight lanes: ((x1 − zp1)·s1 + (x2 − zp2)·s2 + round)
@@ -985,6 +988,14 @@ INLINE __m256i add8(const add_consts *k, __m256i x1, __m256i x2) {
     return _mm256_min_epi32(_mm256_max_epi32(v, k->lo), k->hi);
 }
 
+/* MUL on eight lanes: MultiplyByQuantizedMultiplier((x1 − zp1) &* (x2 − zp2)) as the GEMM's output
+ * stage computes it (requantize_raw8, exact for shifts in 0...31), + output zp, clamped. */
+INLINE __m256i mul8(const add_consts *k, __m256i x1, __m256i x2) {
+    const __m256i p = _mm256_mullo_epi32(_mm256_sub_epi32(x1, k->zp1), _mm256_sub_epi32(x2, k->zp2));
+    const __m256i v = _mm256_add_epi32(requantize_raw8(p, &k->mul, k->mul_left), k->zpo);
+    return _mm256_min_epi32(_mm256_max_epi32(v, k->lo), k->hi);
+}
+
 INLINE int32_t add1(const booth_elementwise *p, int32_t a, int32_t b) {
     const uint32_t x1 = (uint32_t)a - (uint32_t)p->zero_point1, x2 = (uint32_t)b - (uint32_t)p->zero_point2;
     const int32_t s = (int32_t)(x1 * (uint32_t)p->scale1 + x2 * (uint32_t)p->scale2 + (uint32_t)p->round);
@@ -992,10 +1003,36 @@ INLINE int32_t add1(const booth_elementwise *p, int32_t a, int32_t b) {
     return v < p->minimum ? p->minimum : (v > p->maximum ? p->maximum : v);
 }
 
-/* out[i] = a[i] ⊕ b[i mod period]: flat when period is 1 or count, else period by period (16
- * elements per step, the rest of each period one at a time). Each step loads before it stores,
- * so out may alias a or b element for element. */
-INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t count, ptrdiff_t period,
+/* NeuralCore's multiplyByQuantizedMultiplier as gemmlowp defines it (SaturatingRoundingDoublingHighMul
+ * of x << left, then RoundingDivideByPOT by right), shifts in 0...31. */
+INLINE int32_t mbqm1(int32_t x, int32_t m, int32_t left, int32_t right) {
+    const int32_t a = (int32_t)((uint32_t)x << (left & 31));
+    int32_t h;
+    if (a == INT32_MIN && m == INT32_MIN) {
+        h = INT32_MAX;
+    } else {
+        const int64_t ab = (int64_t)a * (int64_t)m;
+        const int64_t nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
+        h = (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    }
+    const int32_t e = right & 31;
+    const int32_t mask = (int32_t)(((uint32_t)1 << e) - 1u);
+    const int32_t rem = h & mask, threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+    return (h >> e) + (rem > threshold ? 1 : 0);
+}
+
+INLINE int32_t mul1(const booth_elementwise *p, int32_t a, int32_t b) {
+    const uint32_t x1 = (uint32_t)a - (uint32_t)p->zero_point1, x2 = (uint32_t)b - (uint32_t)p->zero_point2;
+    const int32_t raw = mbqm1((int32_t)(x1 * x2), p->multiplier, p->left_shift, p->right_shift);
+    const int32_t v = (int32_t)((uint32_t)raw + (uint32_t)p->output_zero_point);
+    return v < p->minimum ? p->minimum : (v > p->maximum ? p->maximum : v);
+}
+
+/* out[i] = a[i] ⊕ b[i mod period] (⊕ the scaled ADD, or MUL when `mul`, a constant after
+ * inlining): flat when period is 1 or count, else period by period (16 elements per step, the
+ * rest of each period one at a time). Each step loads before it stores, so out may alias a or b
+ * element for element. */
+INLINE void add_run(const int bits, const int mul, const void *a, const void *b, ptrdiff_t count, ptrdiff_t period,
                     const booth_elementwise *p, void *out) {
     add_consts k;
     k.zp1 = _mm256_set1_epi32(p->zero_point1); k.zp2 = _mm256_set1_epi32(p->zero_point2);
@@ -1003,11 +1040,25 @@ INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t coun
     k.round = _mm256_set1_epi32(p->round); k.zpo = _mm256_set1_epi32(p->output_zero_point);
     k.lo = _mm256_set1_epi32(p->minimum); k.hi = _mm256_set1_epi32(p->maximum);
     k.shift = _mm_cvtsi32_si128(p->shift & 31);
+    k.mul_left = 0;
+    if (mul) {
+        int32_t m[8], l[8], r[8], zero[8] = {0};
+        for (int i = 0; i < 8; i++) {
+            m[i] = p->multiplier;
+            l[i] = p->left_shift;
+            r[i] = p->right_shift;
+        }
+        const booth_output_stage st = {zero, m, l, r, 0, 0, 0};
+        stage_half_init(&k.mul, &st, 0, 0, 4);
+        k.mul_left = (p->left_shift & 31) != 0;
+    }
     const ptrdiff_t e = bits / 8;
     const char *ca = (const char *)a, *cb = (const char *)b;
     char *co = (char *)out;
 #define ELEM(ptr, i) (bits == 8 ? (int32_t)((const int8_t *)(ptr))[i] : (int32_t)((const int16_t *)(ptr))[i])
 #define PUT(ptr, i, v) do { if (bits == 8) ((int8_t *)(ptr))[i] = (int8_t)(v); else ((int16_t *)(ptr))[i] = (int16_t)(v); } while (0)
+#define OP8(x, y) (mul ? mul8(&k, x, y) : add8(&k, x, y))
+#define OP1(x, y) (mul ? mul1(p, x, y) : add1(p, x, y))
     if (period == 1 || period == count) {
         const int bcast = period == 1 && count > 1;
         const __m256i splat = _mm256_set1_epi32(ELEM(cb, 0));
@@ -1016,9 +1067,9 @@ INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t coun
             const __m256i x0 = load8_i32(bits, ca + i * e), x1 = load8_i32(bits, ca + (i + 8) * e);
             const __m256i y0 = bcast ? splat : load8_i32(bits, cb + i * e);
             const __m256i y1 = bcast ? splat : load8_i32(bits, cb + (i + 8) * e);
-            store16_packed(bits, co + i * e, add8(&k, x0, y0), add8(&k, x1, y1));
+            store16_packed(bits, co + i * e, OP8(x0, y0), OP8(x1, y1));
         }
-        for (; i < count; i++) PUT(co, i, add1(p, ELEM(ca, i), ELEM(cb, bcast ? 0 : i)));
+        for (; i < count; i++) PUT(co, i, OP1(ELEM(ca, i), ELEM(cb, bcast ? 0 : i)));
     } else {
         for (ptrdiff_t base = 0; base < count; base += period) {
             ptrdiff_t i = 0;
@@ -1026,27 +1077,91 @@ INLINE void add_run(const int bits, const void *a, const void *b, ptrdiff_t coun
                 const ptrdiff_t j = base + i;
                 const __m256i x0 = load8_i32(bits, ca + j * e), x1 = load8_i32(bits, ca + (j + 8) * e);
                 const __m256i y0 = load8_i32(bits, cb + i * e), y1 = load8_i32(bits, cb + (i + 8) * e);
-                store16_packed(bits, co + j * e, add8(&k, x0, y0), add8(&k, x1, y1));
+                store16_packed(bits, co + j * e, OP8(x0, y0), OP8(x1, y1));
             }
-            for (; i < period; i++) PUT(co, base + i, add1(p, ELEM(ca, base + i), ELEM(cb, i)));
+            for (; i < period; i++) PUT(co, base + i, OP1(ELEM(ca, base + i), ELEM(cb, i)));
         }
     }
 #undef ELEM
 #undef PUT
+#undef OP8
+#undef OP1
+}
+
+/* Shifts outside 0...31 (the output stage's exact range) or a multiplier of INT32_MIN (the
+ * saturating case): not taken. */
+INLINE int mul_applies(const booth_elementwise *p) {
+    return p->left_shift >= 0 && p->left_shift <= 31 && p->right_shift >= 0 && p->right_shift <= 31 &&
+           p->multiplier != INT32_MIN;
 }
 
 int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                      int8_t *out) {
-    if (p->mul) return 0;
-    add_run(8, a, b, count, period, p, out);
+    if (p->mul) {
+        if (!mul_applies(p)) return 0;
+        add_run(8, 1, a, b, count, period, p, out);
+    } else {
+        add_run(8, 0, a, b, count, period, p, out);
+    }
     return 1;
 }
 
 int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                       int16_t *out) {
-    if (p->mul) return 0;
-    add_run(16, a, b, count, period, p, out);
+    if (p->mul) {
+        if (!mul_applies(p)) return 0;
+        add_run(16, 1, a, b, count, period, p, out);
+    } else {
+        add_run(16, 0, a, b, count, period, p, out);
+    }
     return 1;
+}
+
+/* MARK: HARD_SWISH */
+
+/* hardSwishVector's lanes (NeuralCore's Activation.swift), eight at a time: q − zp_in as float,
+ * x = scale_in · q, r = clamp(x + 3, 0, 6), v = x · r / 6 / scale_out, clamped to ±40000,
+ * t = trunc(v), then ±1 where the fraction v − t is at least a half away from zero, + zp_out,
+ * clamped to the element type. The same IEEE operations in the same order (vdivps as Swift's
+ * `/`; max/min differ from `replacing(where:)` only by the sign of a zero r, which leaves every
+ * later value's integer the same), so the table's entries. */
+INLINE __m256i hard_swish8(__m256i q, __m256i zpin, __m256 sin, __m256 sout, __m256i zpout, __m256i lo, __m256i hi) {
+    const __m256 x = _mm256_mul_ps(sin, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zpin)));
+    const __m256 r = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(x, _mm256_set1_ps(3.0f)), _mm256_setzero_ps()),
+                                   _mm256_set1_ps(6.0f));
+    __m256 v = _mm256_div_ps(_mm256_div_ps(_mm256_mul_ps(x, r), _mm256_set1_ps(6.0f)), sout);
+    v = _mm256_max_ps(_mm256_min_ps(v, _mm256_set1_ps(40000.0f)), _mm256_set1_ps(-40000.0f));
+    __m256i t = _mm256_cvttps_epi32(v);
+    const __m256 f = _mm256_sub_ps(v, _mm256_cvtepi32_ps(t));
+    t = _mm256_sub_epi32(t, _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+    t = _mm256_add_epi32(t, _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(-0.5f), _CMP_LE_OQ)));
+    t = _mm256_add_epi32(t, zpout);
+    return _mm256_min_epi32(_mm256_max_epi32(t, lo), hi);
+}
+
+INLINE ptrdiff_t hard_swish_run(const int bits, const void *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                int32_t zp_out, void *out) {
+    const __m256i zpin = _mm256_set1_epi32(zp_in), zpout = _mm256_set1_epi32(zp_out);
+    const __m256 sin = _mm256_set1_ps(scale_in), sout = _mm256_set1_ps(scale_out);
+    const __m256i lo = _mm256_set1_epi32(bits == 8 ? -128 : -32768), hi = _mm256_set1_epi32(bits == 8 ? 127 : 32767);
+    const ptrdiff_t e = bits / 8;
+    ptrdiff_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i a = hard_swish8(load8_i32(bits, (const char *)in + i * e), zpin, sin, sout, zpout, lo, hi);
+        const __m256i b = hard_swish8(load8_i32(bits, (const char *)in + (i + 8) * e), zpin, sin, sout, zpout, lo, hi);
+        store16_packed(bits, (char *)out + i * e, a, b);
+    }
+    return i;
+}
+
+ptrdiff_t booth_x86_hard_swish_s8(const int8_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                  int32_t zp_out, int8_t *out) {
+    return hard_swish_run(8, in, n, scale_in, zp_in, scale_out, zp_out, out);
+}
+
+ptrdiff_t booth_x86_hard_swish_s16(const int16_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                   int32_t zp_out, int16_t *out) {
+    return hard_swish_run(16, in, n, scale_in, zp_in, scale_out, zp_out, out);
 }
 
 /* PReLUParams.scalar on eight lanes whose first is channel `ch` (negative[] has channels + 16
@@ -1159,6 +1274,18 @@ int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_
 int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                       int16_t *out) {
     (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
+    return 0;
+}
+
+ptrdiff_t booth_x86_hard_swish_s8(const int8_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                  int32_t zp_out, int8_t *out) {
+    (void)in; (void)n; (void)scale_in; (void)zp_in; (void)scale_out; (void)zp_out; (void)out;
+    return 0;
+}
+
+ptrdiff_t booth_x86_hard_swish_s16(const int16_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                   int32_t zp_out, int16_t *out) {
+    (void)in; (void)n; (void)scale_in; (void)zp_in; (void)scale_out; (void)zp_out; (void)out;
     return 0;
 }
 

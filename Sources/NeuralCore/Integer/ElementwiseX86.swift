@@ -1,11 +1,14 @@
-/// x86-64 with AVX2: the integer ADD (`ElementwiseParams`' scaled form) and PRELU in C
+/// x86-64 with AVX2: the integer ADD (`ElementwiseParams`' scaled form), MUL and PRELU in C
 /// (`booth_x86_add_s8`/`_s16`, `booth_x86_prelu_s8`, CNeuralKernels' neural_kernels_x86.c):
 /// sixteen elements per step in two ymm registers of int32 lanes, narrowed with the saturating
 /// packs (the values are clamped to the element type first, or, for PRELU, the packs are the
 /// clamp to −128...127). `elementwiseSIMD` / `preluSIMD` keep SIMD16<Int32> lanes, which Swift
 /// splits and rejoins per step on AVX2 (perf: 9 % and 6 % of the mesh's run). The arithmetic is
 /// the references', wrapping, so the same bytes (conformance `nn.elementwise*`, `nn.prelu`,
-/// variant avx2). MUL, TFLite's three-multiplier ADD and builds without AVX2: the Swift kernels.
+/// variant avx2). MUL requantises its products with the GEMM's output stage (`requantize_raw8`,
+/// exact for shifts in 0...31; since session 13: `MulLanes` was 7 % of the landscape model's
+/// run). TFLite's three-multiplier ADD, MUL shifts outside 0...31 and builds without AVX2: the
+/// Swift kernels.
 
 import CNeuralKernels
 
@@ -15,16 +18,18 @@ public func elementwiseX86<E: QuantizedActivation>(
 ) {
 #if arch(x86_64)
     precondition(period > 0 && count % period == 0)
-    guard params.operation == .add && params.scaledAdd else {
+    let m = params.outputMultiplier
+    let mulApplies = params.operation == .mul && (0...31).contains(m.leftShift) && (0...31).contains(m.rightShift)
+        && m.multiplier != Int32.min
+    guard (params.operation == .add && params.scaledAdd) || mulApplies else {
         elementwiseSIMD(a, b, count, period, params, output)
         return
     }
-    let m = params.outputMultiplier
     var p = booth_elementwise(
         zero_point1: params.zeroPoint1, zero_point2: params.zeroPoint2, output_zero_point: params.outputZeroPoint,
         minimum: params.minimum, maximum: params.maximum, scale1: params.scale1, scale2: params.scale2,
         round: params.scaleShift > 0 ? 1 &<< (params.scaleShift &- 1) : 0, shift: params.scaleShift,
-        multiplier: m.multiplier, left_shift: m.leftShift, right_shift: m.rightShift, mul: 0)
+        multiplier: m.multiplier, left_shift: m.leftShift, right_shift: m.rightShift, mul: mulApplies ? 1 : 0)
     let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b), ro = UnsafeMutableRawPointer(output)
     let done = E.bitWidth == 8
         ? booth_x86_add_s8(ra.assumingMemoryBound(to: Int8.self), rb.assumingMemoryBound(to: Int8.self), count, period,
@@ -48,5 +53,31 @@ public func preluX86(
     }
 #else
     preluSIMD(input, pixels, params, output)
+#endif
+}
+
+/// x86-64 with AVX2: `lookupUnrolled` with HARD_SWISH's float lanes in C
+/// (`booth_x86_hard_swish_s8`/`_s16`: `hardSwishVector`'s operations in the same order, eight
+/// lanes per ymm, where Swift's SIMD16 lanes were filled and emptied one at a time; 5 % of the
+/// landscape model's run in perf). The values after the last 16 and every other table:
+/// `lookupUnrolled`.
+public func lookupX86<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ count: Int, _ table: LookupTable,
+    _ output: UnsafeMutablePointer<E>
+) {
+#if arch(x86_64)
+    guard let (qin, qout) = table.hardSwishParameters else {
+        lookupUnrolled(input, count, table, output)
+        return
+    }
+    let src = UnsafeRawPointer(input), dst = UnsafeMutableRawPointer(output)
+    let done = E.bitWidth == 8
+        ? booth_x86_hard_swish_s8(src.assumingMemoryBound(to: Int8.self), count, qin.scale, qin.zeroPoint, qout.scale,
+                                  qout.zeroPoint, dst.assumingMemoryBound(to: Int8.self))
+        : booth_x86_hard_swish_s16(src.assumingMemoryBound(to: Int16.self), count, qin.scale, qin.zeroPoint, qout.scale,
+                                   qout.zeroPoint, dst.assumingMemoryBound(to: Int16.self))
+    if done < count { lookupUnrolled(input + done, count - done, table, output + done) }
+#else
+    lookupUnrolled(input, count, table, output)
 #endif
 }

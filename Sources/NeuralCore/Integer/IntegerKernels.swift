@@ -65,12 +65,12 @@ public enum IntegerKernels {
     }()
 
     /// x86-64 with AVX2 (a haswell or newer build): the SIMD set with the C int16 GEMM,
-    /// depthwise interior, ADD, PRELU and boundary conversions (`gemmX86`, `depthwiseX86`,
-    /// `elementwiseX86`, `preluX86`, `quantizeX86`, `dequantizeX86`; CNeuralKernels'
-    /// neural_kernels_x86.c).
+    /// depthwise layer, ADD and MUL, PRELU, HARD_SWISH and boundary conversions (`gemmX86`,
+    /// `depthwiseX86`, `elementwiseX86`, `preluX86`, `lookupX86`, `quantizeX86`, `dequantizeX86`;
+    /// CNeuralKernels' neural_kernels_x86.c).
     public static let avx2 = IntegerKernelSet(
         name: "avx2", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
         prelu: preluX86, resize: resizeBilinearSIMD,
         quantize: quantizeX86, dequantize: dequantizeX86)
 
@@ -115,7 +115,7 @@ public enum IntegerKernels {
 
     public static let avx2_16 = IntegerKernelSetOf<Int16>(
         name: "avx2_16", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
-        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupUnrolled,
+        requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
         prelu: preluX86, resize: resizeBilinearSIMD,
         quantize: quantizeX86, dequantize: dequantizeX86)
 

@@ -100,15 +100,25 @@ int booth_x86_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_
 int booth_x86_binary_f32_rows(int op, const float *a, ptrdiff_t a_row, ptrdiff_t a_inner, const float *b, ptrdiff_t b_row,
                               ptrdiff_t b_inner, ptrdiff_t rows, ptrdiff_t n, float lo, float hi, float *out);
 
-/* The integer elementwise ADD (ElementwiseParams' scaled form, `p->mul` 0; returns 0 for MUL) as
- * booth_elementwise_s8 / _s16 (same arguments, out may alias a or b element for element), 16
- * elements per step; and PRELU as booth_prelu_s8. Return 0 without AVX2. */
+/* The integer elementwise ADD (ElementwiseParams' scaled form, `p->mul` 0) and MUL (`p->mul` 1:
+ * MultiplyByQuantizedMultiplier((a − zp1)·(b − zp2)) through the GEMM's output stage; returns 0,
+ * nothing written, for shifts outside 0...31 or a multiplier of INT32_MIN) as booth_elementwise_s8
+ * / _s16 (same arguments, out may alias a or b element for element), 16 elements per step; and
+ * PRELU as booth_prelu_s8. Return 0 without AVX2. */
 int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                      int8_t *out);
 int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                       int16_t *out);
 int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                        int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out);
+
+/* HARD_SWISH on the first n / 16 · 16 values, as NeuralCore's hardSwishVector computes a computed
+ * table's entries (the table construction's float operations in the same order, so the same
+ * values): returns how many it did (0 without AVX2). */
+ptrdiff_t booth_x86_hard_swish_s8(const int8_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                  int32_t zp_out, int8_t *out);
+ptrdiff_t booth_x86_hard_swish_s16(const int16_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
+                                   int32_t zp_out, int16_t *out);
 
 #ifdef __cplusplus
 }
