@@ -79,6 +79,26 @@ public final class Interpreter {
                       keepingWeights: keepingWeights, releasingIntegerWeights: true)
     }
 
+    /// As `init(taking:…)` for a file's bytes as `ModelBytes` (`bytes` is left empty once they
+    /// parse, so a caller holding no other copy unmaps a file mapping before the weights are
+    /// packed). A read-only file mapping (`ModelStore.map`) is never read whole: the parse touches
+    /// the tables' pages and each weight's pages while it copies them, and gives those back at
+    /// once (`FilePages`; they are the file's clean pages, dropped and never copied). An array's
+    /// bytes are parsed as they are and never given back (others may share them).
+    public convenience init(taking bytes: inout ModelBytes, path: ExecutionPath = .float, kernels: InterpreterKernels = .native,
+                            calibration: IntegerCalibration = .unit, sharing shared: SharedArena? = nil,
+                            keepingWeights: Bool = true) throws(ModelError) {
+        var graph: Graph
+        do {
+            let model = try TFLiteModel(bytes: bytes)
+            let lent = bytes.isLent
+            bytes = ModelBytes([])   // the model holds the only reference while the graph is parsed
+            graph = try Graph(model: model, releasingFileBytes: lent)
+        }
+        try self.init(taking: &graph, path: path, kernels: kernels, calibration: calibration, sharing: shared,
+                      keepingWeights: keepingWeights, releasingIntegerWeights: true)
+    }
+
     /// Builds the interpreter of a parsed graph, which it takes: `graph` is left without its
     /// constants (on the integer path the program rewrites and packs the only reference to them;
     /// see `IntegerProgram(taking:)`). `releasingIntegerWeights`: the integer program gives each

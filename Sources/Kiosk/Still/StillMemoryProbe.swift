@@ -7,9 +7,10 @@ import Foundation
 /// step's peak is its own. Off by default: then `mark` only tests a flag.
 ///
 /// Steps: booth mode `before`, `segmenter-build`, `rgb-copy`, `segment-composite`, `jpeg`;
-/// passport mode `before`, `detector`, `mesh-iris` (only when the full-range verifier is built
-/// next), `faces` (the face models' rest: mesh and iris, or the verifier), `palm`, `hand`,
-/// `segmenter-crop-rules`, `jpeg`.
+/// passport mode `before`, `detector`, `mesh-iris-build` (the two models' builds), `mesh-iris`
+/// (their runs; only when the full-range verifier is built next), `faces` (the face models' rest:
+/// the mesh and iris runs, or the verifier), `palm-build`, `palm` (its runs), `hand-build`, `hand`
+/// (its runs), `segmenter-crop-rules`, `jpeg`.
 ///
 /// The still's steps run on the still thread while the live models keep running on the vision
 /// thread, so a step's peak includes what live vision held at that moment.

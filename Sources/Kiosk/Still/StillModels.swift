@@ -62,13 +62,15 @@ final class StillModels {
     /// (float path, from `store`), each alone and dropped, to check the files.
     private func checkPalmModels() throws(KioskError) {
         do {
-            _ = try HandLandmarkVerifier(model: try store.read(.handLandmark))
+            var bytes = try store.map(.handLandmark)
+            _ = try HandLandmarkVerifier(taking: &bytes)
         } catch {
             throw .models("still path: palms: \(store.path(.handLandmark)): \(error)")
         }
         ProcessMemory.returnFreePages()
         do {
-            _ = try PalmDetector(model: try store.read(.palmDetection), verifier: nil)
+            var bytes = try store.map(.palmDetection)
+            _ = try PalmDetector(taking: &bytes, verifier: nil)
         } catch {
             throw .models("still path: palms: \(store.path(.palmDetection)): \(error)")
         }
@@ -145,15 +147,17 @@ final class StillModels {
         do {
             return try FaceAnalyzer.analyzeInSteps(
                 still,
-                detector: { ProcessMemory.returnFreePages(); return try store.faceDetector(.short, path: inference) },
+                detector: { ColdPages.returnUnused(); return try store.faceDetector(.short, path: inference) },
                 landmarker: {
                     StillMemoryProbe.mark("detector")
-                    ProcessMemory.returnFreePages()
-                    return try self.landmarker()
+                    ColdPages.returnUnused()
+                    let landmarker = try self.landmarker()
+                    StillMemoryProbe.mark("mesh-iris-build")
+                    return landmarker
                 },
                 verifier: {
                     StillMemoryProbe.mark("mesh-iris")
-                    ProcessMemory.returnFreePages()
+                    ColdPages.returnUnused()
                     return try store.faceDetector(.full, path: inference)
                 })
         } catch {

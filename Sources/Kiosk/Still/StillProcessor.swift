@@ -43,8 +43,9 @@ final class StillProcessor {
     }
 
     /// Finishes, encodes and saves one still (already upright: the capture stage rotated it).
-    /// A greeting replaces `job.image` by its RGB copy as soon as that is made, so the camera's
-    /// still is freed before the composite (at a 12 MP still its I420 planes are 17.4 MiB).
+    /// A greeting or a passport photo replaces `job.image` by its RGB copy as soon as that is
+    /// made, so the camera's still is freed before the models run (at a 12 MP still its I420
+    /// planes are 17.4 MiB).
     func process(_ job: inout StillJob) -> StillResult {
         let (stillWidth, stillHeight) = (job.image.width, job.image.height)
 
@@ -95,15 +96,25 @@ final class StillProcessor {
                 segmenter: {
                     StillMemoryProbe.mark("hand")
                     models.returnLentPages()
-                    ProcessMemory.returnFreePages()
+                    ColdPages.returnUnused()
                     return try models.segmenter(width: width, height: height)
                 },
-                palms: ({ StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages(); return try models.palmDetector() },
+                palms: ({ StillMemoryProbe.mark("faces"); ColdPages.returnUnused()
+                          let palms = try models.palmDetector()
+                          StillMemoryProbe.mark("palm-build")
+                          return palms },
                         // The palm detector's pages of the live memory go back before the hand
                         // model is built (they would add to its build's peak).
-                        { StillMemoryProbe.mark("palm"); models.returnLentPages(); ProcessMemory.returnFreePages()
-                          return try models.handLandmarkVerifier() })))
+                        { StillMemoryProbe.mark("palm"); models.returnLentPages(); ColdPages.returnUnused()
+                          let hand = try models.handLandmarkVerifier()
+                          StillMemoryProbe.mark("hand-build")
+                          return hand })))
+            // The camera's still goes once its RGB copy is made, as a greeting's does (on a 12 MP
+            // sensor its I420 planes are 17.4 MiB, kept until the JPEG before): a still the maker
+            // cannot finish is saved as shot from that RGB copy (the same pixels; the JPEG is not
+            // the one the YUV planes encode to, byte for byte).
             let rgb = Self.rgb(job.image)
+            job.image = rgb
             do {
                 let made = try rgb.withImage { still throws(PassportPhotoMaker.Failure) in
                     try maker.make(from: still, keepBackground: !job.hideBackground)
@@ -122,7 +133,7 @@ final class StillProcessor {
         }
 
         // The finishing models and buffers are dropped: their pages go back before the encoder's.
-        if finished != nil { ProcessMemory.returnFreePages() }
+        if finished != nil { ColdPages.returnUnused() }
         let output = finished ?? job.image
         let jpeg: [UInt8]
         do {

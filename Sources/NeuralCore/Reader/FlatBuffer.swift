@@ -4,7 +4,7 @@
 /// it does not fit, so a hostile file can never make the reader touch memory outside `bytes`.
 /// Positions are `Int`s computed from at most 32-bit offsets, so they cannot overflow.
 struct FlatBuffer {
-    let bytes: [UInt8]
+    let bytes: ModelBytes
 
     var count: Int { bytes.count }
 

@@ -57,7 +57,8 @@ public struct TFLiteModel: Sendable {
         public var count: Int
     }
 
-    public let bytes: [UInt8]
+    /// The file (an array or a read-only mapping; see `ModelBytes`).
+    public let bytes: ModelBytes
     public let version: UInt32
     public let description: String
     public let tensors: [Tensor]
@@ -71,6 +72,11 @@ public struct TFLiteModel: Sendable {
     static let maxElements = 1 << 28
 
     public init(bytes: [UInt8]) throws(ModelError) {
+        try self.init(bytes: ModelBytes(bytes))
+    }
+
+    /// Reads the model in `bytes` (a file mapping reads only the pages of the tables it visits).
+    public init(bytes: ModelBytes) throws(ModelError) {
         guard bytes.count >= 8 else { throw .truncated("file is shorter than a FlatBuffers header") }
         let fb = FlatBuffer(bytes: bytes)
         // Bytes 4..<8 hold the file identifier "TFL3".

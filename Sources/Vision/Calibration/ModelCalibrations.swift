@@ -88,12 +88,35 @@ public enum ModelCalibrations {
     public static func interpreter(taking bytes: inout [UInt8], name: String, path: ExecutionPath,
                                    base: IntegerCalibration, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
         guard path == .integer else { return try Interpreter(taking: &bytes, path: path, calibration: base) }
+        let calibration = Self.calibration(sha256: SHA256.hex(bytes), base: base)
+        let interpreter = try Interpreter(taking: &bytes, path: path, calibration: calibration.calibration, sharing: shared)
+        return warnUnlessTabled(interpreter, name: name, sha256: calibration.sha256)
+    }
+
+    /// As `interpreter(taking:name:…)` for a file's bytes as `ModelBytes` (a read-only mapping,
+    /// `ModelStore.map`: its pages are dropped as the parse copies the weights out).
+    public static func interpreter(taking bytes: inout ModelBytes, for model: CalibrationModel,
+                                   path: ExecutionPath, sharing shared: SharedArena? = nil) throws(ModelError) -> Interpreter {
+        guard path == .integer else { return try Interpreter(taking: &bytes, path: path, calibration: model.fallback) }
+        // Hashed piece by piece, each piece's pages dropped after it (`ModelBytes.forEachChunk`).
+        var hash = SHA256()
+        bytes.forEachChunk { hash.update($0) }
+        let calibration = Self.calibration(sha256: hash.hexDigest(), base: model.fallback)
+        let interpreter = try Interpreter(taking: &bytes, path: path, calibration: calibration.calibration, sharing: shared)
+        return warnUnlessTabled(interpreter, name: model.rawValue, sha256: calibration.sha256)
+    }
+
+    /// `base` with the shipped table of the model file whose sha256 is `sha256`, when there is one.
+    static func calibration(sha256: String, base: IntegerCalibration) -> (calibration: IntegerCalibration, sha256: String) {
         var calibration = base
-        let sha256 = SHA256.hex(bytes)
         if useShippedTables, let text = tablesBySHA256[sha256], let table = try? CalibrationTable(parsing: text) {
             calibration.adopt(table)
         }
-        let interpreter = try Interpreter(taking: &bytes, path: path, calibration: calibration, sharing: shared)
+        return (calibration, sha256)
+    }
+
+    /// `interpreter`, after warning (once per model) when it calibrated at load for want of a table.
+    static func warnUnlessTabled(_ interpreter: Interpreter, name: String, sha256: String) -> Interpreter {
         if !interpreter.calibratedFromTable && useShippedTables {
             warnOnce(name + ": no calibration table fits this model file (sha256 " + String(sha256.prefix(12))
                      + "…); its integer ranges come from generated images at load — run scripts/calibrate")

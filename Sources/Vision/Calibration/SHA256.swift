@@ -65,8 +65,13 @@ public struct SHA256 {
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
         var s = SHA256()
         s.update(bytes)
+        return s.hexDigest()
+    }
+
+    /// Lowercase hex of `finalize()`.
+    public mutating func hexDigest() -> String {
         let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: s.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        return String(decoding: finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// One 64-byte block.

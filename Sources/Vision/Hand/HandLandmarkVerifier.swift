@@ -38,13 +38,14 @@ public final class HandLandmarkVerifier {
     /// beside the program's packed ones, with its activations in `shared` when given (see
     /// `PalmDetector.init`); the shapes are checked.
     public convenience init(model bytes: [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
-        var copy = bytes
+        var copy = ModelBytes(bytes)
         try self.init(taking: &copy, sharing: shared)
     }
 
-    /// As `init(model:sharing:)`, taking the file's `bytes`: released as soon as they are parsed
-    /// (`bytes` is left empty; `Interpreter(taking:)`), before the weights are packed.
-    public init(taking bytes: inout [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
+    /// As `init(model:sharing:)`, taking the file's `bytes` (a mapping: `ModelStore.map`): released
+    /// as soon as they are parsed (`bytes` is left empty; `Interpreter(taking:)`), before the
+    /// weights are packed.
+    public init(taking bytes: inout ModelBytes, sharing shared: SharedArena? = nil) throws(ModelError) {
         interpreter = try Interpreter(taking: &bytes, path: .float, sharing: shared, keepingWeights: false)
         try interpreter.requireShapes("MediaPipe hand landmark model", inputs: Self.inputShapes, outputs: Self.outputShapes)
     }

@@ -69,13 +69,14 @@ public final class PalmDetector {
     /// the shapes are checked. With `shared` (the verifier's too), the two models' activations
     /// share one block: `detect` reads the palm outputs before it runs the verifier.
     public convenience init(model bytes: [UInt8], verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
-        var copy = bytes
+        var copy = ModelBytes(bytes)
         try self.init(taking: &copy, verifier: verifier, sharing: shared)
     }
 
-    /// As `init(model:verifier:sharing:)`, taking the file's `bytes`: released as soon as they
-    /// are parsed (`bytes` is left empty; `Interpreter(taking:)`), before the weights are packed.
-    public init(taking bytes: inout [UInt8], verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
+    /// As `init(model:verifier:sharing:)`, taking the file's `bytes` (a mapping: `ModelStore.map`):
+    /// released as soon as they are parsed (`bytes` is left empty; `Interpreter(taking:)`), before
+    /// the weights are packed.
+    public init(taking bytes: inout ModelBytes, verifier: HandLandmarkVerifier?, sharing shared: SharedArena? = nil) throws(ModelError) {
         self.verifier = verifier
         interpreter = try Interpreter(taking: &bytes, path: .float, sharing: shared, keepingWeights: false)
         try interpreter.requireShapes("MediaPipe palm detector", inputs: Self.inputShapes, outputs: Self.outputShapes)

@@ -30,20 +30,22 @@ extension ModelStore {
     /// The mesh and (with `iris`) the iris model, alone (`FaceAnalyzer.analyzeInSteps`).
     public func faceLandmarker(iris: Bool = true, path execution: ExecutionPath,
                                sharing shared: SharedArena? = nil) throws(ModelStoreError) -> FaceLandmarker {
-        // Each file is read just before its model is built and released as soon as it is parsed
-        // (`ModelCalibrations.interpreter(taking:)`): the mesh file is gone before the iris file
-        // is read, and each file's bytes are gone before its weights are packed.
-        var bytes = try read(.faceLandmark)
-        let mesh: Interpreter
-        do { mesh = try ModelCalibrations.interpreter(taking: &bytes, for: .faceLandmark, path: execution, sharing: shared) } catch {
-            throw .invalid(path(.faceLandmark), error)
-        }
+        // Each file is mapped just before its model is built and unmapped as soon as it is parsed
+        // (`ModelCalibrations.interpreter(taking:)`, `map`), so each file's pages are gone before
+        // its weights are packed. The iris model first: its build (2.6 MB of float weights, the
+        // larger of the two) then has no packed mesh program beside it, and the mesh's smaller
+        // build has the iris program's packed weights beside it instead.
         var irisModel: Interpreter? = nil
         if iris {
-            bytes = try read(.irisLandmark)
+            var bytes = try map(.irisLandmark)
             do { irisModel = try ModelCalibrations.interpreter(taking: &bytes, for: .irisLandmark, path: execution, sharing: shared) } catch {
                 throw .invalid(path(.irisLandmark), error)
             }
+        }
+        var bytes = try map(.faceLandmark)
+        let mesh: Interpreter
+        do { mesh = try ModelCalibrations.interpreter(taking: &bytes, for: .faceLandmark, path: execution, sharing: shared) } catch {
+            throw .invalid(path(.faceLandmark), error)
         }
         do {
             return try FaceLandmarker(mesh: mesh, iris: irisModel)
@@ -77,12 +79,12 @@ extension ModelStore {
     /// keep only their packed float weights.
     public func palmDetector() throws(ModelStoreError) -> PalmDetector {
         let arena = SharedArena(capacity: Self.palmArenaCapacity)
-        // Each file is read just before its model is built, so the first one's bytes are gone
-        // when the second is read.
+        // Each file is mapped just before its model is built, so the first one is unmapped
+        // when the second is mapped.
         let verifier: HandLandmarkVerifier
-        var hand = try read(.handLandmark)
+        var hand = try map(.handLandmark)
         do { verifier = try HandLandmarkVerifier(taking: &hand, sharing: arena) } catch { throw .invalid(path(.handLandmark), error) }
-        var palms = try read(.palmDetection)
+        var palms = try map(.palmDetection)
         do { return try PalmDetector(taking: &palms, verifier: verifier, sharing: arena) } catch {
             throw .invalid(path(.palmDetection), error)
         }
@@ -92,7 +94,7 @@ extension ModelStore {
     /// the hand model after dropping it (`PalmDetector.palmsOverFace`, `handLandmarkVerifier`).
     /// `shared`: its activations' memory (default: an arena of its own).
     public func palmDetectorAlone(sharing shared: SharedArena? = nil) throws(ModelStoreError) -> PalmDetector {
-        var palms = try read(.palmDetection)
+        var palms = try map(.palmDetection)
         do {
             return try PalmDetector(taking: &palms, verifier: nil, sharing: shared ?? SharedArena(capacity: Self.palmArenaCapacity))
         } catch {
@@ -103,7 +105,7 @@ extension ModelStore {
     /// The hand landmark model that confirms palms (float path), alone; `shared`: its activations'
     /// memory (default: an arena of its own).
     public func handLandmarkVerifier(sharing shared: SharedArena? = nil) throws(ModelStoreError) -> HandLandmarkVerifier {
-        var hand = try read(.handLandmark)
+        var hand = try map(.handLandmark)
         do { return try HandLandmarkVerifier(taking: &hand, sharing: shared ?? SharedArena(capacity: Self.palmArenaCapacity)) } catch {
             throw .invalid(path(.handLandmark), error)
         }

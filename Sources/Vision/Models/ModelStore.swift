@@ -59,10 +59,45 @@ public struct ModelStore: Sendable {
     public func read(_ file: ModelFile) throws(ModelStoreError) -> [UInt8] {
         let path = path(file)
         let bytes = try rawBytes(path)
+        try check(file, ModelBytes(bytes), path: path)
+        return bytes
+    }
+
+    /// `file` as a read-only mapping (`ModelBytes`, unmapped when its last copy goes), checked as
+    /// `read` checks it. Nothing is read until touched: the check reads the tables' pages only,
+    /// and a build (`Interpreter(taking:)`) reads each weight's pages while it copies them and
+    /// drops them at once; the pages are the file's own (clean, never a second copy), so the
+    /// whole file is never resident at once. Same errors as `read`. The models are installed
+    /// read-only; a file truncated while it is mapped would fault on its missing pages.
+    public func map(_ file: ModelFile) throws(ModelStoreError) -> ModelBytes {
+        let path = path(file)
+        let bytes = try mappedBytes(path)
+        try check(file, bytes, path: path)
+        return bytes
+    }
+
+    /// Checks that `bytes` are a .tflite model with the catalog's shapes for `file`.
+    func check(_ file: ModelFile, _ bytes: ModelBytes, path: String) throws(ModelStoreError) {
         let model: TFLiteModel
         do { model = try TFLiteModel(bytes: bytes) } catch { throw .invalid(path, error) }
         guard file.hasShapes(of: model) else { throw .invalid(path, file.shapeError(of: model)) }
-        return bytes
+    }
+
+    /// The whole file mapped read-only, unchecked (an empty file as no bytes: the reader's
+    /// "shorter than a header" error).
+    func mappedBytes(_ path: String) throws(ModelStoreError) -> ModelBytes {
+        guard access(path, F_OK) == 0 else { throw .missing(path) }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .unreadable(path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= ModelStore.sizeLimit else {
+            throw .unreadable(path)
+        }
+        let size = Int(info.st_size)
+        guard size > 0 else { return ModelBytes([]) }
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED else { throw .unreadable(path) }
+        return ModelBytes(lending: start, count: size) { _ = munmap(start, size) }
     }
 
     /// The sha256 of `file` (hex), or nil when it cannot be read.
