@@ -71,7 +71,7 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxHandAtMouth = 0.7
     /// `mouthMeshPresence` (the face mesh's presence on a close-up of the lower face; stills only)
     /// at least this.
-    public var minMouthMeshPresence = 0.2
+    public var minMouthMeshPresence = 0.08
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
