@@ -72,6 +72,7 @@ import Vision
         try check({ $0.handAtJaw = Float(min(1, e.maxHandAtJaw + 0.2)) }, "face_uncovered_jaw", .faceCovered)
         try check({ $0.handInFrame = Float(min(1, e.maxHandInFrame + 0.2)) }, "no_hands_in_frame", .faceCovered)
         try check({ $0.handAtMouth = Float(min(1, e.maxHandAtMouth + 0.2)) }, "face_uncovered_hand_mouth", .faceCovered)
+        try check({ $0.mouthMeshPresence = Float(e.minMouthMeshPresence / 2) }, "face_uncovered_mouth_mesh", .faceCovered)
         try check({ $0.foreheadTop = Float(e.minForeheadTop / 2) }, "head_covering", .headCovering)
         try check({ $0.sharpness = Float(e.minSharpness / 2) }, "sharpness", .blurred)
         try check({ $0.lightingBalance = Float(e.minLightingBalance / 2) }, "lighting", .unevenLight)
@@ -162,6 +163,26 @@ import Vision
         #expect(parsed.examiner.maxHandAtMouth == 0.7)
         #expect(throws: ConfigError.self) {
             try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_hand_at_mouth = 1.5\n", file: "x.toml")
+        }
+    }
+
+    /// The close-up mesh rule runs only on stills (nil leaves it out of the report); a presence of
+    /// 1 passes, one under the limit fails with the cover instruction; `min_mouth_mesh_presence`
+    /// sets it and a value outside 0...1 is refused.
+    @Test func mouthMeshRuleRunsOnlyOnStills() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        #expect(m.mouthMeshPresence == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == "face_uncovered_mouth_mesh" })
+        m.mouthMeshPresence = 1
+        let v = try verdict(m)
+        #expect(v.passed && v.rules.first { $0.rule == "face_uncovered_mouth_mesh" }?.passed == true)
+        m.mouthMeshPresence = Float(e.minMouthMeshPresence - 0.01)
+        #expect(try verdict(m).instruction == .faceCovered)
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmin_mouth_mesh_presence = 0.3\n", file: "x.toml")
+        #expect(parsed.examiner.minMouthMeshPresence == 0.3)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmin_mouth_mesh_presence = -0.1\n", file: "x.toml")
         }
     }
 

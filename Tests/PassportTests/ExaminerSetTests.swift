@@ -110,6 +110,8 @@ import Vision
                                                       confirmedBy: verifier)
             }
             m.handAtMouth = HandAtMouth.presence(palms, img, mouth: HandAtMouth.mouth(face.mesh), face: face.box)
+            // The mesh again on a close-up of the lower face, as `PassportPhotoMaker` runs it.
+            m.mouthMeshPresence = MouthCloseUp.presence(analyzer.landmarker, img, mesh: face.mesh)
             return (face, q, m)
         }
     }
@@ -179,9 +181,15 @@ import Vision
             ("face_uncovered_jaw", false, t({ $0.covered }, { no($0.handAtJaw) })),
             ("no_hands_in_frame", false, t({ $0.covered }, { no($0.handInFrame) })),
             ("face_uncovered_hand_mouth", false, t({ $0.covered }, { no($0.handAtMouth) })),
+            ("face_uncovered_mouth_mesh", false, t({ $0.covered }, { no($0.mouthMesh) })),
+            // The ten rules before `face_uncovered_mouth_mesh` (session 13), to show what it adds.
             ("group: the ten cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
                     || no($0.handInFrame) || no($0.handAtMouth)
+            })),
+            ("group: the eleven cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+                    || no($0.handInFrame) || no($0.handAtMouth) || no($0.mouthMesh)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),

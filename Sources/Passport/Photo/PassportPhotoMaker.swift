@@ -32,6 +32,9 @@ public struct PassportModels {
     /// hand at the face (`face_uncovered_hand`, `_jaw`): one after the other, each dropped before
     /// the next is built. Without them those rules are not run.
     public let palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?
+    /// The face landmarker for a second mesh run on a close-up of the lower face
+    /// (`MouthCloseUp`, `face_uncovered_mouth_mesh`). Without it that rule is not run.
+    public let mouthCloseUp: (() throws -> FaceLandmarker)?
     /// The analyzer when it is held (`analyzerForTests`).
     let held: FaceAnalyzer?
 
@@ -41,14 +44,16 @@ public struct PassportModels {
     public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) -> PassportModels {
         PassportModels(faces: { analyzer.analyze($0) }, segmenter: { segmenter },
                        palms: palmModels.map { store in ({ try store.palmDetectorAlone() }, { try store.handLandmarkVerifier() }) },
-                       held: analyzer)
+                       mouthCloseUp: { analyzer.landmarker }, held: analyzer)
     }
 
     /// Every model built when its step starts and dropped when it ends; a builder's error stops the
-    /// photo (`PassportPhotoMaker.Failure`) with its message.
+    /// photo (`PassportPhotoMaker.Failure`) with its message. `mouthCloseUp` builds the face
+    /// landmarker again for the close-up of the lower face (nil: that rule is not run).
     public static func built(faces: @escaping (Image) throws -> [FaceObservation], segmenter: @escaping () throws -> PersonSegmenter,
-                             palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?) -> PassportModels {
-        PassportModels(faces: faces, segmenter: segmenter, palms: palms, held: nil)
+                             palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?,
+                             mouthCloseUp: (() throws -> FaceLandmarker)? = nil) -> PassportModels {
+        PassportModels(faces: faces, segmenter: segmenter, palms: palms, mouthCloseUp: mouthCloseUp, held: nil)
     }
 }
 
@@ -115,6 +120,11 @@ public final class PassportPhotoMaker {
         // 2. The examiner's rules: mouth, expression, eyes, glasses, covers, head covering, focus,
         // light; the palm detector lives for the hand measures only.
         var examiner = ExaminerEstimator.measure(still, face: face, quality: q)
+        // The mesh model again, on a close-up of the lower face (`MouthCloseUp`).
+        if let closeUp = models.mouthCloseUp {
+            do { examiner.mouthMeshPresence = MouthCloseUp.presence(try closeUp(), still, mesh: face.mesh) }
+            catch { throw Failure(rules: rules, message: "\(error)") }
+        }
         if let palms = models.palms {
             // The palm detector runs once on the square around the face and once on the square round
             // the mouth (`HandAtMouth`); its palms over the face, those in the photo's frame and those

@@ -69,6 +69,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `handAtMouth` (hand model's presence on palms found on a square round the mouth; stills
     /// only) at most this.
     public var maxHandAtMouth = 0.7
+    /// `mouthMeshPresence` (the face mesh's presence on a close-up of the lower face; stills only)
+    /// at least this.
+    public var minMouthMeshPresence = 0.08
     public var headCovering = HeadCovering.refused
     /// Refused coverings: `foreheadTop` (skin share of the hairline band) at least this.
     public var minForeheadTop = 0.31
@@ -112,6 +115,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxHandAtJaw = try t.double("max_hand_at_jaw", default: e.maxHandAtJaw, in: 0...1)
         e.maxHandInFrame = try t.double("max_hand_in_frame", default: e.maxHandInFrame, in: 0...1)
         e.maxHandAtMouth = try t.double("max_hand_at_mouth", default: e.maxHandAtMouth, in: 0...1)
+        e.minMouthMeshPresence = try t.double("min_mouth_mesh_presence", default: e.minMouthMeshPresence, in: 0...1)
         let covering = try t.string("head_covering", oneOf: HeadCovering.allCases.map(\.rawValue), default: e.headCovering.rawValue)
         e.headCovering = HeadCovering(rawValue: covering) ?? .refused
         e.minForeheadTop = try t.double("min_forehead_top", default: e.minForeheadTop, in: 0...1)

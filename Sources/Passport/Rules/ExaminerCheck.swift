@@ -47,6 +47,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var handInFrame: Outcome? = nil
     /// `face_uncovered_hand_mouth`: a hand found on a square round the mouth (stills only).
     public var handAtMouth: Outcome? = nil
+    /// `face_uncovered_mouth_mesh`: the face mesh's presence on a close-up of the lower face (stills only).
+    public var mouthMesh: Outcome? = nil
     /// `head_covering`: forehead skin share (top band when refused, lower band when allowed).
     public var headCovering: Outcome? = nil
     /// `sharpness`: focus detail.
@@ -90,6 +92,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             if let h = m.handAtJaw { handAtJaw = below(h, e.maxHandAtJaw) }
             if let h = m.handInFrame { handInFrame = below(h, e.maxHandInFrame) }
             if let h = m.handAtMouth { handAtMouth = below(h, e.maxHandAtMouth) }
+            if let h = m.mouthMeshPresence { mouthMesh = above(h, e.minMouthMeshPresence) }
         }
         switch e.headCovering {
         case .refused: headCovering = above(m.foreheadTop, e.minForeheadTop)
@@ -111,7 +114,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
         if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
-            || handAtJaw?.passed == false || handInFrame?.passed == false || handAtMouth?.passed == false {
+            || handAtJaw?.passed == false || handInFrame?.passed == false || handAtMouth?.passed == false
+            || mouthMesh?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
@@ -143,6 +147,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_jaw", handAtJaw, "≤ \(fmt3(e.maxHandAtJaw))", .faceCovered)
         add("no_hands_in_frame", handInFrame, "≤ \(fmt3(e.maxHandInFrame))", .faceCovered)
         add("face_uncovered_hand_mouth", handAtMouth, "≤ \(fmt3(e.maxHandAtMouth))", .faceCovered)
+        add("face_uncovered_mouth_mesh", mouthMesh, "≥ \(fmt3(e.minMouthMeshPresence))", .faceCovered)
         add("eyes_visible", eyesVisible, "≥ \(fmt3(e.minEyeVisibility))", .eyesHidden)
         add("eyes_visible_iris", iris, "≥ \(fmt3(e.minIrisContrast))", .eyesHidden)
         switch e.glasses {

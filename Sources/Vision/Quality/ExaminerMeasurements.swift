@@ -102,6 +102,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// mouth, whose centres lie near the mouth. 0 = no palm there; nil = not run (live frames:
     /// stills only). Higher = a hand at the mouth.
     public var handAtMouth: Float? = nil
+    /// The face mesh model's presence (0...1) on a close-up of the lower face (`MouthCloseUp`):
+    /// about 1 on an uncovered face; a bottle, hand or cigarette across the lips leaves the model
+    /// unsure it sees a face. nil = not run (live frames: stills only). Lower = something in front
+    /// of the mouth.
+    public var mouthMeshPresence: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
