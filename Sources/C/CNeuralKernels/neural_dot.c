@@ -93,10 +93,10 @@ DOT16_INLINE void dot16_out_row(int kind, int half, int shifted, int addzp, int3
 
 /* Rows `r0 ..< r0 + n` of `a` split into the panel: per row, per 16 values, the 16 high bytes
  * then the 16 low bytes − 128 (`uzp2` / `uzp1` of the two int16 vectors, `eor` 0x80). The last
- * chunk of a row reads only `depth` values (through a zero-filled copy); its other bytes meet
- * zero filters. */
-DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, ptrdiff_t n, int8_t *panel,
-                              ptrdiff_t panel_stride) {
+ * chunk of a row reads 16 values where the next row follows, else only `depth` values; the bytes
+ * past the depth meet zero filters. */
+DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, ptrdiff_t n, ptrdiff_t n_all,
+                              int8_t *panel, ptrdiff_t panel_stride) {
     ptrdiff_t full = depth / 16 * 16, tail = depth - full;
     int8x16_t bias = vdupq_n_s8(-128);
     for (ptrdiff_t r = 0; r < n; r++) {
@@ -108,7 +108,14 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
             vst1q_s8(p, vuzp2q_s8(v0, v1));
             vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
         }
-        /* The tail value by value (a zero-filled copy became a memcpy call). */
+        /* The tail: all but the call's last row read 16 values (the rest lie in the next row, and
+         * meet zero filters); the last row value by value (a zero-filled copy became a memcpy call). */
+        if (tail && r + 1 < n_all) {
+            int8x16_t v0 = vreinterpretq_s8_s16(vld1q_s16(x + k)), v1 = vreinterpretq_s8_s16(vld1q_s16(x + k + 8));
+            vst1q_s8(p, vuzp2q_s8(v0, v1));
+            vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
+            continue;
+        }
         for (ptrdiff_t i = 0; tail && i < 16; i++) {
             int32_t v = i < tail ? x[k + i] : 0;
             p[i] = (int8_t)(v >> 8);
@@ -199,7 +206,7 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
     int addzp = kind != BOOTH_OUT_INT32 && stage->zero_point != 0;
     for (ptrdiff_t r0 = 0; r0 < rows; r0 += group) {
         ptrdiff_t n = rows - r0 < group ? rows - r0 : group;
-        dot16_split(a + r0 * a_stride, a_stride, depth, n, panel, panel_stride);
+        dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
         for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
             ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
             int32x4_t start[4];
