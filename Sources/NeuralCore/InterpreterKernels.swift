@@ -40,7 +40,7 @@ public struct InterpreterKernels: Sendable {
                                            floatSIMD: true))
             if features.dotProduct {
                 sets.append(InterpreterKernels(name: "neon-dot", int8: IntegerKernels.neonDot,
-                                               int16: IntegerKernels.neon16, floatSIMD: true))
+                                               int16: IntegerKernels.neonDot16, floatSIMD: true))
             }
         }
         return sets

@@ -16,7 +16,7 @@ import Testing
         #expect(InterpreterKernels.all(for: a76).map { Self.name($0.name) } == ["scalar", "simd", "neon", "neon-dot"])
         #expect(Self.name(InterpreterKernels.best(for: .baseline).name) == "simd")
         #expect(Self.name(InterpreterKernels.best(for: a76).int8.name) == "neon-dot")
-        #expect(Self.name(InterpreterKernels.best(for: a76).int16.name) == "neon16")
+        #expect(Self.name(InterpreterKernels.best(for: a76).int16.name) == "neon-dot16")
         #expect(!InterpreterKernels.scalar.floatSIMD && InterpreterKernels.best(for: .baseline).floatSIMD)
         #expect(Self.name(InterpreterKernels.scalar.int8.name) == "scalar")
         #expect(Self.name(InterpreterKernels.scalar.int16.name) == "scalar16")

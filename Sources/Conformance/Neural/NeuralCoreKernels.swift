@@ -15,7 +15,7 @@ public enum NeuralCoreKernels {
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
          quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
          convert(widen: true), convert(widen: false), depthwiseExtremes,
-         pool16(.max), pool16(.average), mean16]
+         pool16(.max), pool16(.average), mean16, gemm16]
     }
 
     /// Channel counts around the vector widths.
@@ -166,6 +166,68 @@ public enum NeuralCoreKernels {
             }
             let out = PlaneShape(width: rows * n, height: 1, bytesPerPixel: raw ? 4 : 1)
             return ConformanceInstance(inputs: [a], outputs: [out], reference: ref, variants: vars)
+        }
+    }
+
+    // MARK: GEMM on int16 activations (the int16 sets' `gemm`: NEON `smlal`, and `sdot` by byte halves)
+
+    /// Rows and depths of `nn.gemm16`: below, at and above the 2-row `sdot` tile and the 16-value
+    /// chunk, the models' 3×3 depths, a depth of 4096 (the deepest `booth_gemm_s16_dot` takes,
+    /// where Σ x·w leaves int32 and wraps) and 4100 (refused there: `gemmNEON` runs it).
+    static let gemm16Shapes: [(rows: Int, k: Int)] = [(1, 1), (2, 16), (3, 17), (4, 40), (5, 147), (2, 576), (3, 4096), (1, 4100)]
+
+    /// The int16 table's GEMM (`IntegerKernels.all16`: `neon16` runs `booth_gemm_s16`, `neon-dot16`
+    /// `booth_gemm_s16_dot`) on every int16 activation value (a quarter of them −32768, 32767, −1,
+    /// 0, 255 or 256: the byte split's edges) with filters −127...127 (a quarter ±127), outputs
+    /// cycling through int8, int16 and raw int32.
+    static var gemm16: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for (ci, n) in channelCounts.enumerated() {
+            for (si, s) in gemm16Shapes.enumerated() {
+                let kind = (ci + si) % 3
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
+                                             width: n, height: s.rows, slack: kind, extra: s.k))
+            }
+        }
+        return ConformanceKernel(name: "nn.gemm16", cases: cases,
+                                 benchCase: ConformanceCase(label: "n32r64k64int16", width: 32, height: 64, slack: 1, extra: 64),
+                                 variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
+            let n = c.width, rows = c.height, k = c.extra, kind = c.slack
+            var w = randomInt8s(n * k, in: -127...127, &r)
+            for i in w.indices where Int.random(in: 0..<4, using: &r) == 0 { w[i] = Bool.random(using: &r) ? 127 : -127 }
+            let packed = PackedGEMMWeights(weights: w, outputChannels: n, depth: k)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for _ in 0..<n {
+                multipliers.append(FixedMultiplier(Double.random(in: 0.000_000_5...0.5, using: &r)))
+                bias.append(Int32.random(in: -1_000_000...1_000_000, using: &r))
+            }
+            let (lo, hi) = kind == 1
+                ? (Int32.random(in: -32768...(-20000), using: &r), Int32.random(in: 20000...32767, using: &r))
+                : (Int32.random(in: -128...(-100), using: &r), Int32.random(in: 100...127, using: &r))
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
+                                    minimum: lo, maximum: hi)
+            let edges: [Int16] = [-32768, 32767, -1, 0, 255, 256]
+            let a = TestPlane(count: rows * packed.depthStride, elementSize: 2, random: &r)
+            let ap = a.elements(as: Int16.self)
+            for row in 0..<rows {
+                for d in 0..<packed.depthStride {
+                    let i = row * packed.depthStride + d
+                    if d >= k { ap[i] = 0 } else if Int.random(in: 0..<4, using: &r) == 0 { ap[i] = edges[Int.random(in: 0..<6, using: &r)] }
+                }
+            }
+            func output(_ o: Plane) -> GEMMOutput {
+                switch kind {
+                case 0: return .int8(int8(o), rowStride: n, stage: stage)
+                case 1: return .int16(int16(o), rowStride: n, stage: stage)
+                default: return .int32(int32(o), rowStride: n)
+                }
+            }
+            let all = IntegerKernels.all16.map { set in
+                ConformanceVariant(name: name(set.name)) { i, o in set.gemm(UnsafePointer(int16(i[0])), rows, packed, output(o[0])) }
+            }
+            return ConformanceInstance(inputs: [a], outputs: [PlaneShape(width: rows * n, height: 1, bytesPerPixel: [1, 2, 4][kind])],
+                                       reference: all[0], variants: Array(all.dropFirst()))
         }
     }
 

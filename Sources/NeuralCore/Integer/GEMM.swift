@@ -84,7 +84,7 @@ public final class PackedGEMMWeights {
             for d in 0..<k {
                 let w = weights[c * k + d]
                 mlal8[(c >> 4) * (16 * k4) + (d >> 2) * 64 + ((c & 15) >> 2) * 16 + ((d >> 1) & 1) * 8 + (c & 3) * 2 + (d & 1)] = w
-                dot8[(c >> 4) * (16 * k16) + (d >> 2) * 64 + (c & 15) * 4 + (d & 3)] = w
+                dot8[Self.dotIndex(channel: c, depth: d, depth16: k16)] = w
             }
         }
         let padded = UnsafeMutablePointer<Int32>.allocate(capacity: paddedChannels)
@@ -114,6 +114,13 @@ public final class PackedGEMMWeights {
     @inline(__always)
     static func index(channel c: Int, depth d: Int, depthStride: Int) -> Int {
         (c >> 4) * (depthStride * 16) + (d >> 1) * 32 + (c & 15) * 2 + (d & 1)
+    }
+
+    /// Where W[n][k] lies in the `dot8` packing (`booth_gemm_s8_dot`, `booth_gemm_s16_dot`):
+    /// `[block of 16][k / 4][16 channels][4]`, `depth16` int8 per channel.
+    @inline(__always)
+    public static func dotIndex(channel c: Int, depth d: Int, depth16: Int) -> Int {
+        (c >> 4) * (16 * depth16) + (d >> 2) * 64 + (c & 15) * 4 + (d & 3)
     }
 
     /// W[n][k] read back from the packed layout.
@@ -549,6 +556,70 @@ public func gemmNEON(
     withNEONOutput(output) { stage, out, stride, kind in
         booth_gemm_s16(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, stage, out, stride, kind)
     }
+}
+
+/// ARMv8.2 dot product (Cortex-A76): the int16 GEMM as `booth_gemm_s16_dot` (neural_dot.c). Each
+/// int16 activation is split into a signed high byte and a low byte − 128 (x = 256·h + l + 128),
+/// each summed against the int8 filters with `sdot` (the `dot8` packing, shared with the int8
+/// path's `gemm8Dot`, so no int16 copy is added), the low sums starting at bias + 128·Σw:
+/// the same int32 in wrapping arithmetic, so bit for bit `gemmNEON` and `gemmScalar`, with about
+/// half the multiply instructions (16 products per `sdot`, two per product, against four per
+/// `smlal`). Only in the kernel sets of a CPU with `asimddp`; depths above 4096 (the C kernel's
+/// stack panel), output stages outside `StageRegisters`' exact range and builds without the
+/// packing (off aarch64) take `gemmNEON`.
+public func gemmNEONDot(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
+) {
+    guard let w = weights.dot8, let sums = weights.paddedRowSums else { gemmNEON(a, rows, weights, output); return }
+    switch output {
+    case .int8(_, _, let stage), .int16(_, _, let stage):
+        guard stage.fusedExact else { gemmNEON(a, rows, weights, output); return }
+    case .int32: break
+    }
+    var done: Int32 = 0
+    withNEONOutput(output) { stage, out, stride, kind in
+        done = booth_gemm_s16_dot(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, sums, stage,
+                                  out, stride, kind)
+    }
+    if done == 0 { gemmNEON(a, rows, weights, output) }
+}
+
+/// `booth_gemm_s16_dot` on a `dot8` packing of `weights` made for this call, where the C function
+/// can run: everywhere but aarch64 without `asimddp` (there it would trap; false). Off aarch64 it
+/// is the portable C version of the same arithmetic, so tests hold the split (high byte, low
+/// byte − 128, the 128·Σw start, wrapping int32) to `gemmScalar` on every CPU. False also when the
+/// kernel refuses the depth (above 4096) or the stage is outside its exact range.
+public func gemmNEONDotRepacked(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
+) -> Bool {
+#if arch(arm64)
+    guard CPUFeatures.current.dotProduct else { return false }
+#endif
+    switch output {
+    case .int8(_, _, let stage), .int16(_, _, let stage):
+        guard stage.fusedExact else { return false }
+    case .int32: break
+    }
+    let n = weights.outputChannels, k = weights.depth, k16 = weights.depth16
+    var packed = [Int8](repeating: 0, count: weights.paddedChannels * k16)
+    var sums = [Int32](repeating: 0, count: weights.paddedChannels)
+    for c in 0..<n {
+        for d in 0..<k {
+            let w = weights.weight(channel: c, depth: d)
+            packed[PackedGEMMWeights.dotIndex(channel: c, depth: d, depth16: k16)] = Int8(w)
+            sums[c] &+= Int32(w)
+        }
+    }
+    var done: Int32 = 0
+    packed.withUnsafeBufferPointer { w in
+        sums.withUnsafeBufferPointer { s in
+            withNEONOutput(output) { stage, out, stride, kind in
+                done = booth_gemm_s16_dot(a, rows, weights.depthStride, k, w.baseAddress, n, s.baseAddress, stage, out,
+                                          stride, kind)
+            }
+        }
+    }
+    return done != 0
 }
 
 /// `BOOTH_OUT_*` of CNeuralKernels.h.

@@ -4,7 +4,7 @@
 /// int8 form only; the int16 path refuses models that use it).
 public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public var name: StaticString
-    public let gemm: GEMMKernel
+    public var gemm: GEMMKernel
     public let depthwise: DepthwiseKernel<E>
     public let elementwise: ElementwiseKernel<E>
     public let requantize: RequantizeKernel<E>
@@ -56,11 +56,13 @@ public enum IntegerKernels {
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
         widthConversion: .neon)
 
-    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`.
+    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot` and the int16
+    /// GEMM through `sdot` (`gemmNEONDot`).
     public static let neonDot: IntegerKernelSet = {
         var set = neon
         set.name = "neon-dot"
         set.gemm8 = gemm8Dot
+        set.gemm = gemmNEONDot
         return set
     }()
 
@@ -113,6 +115,14 @@ public enum IntegerKernels {
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, logistic: logisticNEON)
 
+    /// aarch64 with the dot-product extension (Cortex-A76): `neon16` with `gemmNEONDot`.
+    public static let neonDot16: IntegerKernelSetOf<Int16> = {
+        var set = neon16
+        set.name = "neon-dot16"
+        set.gemm = gemmNEONDot
+        return set
+    }()
+
     public static let avx2_16 = IntegerKernelSetOf<Int16>(
         name: "avx2_16", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
@@ -126,13 +136,14 @@ public enum IntegerKernels {
 #if arch(x86_64)
         if features.avx2 { return [scalar16, simd16, avx2_16] }
 #endif
-        return features.neon ? [scalar16, simd16, neon16] : [scalar16, simd16]
+        if !features.neon { return [scalar16, simd16] }
+        return features.dotProduct ? [scalar16, simd16, neon16, neonDot16] : [scalar16, simd16, neon16]
     }
 
     public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
 #if arch(x86_64)
         if features.avx2 { return avx2_16 }
 #endif
-        return features.neon ? neon16 : simd16
+        return features.neon ? (features.dotProduct ? neonDot16 : neon16) : simd16
     }
 }

@@ -301,6 +301,22 @@ void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, in
 void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
                     int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output);
 
+/* MARK: dot (neural_dot.c): the int16 GEMM through `sdot` (ARMv8.2 dot product, Cortex-A76).
+ * booth_gemm_s16's C[r][n] = Σ_k A[r][k] · W[n][k] with the int16 activations split into a signed
+ * high byte h = x >> 8 and a low byte l = (x & 0xFF) − 128 (x = 256·h + l + 128), each summed with
+ * `sdot` against the int8 filters, the accumulators of l starting at bias[n] + 128 · row_sums[n]
+ * (128 · row_sums[n] for BOOTH_OUT_INT32), then low + 256 · high: the same int32 in wrapping
+ * arithmetic, so the same output bits as booth_gemm_s16. `a`: `rows` rows, `a_stride` int16 apart,
+ * `depth` read from each; `w`: booth_gemm_s8_dot's packing ([block of 16][k16 / 4][16 channels][4],
+ * k16 the depth rounded up to 16, zero past the depth and past `channels`); `row_sums`: Σ_k W[n][k]
+ * padded to a multiple of 16 channels; stage, output and kinds as booth_gemm_s16. The split rows
+ * are kept in a 16 KB stack panel (two rows at least), so depths above 4096 are refused: returns 0
+ * (nothing written), else 1. On aarch64 only on a CPU with asimddp (booth_cpu_has_dotprod());
+ * elsewhere a portable C version of the same arithmetic (with the scalar output stage). */
+int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                       ptrdiff_t channels, const int32_t *row_sums, const booth_output_stage *stage, void *out,
+                       ptrdiff_t out_stride, int out_kind);
+
 #ifdef __cplusplus
 }
 #endif

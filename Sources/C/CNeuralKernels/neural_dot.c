@@ -1,0 +1,343 @@
+/* The int16 GEMM through `sdot` (ARMv8.2 dot product, Cortex-A76; see include/CNeuralKernels.h,
+ * booth_gemm_s16_dot).
+ *
+ * Each int16 activation x is split into a signed high byte h = x >> 8 and a signed low byte
+ * l = (x & 0xFF) − 128, so that x = 256·h + l + 128 and
+ *   Σ x·w = 256·Σ h·w + Σ l·w + 128·Σ w.
+ * Both sums are int8 × int8 dot products (`sdot`, four products per int32 lane), the last term
+ * is a per-channel constant folded into the accumulators' start. In wrapping int32 arithmetic
+ * every regrouping of the same products is the same number, so the result is bit for bit the
+ * int16 path's (booth_gemm_s16, gemmScalar). */
+#include "CNeuralKernels.h"
+
+#include <string.h>
+
+/* The panel of split activations a call may keep on the stack: two rows of `depth` rounded up to
+ * 16, two bytes per value. Deeper GEMMs are refused (return 0). */
+#define DOT16_PANEL_BYTES 16384
+
+#if defined(__aarch64__)
+/* As neural_kernels.c: GCC's pre-allocation scheduling hoists a fully unrolled tile's loads until
+ * the accumulators spill. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-schedule-insns")
+#endif
+#include <arm_neon.h>
+
+#define DOT16_TARGET __attribute__((target("arch=armv8.2-a+dotprod")))
+#define DOT16_INLINE static inline __attribute__((always_inline))
+
+/* Duplicated from neural_kernels.c (static there): the output stage's constants for four channels
+ * and TFLite's MultiplyByQuantizedMultiplier fix-up before `srshl` (see `fixup4` and `out_row16`
+ * in that file for the argument that this is bit for bit the scalar reference). */
+typedef struct {
+    int32x4_t left, multiplier, negative_right;
+} dot16_stage4;
+
+DOT16_INLINE int32x4_t dot16_fixup(int32x4_t x, int32x4_t negative_right) {
+    return vsraq_n_s32(x, vandq_s32(x, negative_right), 31);
+}
+
+/* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
+ * pieces. */
+DOT16_INLINE void dot16_store_bytes(void *out, int8x16_t b0, int8x16_t b1, size_t n) {
+    int8_t *o = (int8_t *)out;
+    if (n & 16) { vst1q_s8(o, b0); o += 16; b0 = b1; }
+    if (n & 8) { vst1_s8(o, vget_low_s8(b0)); o += 8; b0 = vextq_s8(b0, b0, 8); }
+    if (n & 4) { vst1q_lane_s32((int32_t *)(void *)o, vreinterpretq_s32_s8(b0), 0); o += 4; b0 = vextq_s8(b0, b0, 4); }
+    if (n & 2) { vst1q_lane_s16((int16_t *)(void *)o, vreinterpretq_s16_s8(b0), 0); o += 2; b0 = vextq_s8(b0, b0, 2); }
+    if (n & 1) vst1q_lane_s8(o, b0, 0);
+}
+
+/* One row's sixteen (eight with `half`) int32 results stored as `kind`: raw, or requantised
+ * (`sqrdmulh`, fixed-up `srshl`, the zero point with `addzp`, saturating narrows and the clamp in
+ * the narrow type, whose bounds lie in the output type: clamp(sat(v)) = clamp(v)). */
+DOT16_INLINE void dot16_out_row(int kind, int half, int shifted, int addzp, int32x4_t v0, int32x4_t v1, int32x4_t v2,
+                                int32x4_t v3, const dot16_stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
+                                char *out, ptrdiff_t valid) {
+    if (kind == BOOTH_OUT_INT32) {
+        int32_t *o = (int32_t *)(void *)out;
+        if (valid == 16) {
+            vst1q_s32(o, v0); vst1q_s32(o + 4, v1); vst1q_s32(o + 8, v2); vst1q_s32(o + 12, v3);
+            return;
+        }
+        if (valid >= 8) { vst1q_s32(o, v0); vst1q_s32(o + 4, v1); o += 8; v0 = v2; v1 = v3; valid -= 8; }
+        dot16_store_bytes(o, vreinterpretq_s8_s32(v0), vreinterpretq_s8_s32(v1), (size_t)valid * 4);
+        return;
+    }
+#define SCALE(v, j)                                                                              \
+    ({                                                                                           \
+        int32x4_t x_ = shifted ? vshlq_s32(v, s[j].left) : v;                                    \
+        x_ = vqrdmulhq_s32(x_, s[j].multiplier);                                                 \
+        x_ = vrshlq_s32(dot16_fixup(x_, s[j].negative_right), s[j].negative_right);              \
+        addzp ? vaddq_s32(x_, zp) : x_;                                                          \
+    })
+    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(SCALE(v0, 0)), SCALE(v1, 1));
+    int16x8_t h1 = half ? h0 : vqmovn_high_s32(vqmovn_s32(SCALE(v2, 2)), SCALE(v3, 3));
+#undef SCALE
+    if (kind == BOOTH_OUT_INT8) {
+        int8x16_t b = half ? vcombine_s8(vqmovn_s16(h0), vqmovn_s16(h0)) : vqmovn_high_s16(vqmovn_s16(h0), h1);
+        int8x16_t lo8 = vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16)), hi8 = vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16));
+        b = vminq_s8(vmaxq_s8(b, lo8), hi8);
+        if (valid == 16) vst1q_s8((int8_t *)out, b);
+        else if (valid == 8) vst1_s8((int8_t *)out, vget_low_s8(b));
+        else dot16_store_bytes(out, b, b, (size_t)valid);
+    } else {
+        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
+        if (!half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
+        if (valid == 16) { vst1q_s16((int16_t *)(void *)out, h0); vst1q_s16((int16_t *)(void *)out + 8, h1); }
+        else if (valid == 8) vst1q_s16((int16_t *)(void *)out, h0);
+        else dot16_store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
+    }
+}
+
+/* Rows `r0 ..< r0 + n` of `a` split into the panel: per row, per 16 values, the 16 high bytes
+ * then the 16 low bytes − 128 (`uzp2` / `uzp1` of the two int16 vectors, `eor` 0x80). The last
+ * chunk of a row reads 16 values where the next row follows, else only `depth` values; the bytes
+ * past the depth meet zero filters. */
+DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, ptrdiff_t n, ptrdiff_t n_all,
+                              int8_t *panel, ptrdiff_t panel_stride) {
+    ptrdiff_t full = depth / 16 * 16, tail = depth - full;
+    int8x16_t bias = vdupq_n_s8(-128);
+    for (ptrdiff_t r = 0; r < n; r++) {
+        const int16_t *x = a + r * a_stride;
+        int8_t *p = panel + r * panel_stride;
+        ptrdiff_t k = 0;
+        for (; k < full; k += 16, p += 32) {
+            int8x16_t v0 = vreinterpretq_s8_s16(vld1q_s16(x + k)), v1 = vreinterpretq_s8_s16(vld1q_s16(x + k + 8));
+            vst1q_s8(p, vuzp2q_s8(v0, v1));
+            vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
+        }
+        /* The tail: all but the call's last row read 16 values (the rest lie in the next row, and
+         * meet zero filters); the last row value by value (a zero-filled copy became a memcpy call). */
+        if (tail && r + 1 < n_all) {
+            int8x16_t v0 = vreinterpretq_s8_s16(vld1q_s16(x + k)), v1 = vreinterpretq_s8_s16(vld1q_s16(x + k + 8));
+            vst1q_s8(p, vuzp2q_s8(v0, v1));
+            vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
+            continue;
+        }
+        for (ptrdiff_t i = 0; tail && i < 16; i++) {
+            int32_t v = i < tail ? x[k + i] : 0;
+            p[i] = (int8_t)(v >> 8);
+            p[16 + i] = (int8_t)((v & 0xFF) - 128);
+        }
+    }
+}
+
+/* `R` (1 or 2) panel rows × 16 channels (the first 4·G of them; G 2 or 4) of one block over
+ * `chunks` chunks of 16 k: per row and channel quad an accumulator of the high bytes (from 0)
+ * and one of the low bytes (from `start`), four `sdot` by element per chunk each; then
+ * low + 256·high (`mla`) and the output. Sixteen accumulators, four activation and four filter
+ * registers. */
+DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, ptrdiff_t chunks, const int8_t *w,
+                                          int R, int G, const int32x4_t *start, const dot16_stage4 *s, int kind,
+                                          int shifted, int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
+                                          char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
+#define OPAQUE(q) __asm__("" : "+r"(q))
+    OPAQUE(start);
+    int32x4_t z = vdupq_n_s32(0);
+    int32x4_t h00 = z, h01 = z, h02 = z, h03 = z, h10 = z, h11 = z, h12 = z, h13 = z;
+    int32x4_t l00 = start[0], l01 = start[1], l02 = G > 2 ? start[2] : z, l03 = G > 2 ? start[3] : z;
+    int32x4_t l10 = l00, l11 = l01, l12 = l02, l13 = l03;
+    const int8_t *p0 = p, *p1 = p + panel_stride;
+#define DOT_QUAD(q)                                                                                       \
+    do {                                                                                                  \
+        int8x16_t w0 = vld1q_s8(w + 64 * (q)), w1 = vld1q_s8(w + 64 * (q) + 16);                          \
+        int8x16_t w2 = G > 2 ? vld1q_s8(w + 64 * (q) + 32) : w0, w3 = G > 2 ? vld1q_s8(w + 64 * (q) + 48) : w0; \
+        h00 = vdotq_laneq_s32(h00, w0, x0h, q); l00 = vdotq_laneq_s32(l00, w0, x0l, q);                    \
+        h01 = vdotq_laneq_s32(h01, w1, x0h, q); l01 = vdotq_laneq_s32(l01, w1, x0l, q);                    \
+        if (G > 2) {                                                                                      \
+            h02 = vdotq_laneq_s32(h02, w2, x0h, q); l02 = vdotq_laneq_s32(l02, w2, x0l, q);                \
+            h03 = vdotq_laneq_s32(h03, w3, x0h, q); l03 = vdotq_laneq_s32(l03, w3, x0l, q);                \
+        }                                                                                                 \
+        if (R > 1) {                                                                                      \
+            h10 = vdotq_laneq_s32(h10, w0, x1h, q); l10 = vdotq_laneq_s32(l10, w0, x1l, q);                \
+            h11 = vdotq_laneq_s32(h11, w1, x1h, q); l11 = vdotq_laneq_s32(l11, w1, x1l, q);                \
+            if (G > 2) {                                                                                  \
+                h12 = vdotq_laneq_s32(h12, w2, x1h, q); l12 = vdotq_laneq_s32(l12, w2, x1l, q);            \
+                h13 = vdotq_laneq_s32(h13, w3, x1h, q); l13 = vdotq_laneq_s32(l13, w3, x1l, q);            \
+            }                                                                                             \
+        }                                                                                                 \
+    } while (0)
+    for (ptrdiff_t c = 0; c < chunks; c++) {
+        int8x16_t x0h = vld1q_s8(p0), x0l = vld1q_s8(p0 + 16);
+        int8x16_t x1h = R > 1 ? vld1q_s8(p1) : x0h, x1l = R > 1 ? vld1q_s8(p1 + 16) : x0l;
+        p0 += 32;
+        p1 += 32;
+        DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
+        w += 256;
+    }
+#undef DOT_QUAD
+    OPAQUE(s);
+#undef OPAQUE
+    dot16_out_row(kind, G == 2, shifted, addzp, vmlaq_n_s32(l00, h00, 256), vmlaq_n_s32(l01, h01, 256),
+                  vmlaq_n_s32(l02, h02, 256), vmlaq_n_s32(l03, h03, 256), s, zp, lo16, hi16, o, valid);
+    if (R > 1)
+        dot16_out_row(kind, G == 2, shifted, addzp, vmlaq_n_s32(l10, h10, 256), vmlaq_n_s32(l11, h11, 256),
+                      vmlaq_n_s32(l12, h12, 256), vmlaq_n_s32(l13, h13, 256), s, zp, lo16, hi16, o + o_stride, valid);
+}
+
+/* Rows `0 ..< n` of the panel for one block: 2-row tiles, then one row. */
+DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, ptrdiff_t n, ptrdiff_t chunks,
+                                          const int8_t *w, int G, const int32x4_t *start, const dot16_stage4 *s,
+                                          int kind, int shifted, int addzp, int32x4_t zp, int16x8_t lo16,
+                                          int16x8_t hi16, char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
+    ptrdiff_t r = 0;
+    for (; r + 2 <= n; r += 2)
+        dot16_tile(panel + r * panel_stride, panel_stride, chunks, w, 2, G, start, s, kind, shifted, addzp, zp, lo16,
+                   hi16, o + r * o_stride, o_stride, valid);
+    if (r < n)
+        dot16_tile(panel + r * panel_stride, panel_stride, chunks, w, 1, G, start, s, kind, shifted, addzp, zp, lo16,
+                   hi16, o + r * o_stride, o_stride, valid);
+}
+
+DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                                            const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
+                                            const booth_output_stage *stage, void *out, ptrdiff_t out_stride,
+                                            int kind) {
+    ptrdiff_t k16 = (depth + 15) / 16 * 16, chunks = k16 / 16, panel_stride = 2 * k16;
+    ptrdiff_t group = DOT16_PANEL_BYTES / panel_stride;
+    int8_t panel[DOT16_PANEL_BYTES] __attribute__((aligned(16)));
+    size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
+    ptrdiff_t ob = out_stride * (ptrdiff_t)esize;
+    int32x4_t zp = vdupq_n_s32(kind == BOOTH_OUT_INT32 ? 0 : stage->zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum));
+    int16x8_t hi16 = vdupq_n_s16((int16_t)(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum));
+    int addzp = kind != BOOTH_OUT_INT32 && stage->zero_point != 0;
+    for (ptrdiff_t r0 = 0; r0 < rows; r0 += group) {
+        ptrdiff_t n = rows - r0 < group ? rows - r0 : group;
+        dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
+        for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
+            ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
+            int32x4_t start[4];
+            dot16_stage4 s[4];
+            int32x4_t any = vdupq_n_s32(0);
+            for (int j = 0; j < 4; j++) {
+                /* The low bytes' accumulators start at bias + 128·Σw (wrapping). */
+                int32x4_t c128 = vshlq_n_s32(vld1q_s32(row_sums + n0 + 4 * j), 7);
+                if (kind == BOOTH_OUT_INT32) {
+                    start[j] = c128;
+                    s[j].left = s[j].multiplier = s[j].negative_right = vdupq_n_s32(0);
+                } else {
+                    start[j] = vaddq_s32(vld1q_s32(stage->bias + n0 + 4 * j), c128);
+                    s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
+                    s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
+                    s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
+                    any = vorrq_s32(any, s[j].left);
+                }
+            }
+            int shifted = vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
+            const int8_t *wb = w + n0 * k16;
+            char *o = (char *)out + (size_t)n0 * esize + (size_t)(r0 * ob);
+            int G = valid <= 8 ? 2 : 4;
+#define RUN(GG, SH, ZP) dot16_rows(panel, panel_stride, n, chunks, wb, GG, start, s, kind, SH, ZP, zp, lo16, hi16, o, ob, valid)
+            if (kind == BOOTH_OUT_INT32) {
+                if (G == 2) RUN(2, 0, 0); else RUN(4, 0, 0);
+            } else if (G == 2) {
+                if (shifted) { if (addzp) RUN(2, 1, 1); else RUN(2, 1, 0); }
+                else { if (addzp) RUN(2, 0, 1); else RUN(2, 0, 0); }
+            } else {
+                if (shifted) { if (addzp) RUN(4, 1, 1); else RUN(4, 1, 0); }
+                else { if (addzp) RUN(4, 0, 1); else RUN(4, 0, 0); }
+            }
+#undef RUN
+        }
+    }
+}
+
+static DOT16_TARGET void gemm_s16_dot_int8(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
+                                           const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
+                                           const booth_output_stage *stage, void *out, ptrdiff_t os) {
+    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, stage, out, os, BOOTH_OUT_INT8);
+}
+
+static DOT16_TARGET void gemm_s16_dot_int16(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
+                                            const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
+                                            const booth_output_stage *stage, void *out, ptrdiff_t os) {
+    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, stage, out, os, BOOTH_OUT_INT16);
+}
+
+static DOT16_TARGET void gemm_s16_dot_int32(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
+                                            const int8_t *w, ptrdiff_t channels, const int32_t *row_sums, void *out,
+                                            ptrdiff_t os) {
+    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, NULL, out, os, BOOTH_OUT_INT32);
+}
+
+DOT16_TARGET int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
+                                    const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
+                                    const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    if (depth <= 0 || 4 * ((depth + 15) / 16 * 16) > DOT16_PANEL_BYTES) return 0;
+    switch (out_kind) {
+    case BOOTH_OUT_INT8: gemm_s16_dot_int8(a, rows, a_stride, depth, w, channels, row_sums, stage, out, out_stride); break;
+    case BOOTH_OUT_INT16: gemm_s16_dot_int16(a, rows, a_stride, depth, w, channels, row_sums, stage, out, out_stride); break;
+    default: gemm_s16_dot_int32(a, rows, a_stride, depth, w, channels, row_sums, out, out_stride); break;
+    }
+    return 1;
+}
+
+#else
+
+/* Elsewhere: the same arithmetic in portable C (the split, the two dot products per quad, the
+ * 128·Σw start, low + 256·high in wrapping int32), so the identity is tested on every CPU, and
+ * the scalar output stage (NeuralCore's multiplyByQuantizedMultiplier, + zero point, clamp). */
+
+static int32_t dot16_wrap_add(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); }
+static int32_t dot16_wrap_mul(int32_t x, int32_t y) { return (int32_t)((uint32_t)x * (uint32_t)y); }
+
+static int32_t dot16_srdhm(int32_t a, int32_t b) {
+    if (a == b && a == INT32_MIN) return INT32_MAX;
+    int64_t ab = (int64_t)a * (int64_t)b;
+    int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+static int32_t dot16_rdpot(int32_t x, int32_t e) {
+    int32_t mask = (int32_t)((1u << e) - 1);
+    int32_t remainder = x & mask;
+    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
+                       ptrdiff_t channels, const int32_t *row_sums, const booth_output_stage *stage, void *out,
+                       ptrdiff_t out_stride, int out_kind) {
+    if (depth <= 0 || 4 * ((depth + 15) / 16 * 16) > DOT16_PANEL_BYTES) return 0;
+    ptrdiff_t k16 = (depth + 15) / 16 * 16;
+    for (ptrdiff_t r = 0; r < rows; r++) {
+        const int16_t *x = a + r * a_stride;
+        for (ptrdiff_t n = 0; n < channels; n++) {
+            const int8_t *wb = w + (n / 16) * 16 * k16 + (n % 16) * 4;
+            int32_t high = 0;
+            int32_t low = dot16_wrap_mul(row_sums[n], 128);
+            if (out_kind != BOOTH_OUT_INT32) low = dot16_wrap_add(low, stage->bias[n]);
+            for (ptrdiff_t q = 0; q < k16 / 4; q++) {
+                const int8_t *wq = wb + q * 64;
+                int32_t dh = 0, dl = 0;
+                for (int i = 0; i < 4; i++) {
+                    ptrdiff_t d = q * 4 + i;
+                    int16_t v = d < depth ? x[d] : 0;
+                    int32_t h = (int8_t)(v >> 8);
+                    int32_t l = (int32_t)(v & 0xFF) - 128;
+                    dh += h * wq[i];
+                    dl += l * wq[i];
+                }
+                high = dot16_wrap_add(high, dh);
+                low = dot16_wrap_add(low, dl);
+            }
+            int32_t acc = dot16_wrap_add(low, dot16_wrap_mul(high, 256));
+            if (out_kind == BOOTH_OUT_INT32) {
+                ((int32_t *)out)[r * out_stride + n] = acc;
+                continue;
+            }
+            int32_t v = dot16_wrap_mul(acc, (int32_t)(1u << stage->left_shift[n]));
+            v = dot16_rdpot(dot16_srdhm(v, stage->multiplier[n]), stage->right_shift[n]);
+            v = dot16_wrap_add(v, stage->zero_point);
+            v = v < stage->minimum ? stage->minimum : v > stage->maximum ? stage->maximum : v;
+            if (out_kind == BOOTH_OUT_INT8) ((int8_t *)out)[r * out_stride + n] = (int8_t)v;
+            else ((int16_t *)out)[r * out_stride + n] = (int16_t)v;
+        }
+    }
+    return 1;
+}
+
+#endif
