@@ -72,7 +72,7 @@ import Testing
 
     /// A run's final PRELU fused with its int8 output (`IntegerKernelSetOf.islandPReLU`, the `neon`
     /// set's `IslandPReLUKernel.c`): on the mesh (int8, PRELUs after convolutions and ADDs) with
-    /// two PRELU-only runs, a CONV_2D + PRELU run and a PRELU + next-operation run (not fused), the
+    /// two PRELU-only runs, a run of an operation and its PRELU and a PRELU + next-operation run (not fused), the
     /// outputs are the separate passes' bits; a kernel writing zeros instead changes them (the
     /// fused path is the one taken).
     @Test func fusedPReLUEdgesGiveTheSeparatePassesBits() throws {
@@ -81,9 +81,8 @@ import Testing
         let ops = try Interpreter(model: bytes, path: .float).graph.operations
         let prelus = ops.indices.filter { if case .prelu = ops[$0].kind { return true } else { return false } }
         #expect(prelus.count > 10)
-        let conv = prelus.dropFirst(4).first { k in
-            if case .conv2D = ops[k - 1].kind, ops[k].inputs[0] == ops[k - 1].output { return true } else { return false }
-        }!
+        // A PRELU right after the operation producing its input (a CONV_2D or ADD in the mesh).
+        let conv = try #require(prelus.dropFirst(4).first { ops[$0].inputs[0] == ops[$0 - 1].output })
         table.floatTensors = [ops[prelus[0]].output, ops[prelus[2]].output, ops[conv - 1].output, ops[conv].output,
                               ops[prelus.last!].output, ops[prelus.last! + 1].output]
         func kernels(_ prelu: IslandPReLUKernel?) -> InterpreterKernels {
