@@ -70,6 +70,40 @@ import Testing
         #expect(sum / Float(f.count) < 0.05, "mean |integer − float| \(sum / Float(f.count))")
     }
 
+    /// A run's final PRELU fused with its int8 output (`IntegerKernelSetOf.islandPReLU`, the `neon`
+    /// set's `IslandPReLUKernel.c`): on the mesh (int8, PRELUs after convolutions and ADDs) with
+    /// two PRELU-only runs, a run of an operation and its PRELU and a PRELU + next-operation run (not fused), the
+    /// outputs are the separate passes' bits; a kernel writing zeros instead changes them (the
+    /// fused path is the one taken).
+    @Test func fusedPReLUEdgesGiveTheSeparatePassesBits() throws {
+        let bytes = try LiteRTReferenceTests.modelBytes("face_landmark")
+        var table = try MixedPrecisionTests.table(bytes, settings: .unit)
+        let ops = try Interpreter(model: bytes, path: .float).graph.operations
+        let prelus = ops.indices.filter { if case .prelu = ops[$0].kind { return true } else { return false } }
+        #expect(prelus.count > 10)
+        // A PRELU right after the operation producing its input (a CONV_2D or ADD in the mesh).
+        let conv = try #require(prelus.dropFirst(4).first { ops[$0].inputs[0] == ops[$0 - 1].output })
+        table.floatTensors = [ops[prelus[0]].output, ops[prelus[2]].output, ops[conv - 1].output, ops[conv].output,
+                              ops[prelus.last!].output, ops[prelus.last! + 1].output]
+        func kernels(_ prelu: IslandPReLUKernel?) -> InterpreterKernels {
+            var k = InterpreterKernels.native
+            k.int8.islandPReLU = prelu
+            return k
+        }
+        let zeros = IslandPReLUKernel(quantized: { _, _, _, pixels, channels, _, out in out.update(repeating: 0, count: pixels * channels) },
+                                      float: { _, _, pixels, channels, _, out in out.update(repeating: 0, count: pixels * channels) })
+        let passes = try Self.integer(bytes, table, kernels: kernels(nil))
+        let fused = try Self.integer(bytes, table, kernels: kernels(.c))
+        let reference = try Self.integer(bytes, table, kernels: kernels(.reference))
+        let broken = try Self.integer(bytes, table, kernels: kernels(zeros))
+        for o in 0..<passes.outputCount {
+            let want = MixedPrecisionTests.run(passes, seed: 9, output: o).map(\.bitPattern)
+            #expect(MixedPrecisionTests.run(fused, seed: 9, output: o).map(\.bitPattern) == want, "output \(o)")
+            #expect(MixedPrecisionTests.run(reference, seed: 9, output: o).map(\.bitPattern) == want, "output \(o)")
+            #expect(MixedPrecisionTests.run(broken, seed: 9, output: o).map(\.bitPattern) != want, "output \(o)")
+        }
+    }
+
     /// A float record for a tensor past the graph is refused at load with the tensor named.
     @Test func aFloatRecordForAMissingTensorIsRefused() throws {
         let bytes = try LiteRTReferenceTests.modelBytes("selfie_segmentation_landscape")

@@ -74,4 +74,40 @@ import TestSupport
         checkMean(Int8.self, seed: 2111)
         checkMean(Int16.self, seed: 2112)
     }
+
+    /// A float island's PRELU fused with its int8 edges (`IslandPReLUKernel.c`, the `neon` set's
+    /// `islandPReLU`) against the island's separate passes: `dequantizeScalar`, the float path's
+    /// PRELU (`x < 0 ? x · alpha : x`) and `quantizeScalar`, byte for byte; and the Swift
+    /// `IslandPReLUKernel.reference` likewise. Channel counts around 8 and 16, output zero points
+    /// inside and outside int8 (the C kernel's scalar route), scales that saturate both ends.
+    @Test func islandPReLUMatchesTheSeparatePasses() {
+        var g = SeededGenerator(seed: 2121)
+        for c in Self.channelCounts + [32, 64, 128] {
+            for pixels in [1, 3, 16] {
+                let pin = QuantParams(scale: Float.random(in: 0.01...0.2, using: &g), zeroPoint: Int32.random(in: -128...127, using: &g))
+                let wide = pixels == 3
+                let pout = QuantParams(scale: pin.scale * Float.random(in: wide ? 0.2...0.6 : 0.8...3, using: &g),
+                                       zeroPoint: c == 33 ? 200 : Int32.random(in: -128...127, using: &g))
+                let alpha = (0..<c).map { i in i % 5 == 0 ? 0 : Float.random(in: -2...3, using: &g) }
+                let n = pixels * c
+                let q = (0..<n).map { _ in Int8.random(in: .min ... .max, using: &g) }
+                var x = [Float](repeating: 0, count: n), y = x
+                dequantizeScalar(q, n, pin, &x)
+                for i in 0..<n { y[i] = x[i] < 0 ? x[i] * alpha[i % c] : x[i] }
+                var want = [Int8](repeating: 0, count: n)
+                quantizeScalar(y, n, pout, &want)
+                for kernel in [IslandPReLUKernel.c, .reference] {
+                    var got = [Int8](repeating: 1, count: n), gotFloat = got
+                    got.withUnsafeMutableBufferPointer { kernel.quantized(q, pin, alpha, pixels, c, pout, $0.baseAddress!) }
+                    gotFloat.withUnsafeMutableBufferPointer { kernel.float(x, alpha, pixels, c, pout, $0.baseAddress!) }
+                    #expect(got == want, "int8 input c\(c) pixels \(pixels) \(pin) \(pout)")
+                    #expect(gotFloat == want, "float input c\(c) pixels \(pixels) \(pout)")
+                }
+                // In place (the island's input and output may share a slot).
+                var inPlace = q
+                inPlace.withUnsafeMutableBufferPointer { IslandPReLUKernel.c.quantized(UnsafePointer($0.baseAddress!), pin, alpha, pixels, c, pout, $0.baseAddress!) }
+                #expect(inPlace == want, "in place c\(c) pixels \(pixels)")
+            }
+        }
+    }
 }

@@ -296,3 +296,117 @@ void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, in
 }
 
 #endif
+
+/* MARK: a float island's PRELU with its int8 edges (NeuralCore's FloatIsland)
+ *
+ * The three passes an island of one PRELU runs (booth_dequantize_s8, the float path's PRELU
+ * booth_binary_f32 with a per-channel slope, booth_quantize_s8), one value at a time in the same
+ * float operations: x = in_scale · (q − in_zp), y = x < 0 ? x · alpha[c] : x,
+ * clamp(round_half_away(y · out_inverse_scale) + out_zp). No rounding differs from the passes:
+ * every product is the same single float multiply, and the quantisation's int32 route is the one
+ * booth_quantize_s8 documents (exact against the float sum for |round(·)| < 2^24, saturating
+ * to the same side beyond). */
+static inline int8_t island_quantize_one(float y, float inverse_scale, int32_t zp) {
+    float v = __builtin_roundf(y * inverse_scale);
+    v = v + (float)zp;
+    return (int8_t)(int32_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+static inline float island_prelu_one(float x, float a) {
+    float ax = x * a;
+    return x < 0 ? ax : x;
+}
+
+static inline int8_t island_one_s8(int8_t q, float in_scale, int32_t in_zp, float a, float inverse_scale, int32_t zp) {
+    float x = in_scale * (float)((int32_t)q - in_zp);
+    return island_quantize_one(island_prelu_one(x, a), inverse_scale, zp);
+}
+
+#if defined(__aarch64__)
+/* y = x < 0 ? x · a : x on four lanes (booth_binary_f32's PRELU: `fcmlt`, `fmul`, `bsl`). */
+static inline float32x4_t island_prelu4(float32x4_t x, float32x4_t a) {
+    return vbslq_f32(vcltzq_f32(x), vmulq_f32(x, a), x);
+}
+
+/* Eight values y · inverse_scale rounded half away from zero (`fcvtas`), narrowed with saturation
+ * to int16, plus the zero point with saturation (booth_quantize_s8's route). */
+static inline int16x8_t island_round8(float32x4_t y0, float32x4_t y1, float32x4_t inv, int16x8_t zp) {
+    int32x4_t r0 = vcvtaq_s32_f32(vmulq_f32(y0, inv)), r1 = vcvtaq_s32_f32(vmulq_f32(y1, inv));
+    return vqaddq_s16(vqmovn_high_s32(vqmovn_s32(r0), r1), zp);
+}
+
+/* in_scale · (int32)(q − zp) of eight int16 differences, as two float quartets. */
+static inline void island_dequantize8(int16x8_t d, float32x4_t s, float32x4_t *x0, float32x4_t *x1) {
+    *x0 = vmulq_f32(s, vcvtq_f32_s32(vmovl_s16(vget_low_s16(d))));
+    *x1 = vmulq_f32(s, vcvtq_f32_s32(vmovl_high_s16(d)));
+}
+#endif
+
+void booth_island_prelu_s8(const int8_t *in, float in_scale, int32_t in_zp, const float *alpha, ptrdiff_t pixels,
+                           ptrdiff_t channels, float out_inverse_scale, int32_t out_zp, int8_t *out) {
+#if defined(__aarch64__)
+    if (in_zp >= -128 && in_zp <= 127 && out_zp >= -128 && out_zp <= 127) {
+        float32x4_t s = vdupq_n_f32(in_scale), inv = vdupq_n_f32(out_inverse_scale);
+        int8x16_t izp = vdupq_n_s8((int8_t)in_zp);
+        int16x8_t ozp = vdupq_n_s16((int16_t)out_zp);
+        for (ptrdiff_t p = 0; p < pixels; p++, in += channels, out += channels) {
+            ptrdiff_t c = 0;
+            for (; c + 16 <= channels; c += 16) {
+                int8x16_t q = vld1q_s8(in + c);
+                float32x4_t x0, x1, x2, x3;
+                island_dequantize8(vsubl_s8(vget_low_s8(q), vget_low_s8(izp)), s, &x0, &x1);
+                island_dequantize8(vsubl_high_s8(q, izp), s, &x2, &x3);
+                x0 = island_prelu4(x0, vld1q_f32(alpha + c));
+                x1 = island_prelu4(x1, vld1q_f32(alpha + c + 4));
+                x2 = island_prelu4(x2, vld1q_f32(alpha + c + 8));
+                x3 = island_prelu4(x3, vld1q_f32(alpha + c + 12));
+                int16x8_t a = island_round8(x0, x1, inv, ozp), b = island_round8(x2, x3, inv, ozp);
+                vst1q_s8(out + c, vqmovn_high_s16(vqmovn_s16(a), b));
+            }
+            for (; c + 8 <= channels; c += 8) {
+                float32x4_t x0, x1;
+                island_dequantize8(vsubl_s8(vld1_s8(in + c), vget_low_s8(izp)), s, &x0, &x1);
+                x0 = island_prelu4(x0, vld1q_f32(alpha + c));
+                x1 = island_prelu4(x1, vld1q_f32(alpha + c + 4));
+                vst1_s8(out + c, vqmovn_s16(island_round8(x0, x1, inv, ozp)));
+            }
+            for (; c < channels; c++) out[c] = island_one_s8(in[c], in_scale, in_zp, alpha[c], out_inverse_scale, out_zp);
+        }
+        return;
+    }
+#endif
+    for (ptrdiff_t p = 0; p < pixels; p++, in += channels, out += channels)
+        for (ptrdiff_t c = 0; c < channels; c++)
+            out[c] = island_one_s8(in[c], in_scale, in_zp, alpha[c], out_inverse_scale, out_zp);
+}
+
+void booth_island_prelu_f32_s8(const float *in, const float *alpha, ptrdiff_t pixels, ptrdiff_t channels,
+                               float out_inverse_scale, int32_t out_zp, int8_t *out) {
+#if defined(__aarch64__)
+    if (out_zp >= -128 && out_zp <= 127) {
+        float32x4_t inv = vdupq_n_f32(out_inverse_scale);
+        int16x8_t ozp = vdupq_n_s16((int16_t)out_zp);
+        for (ptrdiff_t p = 0; p < pixels; p++, in += channels, out += channels) {
+            ptrdiff_t c = 0;
+            for (; c + 16 <= channels; c += 16) {
+                float32x4_t x0 = island_prelu4(vld1q_f32(in + c), vld1q_f32(alpha + c));
+                float32x4_t x1 = island_prelu4(vld1q_f32(in + c + 4), vld1q_f32(alpha + c + 4));
+                float32x4_t x2 = island_prelu4(vld1q_f32(in + c + 8), vld1q_f32(alpha + c + 8));
+                float32x4_t x3 = island_prelu4(vld1q_f32(in + c + 12), vld1q_f32(alpha + c + 12));
+                int16x8_t a = island_round8(x0, x1, inv, ozp), b = island_round8(x2, x3, inv, ozp);
+                vst1q_s8(out + c, vqmovn_high_s16(vqmovn_s16(a), b));
+            }
+            for (; c + 8 <= channels; c += 8) {
+                float32x4_t x0 = island_prelu4(vld1q_f32(in + c), vld1q_f32(alpha + c));
+                float32x4_t x1 = island_prelu4(vld1q_f32(in + c + 4), vld1q_f32(alpha + c + 4));
+                vst1_s8(out + c, vqmovn_s16(island_round8(x0, x1, inv, ozp)));
+            }
+            for (; c < channels; c++) out[c] = island_quantize_one(island_prelu_one(in[c], alpha[c]), out_inverse_scale, out_zp);
+        }
+        return;
+    }
+#endif
+    for (ptrdiff_t p = 0; p < pixels; p++, in += channels, out += channels)
+        for (ptrdiff_t c = 0; c < channels; c++)
+            out[c] = island_quantize_one(island_prelu_one(in[c], alpha[c]), out_inverse_scale, out_zp);
+}

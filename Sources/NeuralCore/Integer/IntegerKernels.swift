@@ -24,6 +24,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     /// The loop of a mixed-width program's int8 ↔ int16 conversions (`WidthConversion`) with this
     /// set (the scalar reference runs them one at a time whatever this says).
     public var widthConversion: WidthConversion.Variant = .simd
+    /// A float island's PRELU fused with its int8 edges (`FloatIsland`, neural_glue.c); nil: the
+    /// island runs its dequantise, float PRELU and quantise passes (the reference, and x86).
+    public var islandPReLU: IslandPReLUKernel? = nil
 }
 
 /// The int8 kernel table.
@@ -47,14 +50,14 @@ public enum IntegerKernels {
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
     /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`,
     /// `resizeBilinearNEON`, `quantizeNEON`, `dequantizeNEON`, `logisticNEON`, the width
-    /// conversions `WidthConversion.neon`; CNeuralKernels) and the pooling and MEAN of
-    /// neural_glue.c (`poolNEON`, `meanNEON`).
+    /// conversions `WidthConversion.neon`; CNeuralKernels) and the pooling, MEAN and float
+    /// islands' PRELU edges of neural_glue.c (`poolNEON`, `meanNEON`, `IslandPReLUKernel.c`).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeNEON, pool: poolNEON, mean: meanNEON, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
-        widthConversion: .neon)
+        widthConversion: .neon, islandPReLU: .c)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot` and the int16
     /// GEMM through `sdot` (`gemmNEONDot`).

@@ -301,6 +301,18 @@ void booth_mean_s8(const int8_t *input, ptrdiff_t pixels, ptrdiff_t channels, in
 void booth_mean_s16(const int16_t *input, ptrdiff_t pixels, ptrdiff_t channels, int32_t zp_in, int32_t multiplier,
                     int32_t left_shift, int32_t right_shift, int32_t zp_out, int16_t *output);
 
+/* A float island's PRELU with its int8 edges fused (NeuralCore's FloatIsland, neural_glue.c):
+ * `pixels` rows of `channels` values, channel c's slope alpha[c]. booth_island_prelu_s8 reads
+ * int8 (x = in_scale · (q − in_zp), booth_dequantize_s8's value), booth_island_prelu_f32_s8 float;
+ * both compute y = x < 0 ? x · alpha[c] : x (the float path's PRELU) and write
+ * clamp(round_half_away(y · out_inverse_scale) + out_zp) as int8 (booth_quantize_s8's value):
+ * bit for bit the separate passes, without the float tensors between them. `out` may be `in`
+ * (int8) but must not overlap it otherwise. */
+void booth_island_prelu_s8(const int8_t *in, float in_scale, int32_t in_zp, const float *alpha, ptrdiff_t pixels,
+                           ptrdiff_t channels, float out_inverse_scale, int32_t out_zp, int8_t *out);
+void booth_island_prelu_f32_s8(const float *in, const float *alpha, ptrdiff_t pixels, ptrdiff_t channels,
+                               float out_inverse_scale, int32_t out_zp, int8_t *out);
+
 /* MARK: dot (neural_dot.c): the int16 GEMM through `sdot` (ARMv8.2 dot product, Cortex-A76).
  * booth_gemm_s16's C[r][n] = Σ_k A[r][k] · W[n][k] with the int16 activations split into a signed
  * high byte h = x >> 8 and a low byte l = (x & 0xFF) − 128 (x = 256·h + l + 128), each summed with

@@ -98,23 +98,52 @@ final class FloatIsland {
         }
     }
 
+    /// The run's last operation when it is a PRELU with one slope per channel whose output goes
+    /// to one int8 slot only, computed with that slot's quantisation in one pass
+    /// (`IslandPReLUKernel`): from the int8 tensor it reads when it is the whole run (no float
+    /// values at all: iris_landmark's 45 PRELU-only runs), else from its float input in the run's
+    /// arena. The same bits as the float PRELU and the quantise pass.
+    struct FusedPReLU {
+        enum Input {
+            case int8(UnsafePointer<Int8>, QuantParams)
+            case float(UnsafePointer<Float>)
+        }
+        let input: Input
+        /// The slopes (the run's own copy; its float program no longer computes the PRELU).
+        let alpha: UnsafeMutablePointer<Float>
+        let pixels: Int, channels: Int
+        let output: QuantParams
+        let out: UnsafeMutablePointer<Int8>
+        let kernel: IslandPReLUKernel
+
+        @inline(__always)
+        func run() {
+            switch input {
+            case .int8(let p, let q): kernel.quantized(p, q, UnsafePointer(alpha), pixels, channels, output, out)
+            case .float(let p): kernel.float(p, UnsafePointer(alpha), pixels, channels, output, out)
+            }
+        }
+    }
+
     /// The graph operations the run computes (indices into the program's graph).
     let operations: Range<Int>
+    /// The run's operations in float (without a fused final PRELU).
     let program: FloatProgram
     /// The runs' shared arena (owned by the program's `IntegerArena`).
     let memory: Memory
     private let entries: [Edge<Source>]
     private let exits: [Edge<Sink>]
+    let fused: FusedPReLU?
 
     /// The run laid out in `layout`, in `memory` (at least `layout.plan.byteCount` bytes);
     /// `source(t)` says where the program keeps input tensor `t`, `sinks(t)` where output tensor
     /// `t` must go. `floatSIMD` selects the float path's SIMD kernels (false: its scalar reference).
-    init(_ layout: Layout, memory: Memory, elementCounts graph: Graph, floatSIMD: Bool,
+    /// With `prelu` a final PRELU that qualifies is computed by it (`FusedPReLU`).
+    init(_ layout: Layout, memory: Memory, elementCounts graph: Graph, floatSIMD: Bool, prelu: IslandPReLUKernel? = nil,
          source: (Int) throws(ModelError) -> Source, sinks: (Int) throws(ModelError) -> [Sink]) throws(ModelError) {
         precondition(layout.plan.byteCount <= memory.byteCount, "a float run larger than the shared arena")
         operations = layout.operations
         self.memory = memory
-        program = FloatProgram(graph: layout.graph, plan: layout.plan, arena: memory.base, scalarOnly: !floatSIMD, fused: true)
         let base = memory.base, plan = layout.plan
         func slot(_ t: Int) -> UnsafeMutablePointer<Float> {
             // Every input and output of the sub-graph is planned (MemoryPlan keeps them live).
@@ -126,16 +155,58 @@ final class FloatIsland {
         for t in layout.outputs {
             for s in try sinks(t) { exits.append(Edge(endpoint: s, island: slot(t), count: graph.tensors[t].elementCount)) }
         }
+        var sub = layout.graph
+        var fused: FusedPReLU? = nil
+        if let prelu, let op = sub.operations.last, let channels = Self.perChannelSlope(op, sub),
+           layout.outputs.contains(op.output) {
+            let x = op.inputs[0]
+            let writes = exits.indices.filter { exits[$0].island == slot(op.output) }
+            if writes.count == 1, case .int8(let out, let q) = exits[writes[0]].endpoint {
+                var input = FusedPReLU.Input.float(UnsafePointer(slot(x)))
+                var dropEntry: Int? = nil
+                // A run of the PRELU alone reads its input where the program keeps it.
+                if sub.operations.count == 1, let e = entries.firstIndex(where: { $0.island == slot(x) }) {
+                    switch entries[e].endpoint {
+                    case .int8(let p, let qin): input = .int8(p, qin); dropEntry = e
+                    case .float(let p): input = .float(p); dropEntry = e
+                    case .int16: break
+                    }
+                }
+                let slopes = sub.constant(op.inputs[1])
+                let alpha = UnsafeMutablePointer<Float>.allocate(capacity: channels)
+                slopes.withUnsafeBufferPointer { alpha.initialize(from: $0.baseAddress!, count: channels) }
+                fused = FusedPReLU(input: input, alpha: alpha, pixels: graph.tensors[op.output].elementCount / channels,
+                                   channels: channels, output: q, out: out, kernel: prelu)
+                exits.remove(at: writes[0])
+                if let dropEntry { entries.remove(at: dropEntry) }
+                sub.operations.removeLast()
+            }
+        }
+        program = FloatProgram(graph: sub, plan: plan, arena: base, scalarOnly: !floatSIMD, fused: true)
+        self.fused = fused
         self.entries = entries
         self.exits = exits
     }
 
+    deinit { fused?.alpha.deallocate() }
+
+    /// The channel count of PRELU `op` when its slope is a constant with one value per channel of
+    /// an input of the output's shape (the float path's rows with a broadcast-free slope row).
+    static func perChannelSlope(_ op: Operation, _ g: Graph) -> Int? {
+        guard case .prelu = op.kind, op.inputs.count == 2, op.inputs[0] >= 0, op.inputs[1] >= 0 else { return nil }
+        let x = g.tensors[op.inputs[0]], a = g.tensors[op.inputs[1]], y = g.tensors[op.output]
+        guard a.constantOffset != nil, x.shape4.count == 4, x.shape4 == y.shape4, a.shape4.count == 4 else { return nil }
+        let c = x.shape4[3]
+        guard c > 0, a.shape4 == [1, 1, 1, c], a.elementCount == c, y.elementCount % c == 0 else { return nil }
+        return c
+    }
+
     /// Bytes of float memory of its own: the packed constants (the shared arena counts once, in
     /// `Memory`).
-    var constantBytes: Int { program.constantCount * 4 }
+    var constantBytes: Int { program.constantCount * 4 + (fused?.channels ?? 0) * 4 }
 
-    /// Dequantises the inputs, runs the operations in float, and quantises the outputs with the
-    /// program's kernels `k8` / `k16`.
+    /// Dequantises the inputs, runs the operations in float (a fused final PRELU writing its int8
+    /// output), and quantises the other outputs with the program's kernels `k8` / `k16`.
     func run(_ k8: IntegerKernelSetOf<Int8>, _ k16: IntegerKernelSetOf<Int16>) {
         for e in entries {
             switch e.endpoint {
@@ -145,6 +216,7 @@ final class FloatIsland {
             }
         }
         program.run()
+        fused?.run()
         for x in exits {
             switch x.endpoint {
             case .int8(let p, let q): k8.quantize(UnsafePointer(x.island), x.count, q, p)

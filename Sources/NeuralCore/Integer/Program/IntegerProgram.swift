@@ -164,7 +164,8 @@ final class IntegerProgram {
             if let islandMemory, let layout = layouts.removeValue(forKey: k) {
                 let end = layout.operations.upperBound
                 let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
-                                             floatSIMD: kernels.floatSIMD)
+                                             floatSIMD: kernels.floatSIMD,
+                                             prelu: kernels.floatSIMD ? kernels.int8.islandPReLU : nil)
                 islands.append(island)
                 for o in layout.outputs where g.outputs.contains(o) { islandOutputs.insert(o) }
                 steps.append(.float(island))
@@ -228,10 +229,12 @@ final class IntegerProgram {
     /// The float run laid out in `layout` (operations of `g`), in the shared `memory`, wired to the program's tensors: model inputs read from
     /// the interpreter's float tensor, float tensors from the program's buffers, quantised ones
     /// dequantised from their slot; outputs to the slot of a quantised tensor, to the float buffer
-    /// of a float one, and unrounded to the interpreter's tensor of a model output.
+    /// of a float one, and unrounded to the interpreter's tensor of a model output. With `prelu`
+    /// (the int8 set's `islandPReLU`, SIMD kernels only) a final PRELU writes its int8 slot itself.
     static func island(_ layout: FloatIsland.Layout, _ memory: FloatIsland.Memory, _ g: Graph, quantization: QuantizationPlan,
-                       narrow: Lowering<Int8>, wide: Lowering<Int16>, floatSIMD: Bool) throws(ModelError) -> FloatIsland {
-        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, source: { t throws(ModelError) -> FloatIsland.Source in
+                       narrow: Lowering<Int8>, wide: Lowering<Int16>, floatSIMD: Bool,
+                       prelu: IslandPReLUKernel? = nil) throws(ModelError) -> FloatIsland {
+        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, prelu: prelu, source: { t throws(ModelError) -> FloatIsland.Source in
             if g.inputs.contains(t) || quantization.isFloat[t] { return .float(UnsafePointer(try narrow.float(t))) }
             if quantization.tensorBits[t] == 16 { return .int16(UnsafePointer(try wide.quantized(t)), try wide.parameters(t)) }
             return .int8(UnsafePointer(try narrow.quantized(t)), try narrow.parameters(t))

@@ -53,3 +53,57 @@ public func dequantizeNEON<E: QuantizedActivation>(
         booth_dequantize_s16(raw.assumingMemoryBound(to: Int16.self), count, p.scale, p.zeroPoint, dst)
     }
 }
+
+/// A float island's PRELU with its int8 output quantised in the same pass (`FloatIsland`): `pixels`
+/// rows of `channels` values, channel `c`'s slope `alpha[c]`, `y = x < 0 ? x · alpha[c] : x` (the
+/// float path's PRELU) written as `quantizeScalar` would write it at `output`. `quantized` reads
+/// int8 at `inputParams` (the value `dequantizeScalar` gives), `float` reads float32: bit for bit
+/// the island's separate passes without the float tensors between them. A set without one
+/// (`IntegerKernelSetOf.islandPReLU` nil) runs the passes.
+public struct IslandPReLUKernel: Sendable {
+    public let quantized: @Sendable (_ input: UnsafePointer<Int8>, _ inputParams: QuantParams, _ alpha: UnsafePointer<Float>,
+                                     _ pixels: Int, _ channels: Int, _ output: QuantParams, _ out: UnsafeMutablePointer<Int8>) -> Void
+    public let float: @Sendable (_ input: UnsafePointer<Float>, _ alpha: UnsafePointer<Float>, _ pixels: Int, _ channels: Int,
+                                 _ output: QuantParams, _ out: UnsafeMutablePointer<Int8>) -> Void
+
+    public init(quantized: @escaping @Sendable (UnsafePointer<Int8>, QuantParams, UnsafePointer<Float>, Int, Int, QuantParams,
+                                                UnsafeMutablePointer<Int8>) -> Void,
+                float: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>, Int, Int, QuantParams,
+                                            UnsafeMutablePointer<Int8>) -> Void) {
+        self.quantized = quantized
+        self.float = float
+    }
+
+    /// The C kernels of neural_glue.c (`booth_island_prelu_s8` / `_f32_s8`): NEON on aarch64,
+    /// sixteen channels per step (then eight, then one at a time); the scalar loop elsewhere.
+    public static let c = IslandPReLUKernel(
+        quantized: { input, pin, alpha, pixels, channels, pout, out in
+            booth_island_prelu_s8(input, pin.scale, pin.zeroPoint, alpha, pixels, channels, 1 / pout.scale, pout.zeroPoint, out)
+        },
+        float: { input, alpha, pixels, channels, pout, out in
+            booth_island_prelu_f32_s8(input, alpha, pixels, channels, 1 / pout.scale, pout.zeroPoint, out)
+        })
+
+    /// The reference: the island's passes one value at a time (`dequantizeScalar`'s value, the
+    /// PRELU, `quantizeScalar`'s rounding and clamp).
+    public static let reference = IslandPReLUKernel(
+        quantized: { input, pin, alpha, pixels, channels, pout, out in
+            for i in 0..<(pixels * channels) {
+                let x = pin.scale * Float(Int32(input[i]) - pin.zeroPoint)
+                out[i] = islandQuantize(x < 0 ? x * alpha[i % channels] : x, pout)
+            }
+        },
+        float: { input, alpha, pixels, channels, pout, out in
+            for i in 0..<(pixels * channels) {
+                let x = input[i]
+                out[i] = islandQuantize(x < 0 ? x * alpha[i % channels] : x, pout)
+            }
+        })
+}
+
+/// `quantizeScalar` of one value.
+@inline(__always)
+func islandQuantize(_ y: Float, _ p: QuantParams) -> Int8 {
+    let v = (y * (1 / p.scale)).rounded() + Float(p.zeroPoint)
+    return Int8(truncatingIfNeeded: Int32(v < -128 ? -128 : (v > 127 ? 127 : v)))
+}
