@@ -1537,24 +1537,48 @@ static inline __attribute__((always_inline)) void resize_rows(int wide, int two,
     const size_t esize = wide ? 2 : 1;
     const int32_t gy = (1 << bits) - fy, gy2 = (1 << bits) - fy2;
     const char *s0 = (const char *)r0, *s1 = (const char *)r1;
-    for (ptrdiff_t p = 0; p < width; p++) {
+#define RESIZE_LOAD(q) (wide ? vld1q_s16((const int16_t *)(const void *)(q)) : vmovl_s8(vld1_s8((const int8_t *)(q))))
+    for (ptrdiff_t p = 0; p < width;) {
         const char *a0 = s0 + (size_t)x0s[p] * esize, *a1 = s0 + (size_t)x1s[p] * esize;
         const char *c0 = s1 + (size_t)x0s[p] * esize, *c1 = s1 + (size_t)x1s[p] * esize;
         int16_t fx = fxs[p], gx = (int16_t)((1 << bits) - fx);
         char *o = (char *)out + (size_t)(p * channels) * esize;
         char *o2 = two ? (char *)out2 + (size_t)(p * channels) * esize : o;
+        if (p + 1 < width && x0s[p + 1] == x0s[p] && x1s[p + 1] == x1s[p]) {
+            /* Two output columns between the same source pixels (a 2× upsample's come in
+             * pairs): the four source vectors loaded once for both. */
+            int16_t fxb = fxs[p + 1], gxb = (int16_t)((1 << bits) - fxb);
+            size_t next = (size_t)channels * esize;
+            for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+                ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+                size_t at = (size_t)cc * esize;
+                int16x8_t pa0 = RESIZE_LOAD(a0 + at), pa1 = RESIZE_LOAD(a1 + at);
+                int16x8_t pc0 = RESIZE_LOAD(c0 + at), pc1 = RESIZE_LOAD(c1 + at);
+                int32x4_t t0, t1, b0, b1;
+                resize_hblend(pa0, pa1, gx, fx, &t0, &t1);
+                resize_hblend(pc0, pc1, gx, fx, &b0, &b1);
+                resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + at);
+                if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + at);
+                resize_hblend(pa0, pa1, gxb, fxb, &t0, &t1);
+                resize_hblend(pc0, pc1, gxb, fxb, &b0, &b1);
+                resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + next + at);
+                if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + next + at);
+            }
+            p += 2;
+            continue;
+        }
         for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
             ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
             size_t at = (size_t)cc * esize;
-#define RESIZE_LOAD(q) (wide ? vld1q_s16((const int16_t *)(const void *)(q)) : vmovl_s8(vld1_s8((const int8_t *)(q))))
             int32x4_t t0, t1, b0, b1;
             resize_hblend(RESIZE_LOAD(a0 + at), RESIZE_LOAD(a1 + at), gx, fx, &t0, &t1);
             resize_hblend(RESIZE_LOAD(c0 + at), RESIZE_LOAD(c1 + at), gx, fx, &b0, &b1);
-#undef RESIZE_LOAD
             resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + at);
             if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + at);
         }
+        p++;
     }
+#undef RESIZE_LOAD
 }
 
 void booth_resize_rows_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels,
