@@ -923,6 +923,138 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
     else DEPTHWISE_BODY(int16_t, load16_s16, 0);
 }
 
+/* ---- Whole int16 depthwise layers with input zero point 0 (booth_depthwise_layer_s16) ----
+ * Eight channels at a time (8 `smlal` lanes), four output pixels of a row at a time: for each
+ * window row, its K filters are loaded once and each input pixel under the four windows
+ * ((4 − 1)·S + K of them) once, and every product the four pixels take from it is accumulated:
+ * per window row and four pixels, K + 3·S + K loads and 8·K `smlal`/`smlal2` (the interior row
+ * kernel loads 2 filters and 2 inputs per 16-channel tap: 25 × 8 instructions per 16 channels and
+ * pixel for 5×5). Border pixels run the same code: a window column outside the input reads eight
+ * zeros (the input zero point is 0, so a zero adds nothing, as a skipped tap), a window row outside
+ * is skipped. The sums are the reference's (wrapping int32, each product exact), so the outputs
+ * are bit for bit booth_depthwise_s16's and booth_depthwise_border_s16's. */
+static const int16_t dw_zero8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+
+static inline __attribute__((always_inline)) void dwl_group(
+    int K, int S, int shifted, int addzp, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
+    int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
+    int16_t *out) {
+    const int J = 3 * S + K;
+    const ptrdiff_t row_stride = iw * channels;
+    for (ptrdiff_t oy = 0; oy < oh; oy++) {
+        ptrdiff_t iy0 = oy * S - pad_top;
+        ptrdiff_t ky0 = iy0 < 0 ? -iy0 : 0, ky1 = ih - iy0 < K ? ih - iy0 : K;
+        for (ptrdiff_t ob = 0; ob < ow; ob += 4) {
+            /* A last partial block is the last four pixels again (the same values). */
+            ptrdiff_t ox = ob + 4 <= ow ? ob : ow - 4;
+            ptrdiff_t ix0 = ox * S - pad_left;
+            const int16_t *first = input + (iy0 + ky0) * row_stride;
+            int32x4_t a0[4], a1[4];
+#pragma GCC unroll 4
+            for (int p = 0; p < 4; p++) { a0[p] = start0; a1[p] = start1; }
+            if (ix0 >= 0 && ix0 + J <= iw) {
+                /* Every window column inside: one row pointer, the columns at fixed offsets. */
+                const int16_t *row = first + ix0 * channels;
+                for (ptrdiff_t ky = ky0; ky < ky1; ky++, row += row_stride) {
+                    const int16_t *wr = wc + ky * K * tap_stride;
+                    int16x8_t wv[5];
+#pragma GCC unroll 5
+                    for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride);
+#pragma GCC unroll 11
+                    for (int j = 0; j < J; j++) {
+                        int16x8_t x = vld1q_s16(row + j * channels);
+#pragma GCC unroll 4
+                        for (int p = 0; p < 4; p++) {
+                            int kx = j - S * p;
+                            if (kx < 0 || kx >= K) continue;
+                            a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));
+                            a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);
+                        }
+                    }
+                }
+            } else {
+            const int16_t *xp[11];
+            ptrdiff_t xs[11];
+#pragma GCC unroll 11
+            for (int j = 0; j < J; j++) {
+                ptrdiff_t ix = ix0 + j;
+                int inside = ix >= 0 && ix < iw;
+                xp[j] = inside ? first + ix * channels : dw_zero8;
+                xs[j] = inside ? row_stride : 0;
+            }
+            for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
+                const int16_t *wr = wc + ky * K * tap_stride;
+                int16x8_t wv[5];
+#pragma GCC unroll 5
+                for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride);
+#pragma GCC unroll 11
+                for (int j = 0; j < J; j++) {
+                    int16x8_t x = vld1q_s16(xp[j]);
+                    xp[j] += xs[j];
+#pragma GCC unroll 4
+                    for (int p = 0; p < 4; p++) {
+                        int kx = j - S * p;
+                        if (kx < 0 || kx >= K) continue;
+                        a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));
+                        a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);
+                    }
+                }
+            }
+            }
+            int16_t *o = out + (oy * ow + ox) * channels;
+#pragma GCC unroll 4
+            for (int p = 0; p < 4; p++) {
+                int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(a0[p], s0)), DW_SCALE(a1[p], s1));
+                vst1q_s16(o + p * channels, vminq_s16(vmaxq_s16(h, lo16), hi16));
+            }
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void dwl_layer(
+    int K, int S, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels, ptrdiff_t pad_top,
+    ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *w, ptrdiff_t tap_stride,
+    const booth_output_stage *stage, int16_t *out) {
+    int32x4_t zp = vdupq_n_s32(stage->zero_point);
+    int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+        /* The last group overlaps the one before it when channels are no multiple of 8. */
+        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+        int32x4_t start[2];
+        stage4 s[2];
+        for (int j = 0; j < 2; j++) {
+            start[j] = vld1q_s32(stage->bias + cc + 4 * j);
+            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
+            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
+            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
+        }
+        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+#define DWL(SH, ZP)                                                                                          \
+        dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
+                  start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
+        if (shifted) { if (addzp) DWL(1, 1); else DWL(1, 0); }
+        else { if (addzp) DWL(0, 1); else DWL(0, 0); }
+#undef DWL
+    }
+}
+
+int booth_depthwise_layer_s16(const int16_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                              ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                              ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                              ptrdiff_t tap_stride, const booth_output_stage *stage, int16_t *out) {
+    if (channels < 8 || output_width < 4) return 0;
+#define DWL_LAYER(K, S)                                                                                     \
+    dwl_layer(K, S, input, input_height, input_width, channels, pad_top, pad_left, output_height, output_width, \
+              w, tap_stride, stage, out)
+    if (k == 5 && stride == 1) DWL_LAYER(5, 1);
+    else if (k == 5 && stride == 2) DWL_LAYER(5, 2);
+    else return 0;
+#undef DWL_LAYER
+    return 1;
+}
+
 /* Sixteen activations as four int32x4. */
 static inline void widen16_s8(const int8_t *p, int32x4_t v[4]) {
     int8x16_t x = vld1q_s8(p);
@@ -1366,54 +1498,101 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
     for (; i < n; i++) out[i] = scale * (float)((int32_t)in[i] - zero_point);
 }
 
-/* Eight channels of the bilinear blend (exact in int32: |p| ≤ 2^15, weights ≤ 2^bits, so each
- * sum stays below 2^(15 + 2·bits) ≤ 2^29), rounded half up by `srshr`. */
-#define BOOTH_RESIZE_BLEND(p00, p01, p10, p11, gx, fx, gy, fy, bits, lo, hi)                              \
-    do {                                                                                              \
-        int32x4_t t0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p00), gx), vget_low_s16(p01), fx);       \
-        int32x4_t t1 = vmlal_high_n_s16(vmull_high_n_s16(p00, gx), p01, fx);                          \
-        int32x4_t b0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(p10), gx), vget_low_s16(p11), fx);       \
-        int32x4_t b1 = vmlal_high_n_s16(vmull_high_n_s16(p10, gx), p11, fx);                          \
-        lo = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t0, gy), b0, fy), 2 * (bits));                      \
-        hi = vrshrq_n_s32(vmlaq_n_s32(vmulq_n_s32(t1, gy), b1, fy), 2 * (bits));                      \
-    } while (0)
-
-/* One output row of `width` pixels, eight channels per step: `load(p)` gives eight values as
- * int16x8, `store(o, lo, hi)` narrows and stores them; `bits` the weights' fraction bits. */
-#define BOOTH_RESIZE_ROW(T, bits, load, store)                                                          \
-    do {                                                                                                \
-        int32_t gy = (1 << (bits)) - fy;                                                                \
-        for (ptrdiff_t p = 0; p < width; p++) {                                                         \
-            const T *a0 = r0 + x0s[p], *a1 = r0 + x1s[p], *c0 = r1 + x0s[p], *c1 = r1 + x1s[p];          \
-            int16_t fx = fxs[p], gx = (int16_t)((1 << (bits)) - fx);                                    \
-            T *o = out + p * channels;                                                                  \
-            /* Full eights with one index, then the last eight channels (overlapping, the same       \
-             * values) when `channels` is no multiple of 8. */                                       \
-            ptrdiff_t ch = 0;                                                                           \
-            for (; ch + 8 <= channels; ch += 8) BOOTH_RESIZE_STEP(T, bits, load, store, ch);            \
-            if (ch < channels) BOOTH_RESIZE_STEP(T, bits, load, store, channels - 8);                   \
-        }                                                                                               \
-    } while (0)
-#define BOOTH_RESIZE_STEP(T, bits, load, store, ch)                                                     \
-    do {                                                                                                \
-        int32x4_t lo, hi;                                                                               \
-        BOOTH_RESIZE_BLEND(load(a0 + (ch)), load(a1 + (ch)), load(c0 + (ch)), load(c1 + (ch)), gx, fx, gy, fy, \
-                           bits, lo, hi);                                                               \
-        store(o + (ch), lo, hi);                                                                        \
-    } while (0)
-
-#define BOOTH_LOAD8_S8(p) vmovl_s8(vld1_s8(p))
-#define BOOTH_STORE8_S8(o, lo, hi) vst1_s8((o), vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))))
-#define BOOTH_STORE8_S16(o, lo, hi) vst1q_s16((o), vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)))
-
-void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
-                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
-    BOOTH_RESIZE_ROW(int8_t, 10, BOOTH_LOAD8_S8, BOOTH_STORE8_S8);
+/* Eight channels of one source row's horizontal blend, p0·(1−fx) + p1·fx in int32 (exact:
+ * |p| ≤ 2^15 and the weights sum to 2^bits ≤ 2^10). */
+static inline __attribute__((always_inline)) void resize_hblend(int16x8_t p0, int16x8_t p1, int16_t gx, int16_t fx,
+                                                                int32x4_t *lo, int32x4_t *hi) {
+    *lo = vmlal_n_s16(vmull_n_s16(vget_low_s16(p0), gx), vget_low_s16(p1), fx);
+    *hi = vmlal_high_n_s16(vmull_high_n_s16(p0, gx), p1, fx);
 }
 
-void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
-                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
-    BOOTH_RESIZE_ROW(int16_t, 7, vld1q_s16, BOOTH_STORE8_S16);
+/* The vertical blend of two horizontal blends, t·(1−fy) + b·fy (below 2^(15 + 2·bits) ≤ 2^29,
+ * exact), rounded half up by `srshr` #2·bits, narrowed (truncating, as the reference's
+ * `truncatingIfNeeded`) and stored: eight int16 (`wide`) or int8 values. */
+static inline __attribute__((always_inline)) void resize_vstore(int wide, int32x4_t t0, int32x4_t t1, int32x4_t b0,
+                                                                int32x4_t b1, int32_t gy, int32_t fy, void *o) {
+    int32x4_t lo = vmlaq_n_s32(vmulq_n_s32(t0, gy), b0, fy), hi = vmlaq_n_s32(vmulq_n_s32(t1, gy), b1, fy);
+    if (wide) {
+        lo = vrshrq_n_s32(lo, 14);
+        hi = vrshrq_n_s32(hi, 14);
+        vst1q_s16((int16_t *)o, vcombine_s16(vmovn_s32(lo), vmovn_s32(hi)));
+    } else {
+        lo = vrshrq_n_s32(lo, 20);
+        hi = vrshrq_n_s32(hi, 20);
+        vst1_s8((int8_t *)o, vmovn_s16(vcombine_s16(vmovn_s32(lo), vmovn_s32(hi))));
+    }
+}
+
+/* One or two (`two`) output rows of `width` pixels that read the same two source rows r0, r1
+ * (weights fy / fy2), eight channels per step: the four source pixels' horizontal blends once,
+ * then each output row's vertical blend from them (a 2× upsample's output rows come in such
+ * pairs, so each pair costs one set of loads and horizontal blends instead of two). Full eights
+ * with one index, then the last eight channels (overlapping, the same values) when `channels` is
+ * no multiple of 8. */
+static inline __attribute__((always_inline)) void resize_rows(int wide, int two, const void *r0, const void *r1,
+                                                              ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
+                                                              const int32_t *x1s, const int16_t *fxs, int32_t fy,
+                                                              void *out, int32_t fy2, void *out2) {
+    const int bits = wide ? 7 : 10;
+    const size_t esize = wide ? 2 : 1;
+    const int32_t gy = (1 << bits) - fy, gy2 = (1 << bits) - fy2;
+    const char *s0 = (const char *)r0, *s1 = (const char *)r1;
+#define RESIZE_LOAD(q) (wide ? vld1q_s16((const int16_t *)(const void *)(q)) : vmovl_s8(vld1_s8((const int8_t *)(q))))
+    for (ptrdiff_t p = 0; p < width;) {
+        const char *a0 = s0 + (size_t)x0s[p] * esize, *a1 = s0 + (size_t)x1s[p] * esize;
+        const char *c0 = s1 + (size_t)x0s[p] * esize, *c1 = s1 + (size_t)x1s[p] * esize;
+        int16_t fx = fxs[p], gx = (int16_t)((1 << bits) - fx);
+        char *o = (char *)out + (size_t)(p * channels) * esize;
+        char *o2 = two ? (char *)out2 + (size_t)(p * channels) * esize : o;
+        if (p + 1 < width && x0s[p + 1] == x0s[p] && x1s[p + 1] == x1s[p]) {
+            /* Two output columns between the same source pixels (a 2× upsample's come in
+             * pairs): the four source vectors loaded once for both. */
+            int16_t fxb = fxs[p + 1], gxb = (int16_t)((1 << bits) - fxb);
+            size_t next = (size_t)channels * esize;
+            for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+                ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+                size_t at = (size_t)cc * esize;
+                int16x8_t pa0 = RESIZE_LOAD(a0 + at), pa1 = RESIZE_LOAD(a1 + at);
+                int16x8_t pc0 = RESIZE_LOAD(c0 + at), pc1 = RESIZE_LOAD(c1 + at);
+                int32x4_t t0, t1, b0, b1;
+                resize_hblend(pa0, pa1, gx, fx, &t0, &t1);
+                resize_hblend(pc0, pc1, gx, fx, &b0, &b1);
+                resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + at);
+                if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + at);
+                resize_hblend(pa0, pa1, gxb, fxb, &t0, &t1);
+                resize_hblend(pc0, pc1, gxb, fxb, &b0, &b1);
+                resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + next + at);
+                if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + next + at);
+            }
+            p += 2;
+            continue;
+        }
+        for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+            ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+            size_t at = (size_t)cc * esize;
+            int32x4_t t0, t1, b0, b1;
+            resize_hblend(RESIZE_LOAD(a0 + at), RESIZE_LOAD(a1 + at), gx, fx, &t0, &t1);
+            resize_hblend(RESIZE_LOAD(c0 + at), RESIZE_LOAD(c1 + at), gx, fx, &b0, &b1);
+            resize_vstore(wide, t0, t1, b0, b1, gy, fy, o + at);
+            if (two) resize_vstore(wide, t0, t1, b0, b1, gy2, fy2, o2 + at);
+        }
+        p++;
+    }
+#undef RESIZE_LOAD
+}
+
+void booth_resize_rows_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out,
+                          int32_t fy2, int8_t *out2) {
+    if (out2) resize_rows(0, 1, r0, r1, width, channels, x0s, x1s, fxs, fy, out, fy2, out2);
+    else resize_rows(0, 0, r0, r1, width, channels, x0s, x1s, fxs, fy, out, fy2, out2);
+}
+
+void booth_resize_rows_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out,
+                           int32_t fy2, int16_t *out2) {
+    if (out2) resize_rows(1, 1, r0, r1, width, channels, x0s, x1s, fxs, fy, out, fy2, out2);
+    else resize_rows(1, 0, r0, r1, width, channels, x0s, x1s, fxs, fy, out, fy2, out2);
 }
 
 /* ---- Float convolutions (the float path's fused kernels; NeuralCore's FloatConvolution) ----
@@ -2060,6 +2239,14 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
     (void)origin; (void)row_stride; (void)step; (void)pixels; (void)channels; (void)k; (void)w;
     (void)tap_stride; (void)tap_sums; (void)zero_point; (void)stage; (void)out;
 }
+int booth_depthwise_layer_s16(const int16_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                              ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                              ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                              ptrdiff_t tap_stride, const booth_output_stage *stage, int16_t *out) {
+    (void)input; (void)input_height; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_top;
+    (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)stage; (void)out;
+    return 0;
+}
 void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
                           const booth_elementwise *p, int8_t *out) {
     (void)a; (void)b; (void)count; (void)period; (void)p; (void)out;
@@ -2095,13 +2282,17 @@ void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t z
     (void)in; (void)n; (void)scale; (void)zero_point; (void)out;
 }
 
-void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
-                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out) {
+void booth_resize_rows_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out,
+                          int32_t fy2, int8_t *out2) {
     (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
+    (void)fy2; (void)out2;
 }
-void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
-                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out) {
+void booth_resize_rows_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out,
+                           int32_t fy2, int16_t *out2) {
     (void)r0; (void)r1; (void)width; (void)channels; (void)x0s; (void)x1s; (void)fxs; (void)fy; (void)out;
+    (void)fy2; (void)out2;
 }
 
 int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {

@@ -15,7 +15,7 @@ public enum NeuralCoreKernels {
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
          quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
          convert(widen: true), convert(widen: false), depthwiseExtremes,
-         pool16(.max), pool16(.average), mean16, gemm16]
+         pool16(.max), pool16(.average), mean16, gemm16, depthwise16]
     }
 
     /// Channel counts around the vector widths.
@@ -391,6 +391,61 @@ public enum NeuralCoreKernels {
             let input = TestPlane(count: c.height * c.width * ch, elementSize: 1, random: &r)
             let (ref, vars) = variants { set, i, o in set.depthwise(UnsafePointer(int8(i[0])), geo, pin.zeroPoint, packed, stage, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [int8Output(geo.outputPixels * ch)], reference: ref, variants: vars)
+        }
+    }
+
+    /// `depthwise16`'s geometries: (input h, w, kernel, stride, pad top, left, bottom, right);
+    /// negative pads mean SAME. The SAME shapes of the segmentation models' 5×5 layers (9×16 at
+    /// stride 1, 18×32 at stride 2), fewer than four output columns, odd explicit pads.
+    static let depthwise16Geometries: [(h: Int, w: Int, k: Int, s: Int, pt: Int, pl: Int, pb: Int, pr: Int)] = [
+        (9, 16, 5, 1, -1, 0, 0, 0), (18, 32, 5, 2, -1, 0, 0, 0), (6, 7, 3, 1, -1, 0, 0, 0), (9, 5, 3, 2, -1, 0, 0, 0),
+        (6, 7, 5, 1, -1, 0, 0, 0), (9, 5, 5, 2, -1, 0, 0, 0), (2, 3, 5, 1, -1, 0, 0, 0), (13, 13, 3, 1, 2, 1, 0, 2),
+        (7, 20, 5, 2, 1, 2, 1, 1), (11, 14, 5, 1, 0, 0, 0, 0), (10, 6, 3, 2, 0, 1, 2, 0),
+    ]
+
+    /// The int16 table's depthwise (`IntegerKernels.all16`: `neon16` runs
+    /// `booth_depthwise_layer_s16` for 3×3 / 5×5 at stride 1 or 2, else the row and border
+    /// kernels): symmetric int16 input (zero point 0, any int16 value), ±127 filters, biases and
+    /// multipliers wide enough to reach the int16 clamp.
+    static var depthwise16: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in [1, 8, 9, 16, 17, 24, 33] {
+            for (i, g) in depthwise16Geometries.enumerated() {
+                cases.append(ConformanceCase(label: "c\(ch)k\(g.k)s\(g.s)_\(g.h)x\(g.w)\(g.pt < 0 ? "same" : "p\(g.pt)\(g.pl)\(g.pb)\(g.pr)")",
+                                             width: g.w, height: g.h, slack: ch, extra: i))
+            }
+        }
+        return ConformanceKernel(name: "nn.depthwise16", cases: cases,
+                                 benchCase: ConformanceCase(label: "c96k5s1same9x16", width: 16, height: 9, slack: 96, extra: 0),
+                                 variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
+            let ch = c.slack, d = depthwise16Geometries[c.extra]
+            let geo: WindowGeometry
+            if d.pt < 0 {
+                geo = WindowGeometry(inputHeight: d.h, inputWidth: d.w, channels: ch, kernelHeight: d.k, kernelWidth: d.k,
+                                     strideY: d.s, strideX: d.s, same: true)
+            } else {
+                geo = WindowGeometry(inputHeight: d.h, inputWidth: d.w, channels: ch, kernelHeight: d.k, kernelWidth: d.k,
+                                     strideY: d.s, strideX: d.s, padTop: d.pt, padLeft: d.pl,
+                                     outputHeight: (d.h + d.pt + d.pb - d.k) / d.s + 1,
+                                     outputWidth: (d.w + d.pl + d.pr - d.k) / d.s + 1)
+            }
+            let packed = PackedDepthwiseWeights(weights: randomInt8s(d.k * d.k * ch, in: -127...127, &r),
+                                                kernelHeight: d.k, kernelWidth: d.k, channels: ch)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for _ in 0..<ch {
+                multipliers.append(FixedMultiplier(Double.random(in: 1e-5...0.5, using: &r)))
+                bias.append(Int32.random(in: -2_000_000...2_000_000, using: &r))
+            }
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: 0, minimum: -32768, maximum: 32767)
+            let input = TestPlane(count: d.h * d.w * ch, elementSize: 2, random: &r)
+            let all = IntegerKernels.all16.map { set in
+                ConformanceVariant(name: name(set.name)) { i, o in
+                    set.depthwise(UnsafePointer(int16(i[0])), geo, 0, packed, stage, int16(o[0]))
+                }
+            }
+            return ConformanceInstance(inputs: [input], outputs: [PlaneShape(width: geo.outputPixels * ch, height: 1, bytesPerPixel: 2)],
+                                       reference: all[0], variants: Array(all.dropFirst()))
         }
     }
 
@@ -781,7 +836,7 @@ public enum NeuralCoreKernels {
 
     static var resize: ConformanceKernel { resize(int16: false) }
 
-    /// The int16 table's resize (`IntegerKernels.all16`: `neon16` runs `booth_resize_row_s16`).
+    /// The int16 table's resize (`IntegerKernels.all16`: `neon16` runs `booth_resize_rows_s16`).
     static var resize16: ConformanceKernel { resize(int16: true) }
 
     static func resize(int16 wide: Bool) -> ConformanceKernel {

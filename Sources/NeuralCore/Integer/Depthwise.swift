@@ -394,7 +394,11 @@ func depthwiseNarrow<E: QuantizedActivation>(
 /// with the sign-extended activations, the bias and zero point folded into the accumulator's
 /// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`), border pixels through
 /// `booth_depthwise_border_*` (`depthwiseBorderNEON`); fewer than sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
-/// outside `StageRegisters`' exact range runs `depthwiseSIMD`.
+/// outside `StageRegisters`' exact range runs `depthwiseSIMD`. int16 layers with input zero point
+/// 0 that `booth_depthwise_layer_s16` takes (5×5 at stride 1 or 2, at least four output columns)
+/// run whole through
+/// `booth_depthwise_layer_s16`: eight channels and four pixels at a time, each window row's
+/// filters and input pixels loaded once for the four, border pixels as interior ones reading zeros.
 public func depthwiseNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
@@ -410,6 +414,17 @@ public func depthwiseNEON<E: QuantizedActivation>(
     let (oxLo, oxHi) = interiorRange(outputs: g.outputWidth, stride: g.strideX, pad: g.padLeft,
                                      kernel: g.kernelWidth, size: g.inputWidth)
     var neonStage = stage.neonStage
+    // int16 with zero point 0 (the int16 tables are symmetric): the whole layer, borders
+    // included, in one call when the C kernel takes its shape (it returns 0 otherwise).
+    if E.bitWidth == 16 && inputZeroPoint == 0 && g.strideX == g.strideY {
+        let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int16.self)
+        let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int16.self)
+        if booth_depthwise_layer_s16(src, g.inputHeight, g.inputWidth, c, Int32(g.kernelWidth), g.strideX, g.padTop,
+                                     g.padLeft, g.outputHeight, g.outputWidth, weights.narrow, weights.paddedChannels,
+                                     &neonStage, dst) != 0 {
+            return
+        }
+    }
     for oy in 0..<g.outputHeight {
         guard oy >= oyLo && oy < oyHi && oxLo < oxHi else {
             depthwiseBorderNEON(input, g, inputZeroPoint, weights, &neonStage, output, oy: oy, ox0: 0, ox1: g.outputWidth)

@@ -128,13 +128,15 @@ public func resizeBilinearSIMD<E: QuantizedActivation>(
 }
 
 /// aarch64: `resizeBilinearScalar`'s arithmetic eight channels per step in C
-/// (`booth_resize_row_s8` / `_s16`: `smull`/`smlal` by the x weights, `mla` by the y weight,
-/// `srshr`), one call per output row; the columns' source offsets and weights are computed once
-/// per call on the stack. Fewer than 8 channels: `resizeBilinearSIMD`.
+/// (`booth_resize_rows_s8` / `_s16`: `smull`/`smlal` by the x weights, `mla` by the y weight,
+/// `srshr`). Consecutive output rows that read the same two source rows (a 2× upsample's rows
+/// come in such pairs) go to one call, which blends each source pixel pair horizontally once for
+/// both; other rows one call each. The columns' source offsets and weights are computed once per
+/// resize on the stack. Fewer than 8 channels: `resizeBilinearSIMD`.
 public func resizeBilinearNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ p: ResizeParams, _ output: UnsafeMutablePointer<E>
 ) {
-    let c = p.channels, ow = p.outputWidth
+    let c = p.channels, ow = p.outputWidth, oh = p.outputHeight
     guard c >= 8 else { resizeBilinearSIMD(input, p, output); return }
     let bits = ResizeParams.fractionBits(E.self)
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * ow) { offsets in
@@ -147,17 +149,27 @@ public func resizeBilinearNEON<E: QuantizedActivation>(
                 x1s[ox] = Int32(x1 * c)
                 fxs[ox] = Int16(fx)
             }
-            for oy in 0..<p.outputHeight {
-                let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: p.outputHeight, bits: bits)
+            var oy = 0
+            while oy < oh {
+                let (y0, y1, fy) = p.source(oy, input: p.inputHeight, output: oh, bits: bits)
+                var fy2: Int32 = 0, rows = 1
+                if oy + 1 < oh {
+                    let (n0, n1, nf) = p.source(oy + 1, input: p.inputHeight, output: oh, bits: bits)
+                    if n0 == y0 && n1 == y1 { fy2 = nf; rows = 2 }
+                }
                 let r0 = UnsafeRawPointer(input + y0 * p.inputWidth * c), r1 = UnsafeRawPointer(input + y1 * p.inputWidth * c)
                 let dst = UnsafeMutableRawPointer(output + oy * ow * c)
+                let dst2 = rows == 2 ? UnsafeMutableRawPointer(output + (oy + 1) * ow * c) : nil
                 if E.bitWidth == 8 {
-                    booth_resize_row_s8(r0.assumingMemoryBound(to: Int8.self), r1.assumingMemoryBound(to: Int8.self), ow, c,
-                                        x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int8.self))
+                    booth_resize_rows_s8(r0.assumingMemoryBound(to: Int8.self), r1.assumingMemoryBound(to: Int8.self), ow, c,
+                                         x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int8.self), fy2,
+                                         dst2?.assumingMemoryBound(to: Int8.self))
                 } else {
-                    booth_resize_row_s16(r0.assumingMemoryBound(to: Int16.self), r1.assumingMemoryBound(to: Int16.self), ow,
-                                         c, x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int16.self))
+                    booth_resize_rows_s16(r0.assumingMemoryBound(to: Int16.self), r1.assumingMemoryBound(to: Int16.self), ow,
+                                          c, x0s, x1s, fxs, fy, dst.assumingMemoryBound(to: Int16.self), fy2,
+                                          dst2?.assumingMemoryBound(to: Int16.self))
                 }
+                oy += rows
             }
         }
     }

@@ -89,6 +89,20 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
                          int32_t zero_point, const booth_output_stage *stage, int16_t *out);
 
 /*
+ * A whole int16 depthwise layer whose input zero point is 0 (the int16 tables are symmetric):
+ * 5×5 taps, stride 1 or 2 in both directions, `pad_top`/`pad_left` as the window
+ * geometry's, interior and border pixels alike (acc = bias + Σ x·w over the taps inside the
+ * input, then the output stage: booth_depthwise_s16's and booth_depthwise_border_s16's values
+ * bit for bit). `input` ih × iw × channels, `out` oh × ow × channels (not overlapping `input`),
+ * `w` and `tap_stride` as booth_depthwise_*. Returns 0 without writing anything when it does not
+ * take the layer (other filter sizes or strides, fewer than 8 channels or 4 output columns), else 1.
+ */
+int booth_depthwise_layer_s16(const int16_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                              ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                              ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                              ptrdiff_t tap_stride, const booth_output_stage *stage, int16_t *out);
+
+/*
  * Depthwise border pixels `ox0 ..< ox1` of one output row (the pixels booth_depthwise_* cannot
  * take): `input` the whole input (`input_width` pixels of `channels` ≥ 16 per row), `iy0` the
  * input row under the window's top tap (may be negative), `ky0 ..< ky1` the window rows inside
@@ -150,17 +164,21 @@ void booth_dequantize_s8(const int8_t *in, ptrdiff_t n, float scale, int32_t zer
 void booth_dequantize_s16(const int16_t *in, ptrdiff_t n, float scale, int32_t zero_point, float *out);
 
 /*
- * One output row of RESIZE_BILINEAR (NeuralCore's resizeBilinearScalar, `bits` = 10 for int8,
- * 7 for int16): for each of `width` output pixels p and each of `channels` (≥ 8) channels,
+ * One or two output rows of RESIZE_BILINEAR that read the same two source rows r0, r1
+ * (NeuralCore's resizeBilinearScalar, `bits` = 10 for int8, 7 for int16): for each of `width`
+ * output pixels p and each of `channels` (≥ 8) channels,
  * ((r0[x0]·(1−fx) + r0[x1]·fx)·(1−fy) + (r1[x0]·(1−fx) + r1[x1]·fx)·fy + 2^(2·bits−1)) >> 2·bits
- * with x0 = x0s[p], x1 = x1s[p] (element offsets of the two source pixels), fx = fxs[p] and the
- * weights' unit 1 = 2^bits. Eight channels per step (a last partial group recomputes the last
- * eight); `out` must not overlap `r0`/`r1`.
+ * into `out`, and the same with fy2 into `out2` unless `out2` is NULL (one row), with x0 = x0s[p],
+ * x1 = x1s[p] (element offsets of the two source pixels), fx = fxs[p] and the weights' unit
+ * 1 = 2^bits. Eight channels per step (a last partial group recomputes the last eight); the
+ * outputs must not overlap `r0`/`r1`.
  */
-void booth_resize_row_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels, const int32_t *x0s,
-                         const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out);
-void booth_resize_row_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
-                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out);
+void booth_resize_rows_s8(const int8_t *r0, const int8_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                          const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int8_t *out,
+                          int32_t fy2, int8_t *out2);
+void booth_resize_rows_s16(const int16_t *r0, const int16_t *r1, ptrdiff_t width, ptrdiff_t channels,
+                           const int32_t *x0s, const int32_t *x1s, const int16_t *fxs, int32_t fy, int16_t *out,
+                           int32_t fy2, int16_t *out2);
 
 /*
  * Float convolutions of the float path (NeuralCore's FloatConvolution, fused arithmetic), NHWC:
