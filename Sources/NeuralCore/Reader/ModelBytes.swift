@@ -60,11 +60,16 @@ public struct ModelBytes: RandomAccessCollection, @unchecked Sendable {
 }
 
 extension ModelBytes {
+#if !hasFeature(Embedded)
+    /// The bytes in one piece (`SHA256.update` and other readers of contiguous storage; without
+    /// it a generic reader would copy them into an array first). Not in Embedded Swift, which has
+    /// no untyped `rethrows`.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let r = try body(UnsafeBufferPointer(start: base, count: count))
         withExtendedLifetime(owner) {}
         return r
     }
+#endif
 
     /// Lends the bytes to `body` in pieces of `chunk` bytes, in order. A file mapping's pages go
     /// back after each piece (they are the file's clean pages: dropped, and read again if touched
