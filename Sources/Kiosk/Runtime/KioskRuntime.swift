@@ -168,9 +168,6 @@ public final class KioskRuntime: @unchecked Sendable {
 
         // 6. Stages: each checks what it was handed.
         for stage in stages { try stage.configure() }
-        // Start-up's code and constant data (argument parsing, the config, the models' checks)
-        // leave resident memory; what the loop runs comes back on first touch (`ColdPages`).
-        ColdPages.drop()
         logger.info("kiosk ready", metadata: [
             "board": "\(board.name)", "mode": "\(config.mode.rawValue)", "camera": "\(camera.name) \(pw)x\(ph)",
             "display": "\(display.name)", "shutter": "\(input.shutter.name)", "photos": "\(config.photoDirectory)",

@@ -147,17 +147,17 @@ final class StillModels {
         do {
             return try FaceAnalyzer.analyzeInSteps(
                 still,
-                detector: { ColdPages.returnUnused(); return try store.faceDetector(.short, path: inference) },
+                detector: { ProcessMemory.returnFreePages(); return try store.faceDetector(.short, path: inference) },
                 landmarker: {
                     StillMemoryProbe.mark("detector")
-                    ColdPages.returnUnused()
+                    ProcessMemory.returnFreePages()
                     let landmarker = try self.landmarker()
                     StillMemoryProbe.mark("mesh-iris-build")
                     return landmarker
                 },
                 verifier: {
                     StillMemoryProbe.mark("mesh-iris")
-                    ColdPages.returnUnused()
+                    ProcessMemory.returnFreePages()
                     return try store.faceDetector(.full, path: inference)
                 })
         } catch {

@@ -96,16 +96,16 @@ final class StillProcessor {
                 segmenter: {
                     StillMemoryProbe.mark("hand")
                     models.returnLentPages()
-                    ColdPages.returnUnused()
+                    ProcessMemory.returnFreePages()
                     return try models.segmenter(width: width, height: height)
                 },
-                palms: ({ StillMemoryProbe.mark("faces"); ColdPages.returnUnused()
+                palms: ({ StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages()
                           let palms = try models.palmDetector()
                           StillMemoryProbe.mark("palm-build")
                           return palms },
                         // The palm detector's pages of the live memory go back before the hand
                         // model is built (they would add to its build's peak).
-                        { StillMemoryProbe.mark("palm"); models.returnLentPages(); ColdPages.returnUnused()
+                        { StillMemoryProbe.mark("palm"); models.returnLentPages(); ProcessMemory.returnFreePages()
                           let hand = try models.handLandmarkVerifier()
                           StillMemoryProbe.mark("hand-build")
                           return hand })))
@@ -133,7 +133,7 @@ final class StillProcessor {
         }
 
         // The finishing models and buffers are dropped: their pages go back before the encoder's.
-        if finished != nil { ColdPages.returnUnused() }
+        if finished != nil { ProcessMemory.returnFreePages() }
         let output = finished ?? job.image
         let jpeg: [UInt8]
         do {

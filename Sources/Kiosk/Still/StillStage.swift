@@ -63,7 +63,7 @@ final class StillStage: KioskStage {
         // stands on what is in use, not on what the allocator kept.
         ProcessMemory.returnFreePages()
         let result = links.timings.measure(.still) { processor.process(&job) }
-        ColdPages.returnUnused()   // the still's models, dropped, and the code only the still ran
+        ProcessMemory.returnFreePages()   // the still's models, dropped
         slots.withLock { $0.result = result }
         links.wakeup.notify()
         return true
