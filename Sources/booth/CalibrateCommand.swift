@@ -47,6 +47,8 @@ struct CalibrateCommand: ParsableCommand {
     var floatKinds: String = ""
     @Option(help: "With --float-ops: rank operations by the error they remove per unit of estimated cost (cost, the default; FloatChoice.Cost) or by the error alone (error).")
     var floatBy: FloatRanking = .cost
+    @Flag(help: "Take each float operation back to integer, costliest first, wherever no calibration input's figure gets worse without it (after --float-ops; without --float-ops: prunes the shipped table's float operations).")
+    var floatPrune = false
     @Option(help: "Research: every tensor at this width (8 or 16), then each operation alone at the other width, measured on the calibration images (see WidthSweep); prints one line per operation.")
     var sweepWidths: Int?
 
@@ -79,6 +81,7 @@ struct CalibrateCommand: ParsableCommand {
         guard floatOps >= 0 else { throw ValidationError("--float-ops must be at least 0") }
         guard floatMargin > 0 && floatMargin <= 1 else { throw ValidationError("--float-margin must be in (0, 1]") }
         if floatOps > 0 && imageFolders.isEmpty { throw ValidationError("--float-ops needs --images") }
+        if floatPrune && imageFolders.isEmpty { throw ValidationError("--float-prune needs --images") }
         if let narrowBudget {
             guard narrowBudget >= 0 && narrowBudget < 1 else { throw ValidationError("--narrow-budget must be in [0, 1)") }
             guard !imageFolders.isEmpty else { throw ValidationError("--narrow-budget needs --images") }
@@ -128,19 +131,27 @@ struct CalibrateCommand: ParsableCommand {
                     + "calibration figures " + choice.before.figures.map(\.summary).joined(separator: "; ") + " → "
                     + choice.after.figures.map(\.summary).joined(separator: "; "))
             }
-            if floatOps > 0, let recorded = table {
+            if floatOps > 0 || floatPrune, let recorded = table {
+                var start: Set<Int>?
+                if floatOps == 0 {
+                    guard let shipped = ModelCalibrations.table(forModel: bytes) else {
+                        throw CommandFailure("--float-prune without --float-ops prunes the shipped table, and \(which.fileName) has none")
+                    }
+                    start = shipped.floatTensors
+                    print("\(which.rawValue): pruning the shipped table's \(shipped.floatTensors.count) float operations")
+                }
                 let choice = try images.withImages { views throws(ModelError) -> FloatChoice in
                     let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
                                                   landmarker: faces.landmarker, variants: 1)
                     return try FloatChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
                                            inputs: quick, margin: floatMargin, maxOperations: floatOps,
                                            kinds: Set(floatKinds.split(separator: ",").map(String.init)),
-                                           byCost: floatBy == .cost) { print("  " + $0) }
+                                           byCost: floatBy == .cost, prune: floatPrune, startingFrom: start) { print("  " + $0) }
                 }
                 table?.floatTensors = choice.floatTensors
                 let dropped = choice.dropped.isEmpty ? "" : ", " + choice.dropped.map(String.init).joined(separator: " ") + " taken back"
-                print("\(which.rawValue): \(choice.floatTensors.count) operations in float (ops "
-                    + choice.rounds.map { String($0.operation) }.joined(separator: " ") + dropped + "), estimated cost "
+                let chosen = start != nil ? "the shipped table's \(start!.count)" : "ops " + choice.rounds.map { String($0.operation) }.joined(separator: " ")
+                print("\(which.rawValue): \(choice.floatTensors.count) operations in float (" + chosen + dropped + "), estimated cost "
                     + FloatChoice.Cost.format(choice.cost) + " instructions per inference; calibration figures "
                     + choice.after.map(\.summary).joined(separator: "; "))
             }
@@ -157,6 +168,7 @@ struct CalibrateCommand: ParsableCommand {
                 let header = "\(which.fileName), sha256 \(sha): recorded by `booth model calibrate` (scripts/calibrate)\n"
                     + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "
                     + "\(variants) variants per region, coverage \(coverage)" + (clipBits > 0 ? ", ranges clipped for int\(clipBits)." : ".")
+                    + (floatPrune ? " Float operations that changed no calibration figure taken back (--float-prune)." : "")
                 try Self.swiftSource(name: Self.identifier(which), header: header, text: table.text())
                     .write(toFile: output, atomically: true, encoding: .utf8)
                 print("\(which.rawValue): table written to \(output)")

@@ -7,7 +7,8 @@ import Vision
 /// `FloatChoice`'s search ranked by cost (`FloatChoice.Search`, `FloatChoice.Cost`): on error
 /// functions given directly (one figure, as shares of its bound; the search is the one
 /// `booth model calibrate --float-ops` runs on a real program), a cheap and an expensive operation
-/// that fix the same error; an operation the margin no longer needs is taken back; and the cost
+/// that fix the same error; an operation the margin no longer needs is taken back; pruning what
+/// changes nothing; and the cost
 /// estimate of a real model's operations (shapes, runs of consecutive operations).
 @Suite struct FloatChoiceTests {
     /// One figure on four inputs: every input's share is `value(set)`.
@@ -63,6 +64,34 @@ import Vision
         #expect(r.dropped.isEmpty)
         let none = try Self.search(costs: costs, byCost: true) { _ in 2 }.run(forced: [])
         #expect(none.chosen.isEmpty && none.steps.isEmpty)
+    }
+
+    /// Pruning takes back, costliest first, every operation without which no input gets worse,
+    /// forced ones too and while the margin is missed: 2 (the costliest) is the only one that
+    /// helps and stays; 3 helps input 1 alone and stays; 1 changes nothing and goes.
+    @Test func pruningTakesBackWhatChangesNothing() throws {
+        let costs: [Int: Double] = [1: 50, 2: 100, 3: 5]
+        let search = FloatChoice.Search(
+            candidates: costs.keys.sorted(), inputCount: 4,
+            shares: { set, indices in
+                indices.map { i in [(set.contains(2) ? 1.5 : 2) + (i == 1 && !set.contains(3) ? 0.25 : 0)] }
+            },
+            cost: { set in set.reduce(0) { $0 + costs[$1]! } }, byCost: true, margin: 0.8, maxOperations: 4, sample: 2,
+            confirm: 3)
+        let all: Set<Int> = [1, 2, 3]
+        let current = try search.shares(all, Array(0..<4))
+        var order: [Int] = []
+        let r = try search.prune(all, current: current) { event in
+            if case .dropped(let t, _, _) = event { order.append(t) }
+        }
+        #expect(r.chosen == [2, 3], "kept \(r.chosen.sorted())")
+        #expect(r.pruned == [1] && order == [1])
+        #expect(r.shares == current)
+        // No worse means on every input: a better worst bought with a worse other input stays.
+        #expect(FloatChoice.Search.noWorse([[0.5], [0.4]], than: [[0.5], [0.4]]))
+        #expect(!FloatChoice.Search.noWorse([[0.3], [0.45]], than: [[0.5], [0.4]]))
+        #expect(FloatChoice.Search.noWorse([[.nan], [0.4]], than: [[.nan], [0.4]]))
+        #expect(!FloatChoice.Search.noWorse([[0.1], [0.4]], than: [[.nan], [0.4]]))
     }
 
     /// The estimate on the landscape model's rewritten graph: the stem convolution's MACs from

@@ -1290,17 +1290,44 @@ void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int3
                     int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     ptrdiff_t n = pixels * channels, i = 0, ch = 0;
     int32_t round = shift > 0 ? (int32_t)(1u << (shift - 1)) : 0;
-    int32x4_t zpi = vdupq_n_s32(input_zero_point), zpo = vdupq_n_s32(output_zero_point);
-    int32x4_t pos = vdupq_n_s32(positive), rnd = vdupq_n_s32(round), sh = vdupq_n_s32(-shift);
+    /* x = q - zp_in fits int16 (|x| <= 255), so it is formed once per 8 values (ssubl); the
+       rounding shift is srshl (adds 2^(shift-1), then shifts: the scalar form's rounding); the
+       zero point and the clamp are two saturating narrows around a saturating add, equal to
+       clamp(v + zp_out, -128, 127) because |zp_out| <= 128 keeps the saturated side past the
+       clamp. */
+    int8x16_t zpi8 = vdupq_n_s8((int8_t)(input_zero_point < -128 ? -128 : (input_zero_point > 127 ? 127 : input_zero_point)));
+    /* ... and while x*m + 2^(shift-1) cannot wrap in int32 (|x*m| < 255 * 2^23; srshl rounds
+       without wrapping where the scalar form wraps): shift <= 23. Otherwise the form below. */
+    int narrow = input_zero_point >= -128 && input_zero_point <= 127 && output_zero_point >= -128 &&
+                 output_zero_point <= 128 && shift <= 23;
+    int16x8_t zpo = vdupq_n_s16((int16_t)output_zero_point);
+    int32x4_t pos = vdupq_n_s32(positive), sh = vdupq_n_s32(-shift);
+    for (; narrow && i + 16 <= n; i += 16) {
+        int8x16_t q = vld1q_s8(in + i);
+        int16x8_t x0 = vsubl_s8(vget_low_s8(q), vget_low_s8(zpi8)), x1 = vsubl_high_s8(q, zpi8);
+        int32x4_t x[4] = {vmovl_s16(vget_low_s16(x0)), vmovl_high_s16(x0), vmovl_s16(vget_low_s16(x1)), vmovl_high_s16(x1)};
+        int32x4_t v[4];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            int32x4_t m = vbslq_s32(vcltzq_s32(x[j]), vld1q_s32(negative + ch + 4 * j), pos);
+            v[j] = vrshlq_s32(vmulq_s32(x[j], m), sh);
+        }
+        int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zpo);
+        int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zpo);
+        vst1q_s8(out + i, vqmovn_high_s16(vqmovn_s16(h0), h1));
+        ch += 16;
+        if (ch >= channels) { ch -= channels; if (ch >= channels) ch %= channels; }
+    }
+    int32x4_t zpi = vdupq_n_s32(input_zero_point), zpo32 = vdupq_n_s32(output_zero_point), rnd = vdupq_n_s32(round);
     int32x4_t lo = vdupq_n_s32(-128), hi = vdupq_n_s32(127);
-    for (; i + 16 <= n; i += 16) {
+    for (; !narrow && i + 16 <= n; i += 16) {
         int32x4_t q[4], r[4];
         widen16_s8(in + i, q);
 #pragma GCC unroll 4
         for (int j = 0; j < 4; j++) {
             int32x4_t x = vsubq_s32(q[j], zpi);
             int32x4_t m = vbslq_s32(vcltzq_s32(x), vld1q_s32(negative + ch + 4 * j), pos);
-            int32x4_t v = vaddq_s32(vshlq_s32(vmlaq_s32(rnd, x, m), sh), zpo);
+            int32x4_t v = vaddq_s32(vshlq_s32(vmlaq_s32(rnd, x, m), sh), zpo32);
             r[j] = vminq_s32(vmaxq_s32(v, lo), hi);
         }
         store16(BOOTH_OUT_INT8, out + i, r[0], r[1], r[2], r[3], 16);

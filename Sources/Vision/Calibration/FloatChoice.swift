@@ -16,7 +16,10 @@ import NeuralCore
 /// Rounds stop when every figure's worst is within `margin` of its bound (`margin · bound` for
 /// the distances, the IoU's `1 − margin · (1 − bound)`), after `maxOperations`, or when no
 /// operation helps. With `byCost`, once the margin is met the chosen operations are taken back to
-/// integer, costliest first, wherever the margin holds without them.
+/// integer, costliest first, wherever the margin holds without them. With `prune`, every chosen
+/// operation (forced ones too) is then taken back, costliest first, wherever no calibration
+/// input's figure gets worse without it (`Search.prune`), whether or not the margin is met;
+/// `startingFrom` prunes an existing choice (a shipped table's) instead of searching.
 ///
 /// The score of a program is, summed over its figures, the worst plus the mean error as a share of
 /// the bound (for IoU: of `1 − bound`). For the face detectors the figures are taken per anchor
@@ -37,7 +40,7 @@ public struct FloatChoice {
     /// The tensors whose writing operation runs in float (the table's `f` records).
     public var floatTensors: Set<Int>
     public var rounds: [Round]
-    /// Operations chosen in a round and taken back to integer afterwards (`byCost` only).
+    /// Operations taken back to integer afterwards: by the margin (`byCost` only), then by `prune`.
     public var dropped: [Int]
     /// The figures of the all-integer program and of the chosen one on the calibration inputs.
     public var before: [IntegerAccuracy.Figure]
@@ -47,7 +50,8 @@ public struct FloatChoice {
 
     public init(model: CalibrationModel, bytes: [UInt8], table: CalibrationTable, calibration: IntegerCalibration,
                 inputs: CalibrationInputs, margin: Float = 0.8, maxOperations: Int = 8, sample: Int = 12, confirm: Int = 4,
-                kinds: Set<String> = [], byCost: Bool = true, log: (String) -> Void = { _ in }) throws(ModelError) {
+                kinds: Set<String> = [], byCost: Bool = true, prune: Bool = false, startingFrom start: Set<Int>? = nil,
+                log: (String) -> Void = { _ in }) throws(ModelError) {
         guard margin > 0 && margin <= 1 else { throw .unsupported("the float-choice margin must be in (0, 1]") }
         guard inputs.count > 0 else { throw .unsupported("choosing float operations needs calibration inputs") }
         var base = table
@@ -104,7 +108,7 @@ public struct FloatChoice {
                             cost: costs.of, byCost: byCost, margin: margin, maxOperations: maxOperations,
                             sample: sample, confirm: confirm)
         let byTensor = Dictionary(operations.map { ($0.output, $0) }, uniquingKeysWith: { a, _ in a })
-        let result = try search.run(forced: Set(forced.map(\.output))) { event in
+        func report(_ event: Search.Event) {
             switch event {
             case .start(let s): log("all integer: " + figures(s).map(\.summary).joined(separator: "; "))
             case .forced(let s, let cost):
@@ -120,6 +124,28 @@ public struct FloatChoice {
                     + figures(s).map(\.summary).joined(separator: "; "))
             case .stuck: log("no operation in float lowers the error further")
             }
+        }
+        var result: (start: [[Float]], chosen: Set<Int>, steps: [Search.Step], dropped: [Int], shares: [[Float]])
+        if let start {
+            // An existing choice (a shipped table's `f` records), only pruned.
+            let unknown = start.subtracting(operations.map(\.output))
+            guard unknown.isEmpty else {
+                throw .unsupported("float tensors \(unknown.sorted()) are not outputs of the model's operations")
+            }
+            let all = Array(0..<inputs.count)
+            let none = try shares([], all)
+            report(.start(none))
+            let with = try shares(start, all)
+            log("the starting \(start.count) float operations: " + figures(with).map(\.summary).joined(separator: "; "))
+            result = (none, start, [], [], with)
+        } else {
+            result = try search.run(forced: Set(forced.map(\.output)), log: report)
+        }
+        if prune {
+            let p = try search.prune(result.chosen, current: result.shares, log: report)
+            result.chosen = p.chosen
+            result.dropped += p.pruned
+            result.shares = p.shares
         }
         before = figures(result.start)
         var rounds: [Round] = []
@@ -345,6 +371,40 @@ extension FloatChoice {
                 }
             }
             return (start, chosen, steps, dropped, current)
+        }
+
+        /// Whether `e` is no worse than `than` on every input and figure (NaN where `than` has
+        /// NaN: no figure there either way).
+        package static func noWorse(_ e: [[Float]], than: [[Float]]) -> Bool {
+            zip(e, than).allSatisfy { a, b in
+                zip(a, b).allSatisfy { x, y in x.isNaN ? y.isNaN : !y.isNaN && x <= y }
+            }
+        }
+
+        /// Each operation of `chosen` back to integer, the costliest first, wherever no
+        /// calibration input's figure gets worse without it (`noWorse`, on every input: a float
+        /// operation that buys nothing, e.g. a PRELU between two integer operations, whose float
+        /// version rounds its output the same way); `current` are the shares with `chosen`. Unlike
+        /// the margin's take-back, this one also runs while the margin is missed.
+        package func prune(_ chosen: Set<Int>, current: [[Float]], log: (Event) -> Void = { _ in }) throws(ModelError)
+            -> (chosen: Set<Int>, pruned: [Int], shares: [[Float]]) {
+            let all = Array(0..<inputCount)
+            var chosen = chosen, current = current, pruned: [Int] = []
+            let saving = { (t: Int, set: Set<Int>) in cost(set) - cost(set.subtracting([t])) }
+            let order = chosen.sorted { a, b in
+                let sa = saving(a, chosen), sb = saving(b, chosen)
+                return sa != sb ? sa > sb : a < b
+            }
+            for t in order {
+                let fewer = chosen.subtracting([t])
+                let e = try shares(fewer, all)
+                guard Self.noWorse(e, than: current) else { continue }
+                chosen = fewer
+                current = e
+                pruned.append(t)
+                log(.dropped(t, current, cost(chosen)))
+            }
+            return (chosen, pruned, current)
         }
     }
 }

@@ -1,5 +1,5 @@
 // Generated — do not edit. The integer calibration table of iris_landmark.tflite, sha256 d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f: recorded by `booth model calibrate` (scripts/calibrate)
-// on 196 inputs from 41 images (49 faces), 1 variants per region, coverage 0.9.
+// on 196 inputs from 41 images (49 faces), 1 variants per region, coverage 0.9. Float operations that changed no calibration figure taken back (--float-prune).
 extension ModelCalibrations {
     static let irisLandmark = """
         booth-calibration 1
@@ -204,66 +204,21 @@ extension ModelCalibrations {
         c 365 64 408d0e56 3fbe63b6 3e9aa820 400016fc 3f5dd433 3fe2655c 40065a05 3f9a896b 3aba9e34 40377dcb 3ec0cf8a 3f4a9ccc 38ab47e4 3fd11cfd 3a27ceb2 3fd019a3 40b79946 401a7cd0 401815d6 40881958 3f0f99e1 3fd3550f 4033f265 380588b4 403b1a0e 4013f083 3fb1fd1c 3fcb36ed 39e2041b 3771f8fd 3f85d9c4 400f2fb8 35932495 409e7978 350d28a2 3f9fda0a 3f95f971 3f1a1a05 349fce38 395e8b3f 3fd0824c 3f8d768c 38c85414 386c3698 3fe68a7e 3ec75fbc 3ea2e0cd 3f577f56 3fa4efbe 408da419 3f897ba3 4004e366 405cc3b4 3a20ec7b 40159194 37079cb0 406ed714 364d63ca 3f66607f 35bbc826 3fc504c6 381a8d4c 3f6a3468 3f7161bb
         f 3
         f 5
-        f 10
-        f 19
-        f 24
-        f 33
-        f 38
-        f 47
-        f 52
-        f 61
-        f 66
         f 78
         f 81
         f 83
-        f 92
-        f 97
         f 106
         f 109
         f 111
         f 114
         f 117
-        f 120
-        f 125
-        f 134
-        f 139
-        f 149
-        f 157
-        f 159
-        f 175
-        f 177
-        f 185
-        f 187
-        f 203
-        f 205
-        f 213
-        f 215
-        f 233
-        f 235
-        f 243
-        f 245
-        f 261
-        f 263
-        f 271
-        f 273
-        f 289
-        f 291
-        f 299
-        f 301
         f 313
-        f 319
-        f 321
-        f 329
-        f 331
         f 345
         f 347
         f 349
-        f 357
-        f 359
         f 365
         f 368
         f 371
-        f 375
         f 377
         f 380
         f 383
