@@ -243,14 +243,43 @@ public enum TensorWarp {
                 }
                 let rgb = source.rgb8(a0 * inv, a1 * inv, a2 * inv)
                 let r = rgb.0 * scale + offset, g = rgb.1 * scale + offset, b = rgb.2 * scale + offset
-                // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
                 let o = UnsafeMutableRawPointer(out + 3 * j)
+                #if arch(x86_64)
+                // x86-64: the eight pixels' R, G and B vectors stored as they are, where their 24
+                // interleaved values go; `interleaveInPlace` reorders them after the row. Shuffled
+                // here, LLVM pushed the shuffles back through the interpolation and conversion
+                // (much of it then on single lanes); across the store and reload it cannot.
+                o.storeBytes(of: r, as: SIMD8<Float>.self)
+                o.storeBytes(of: g, toByteOffset: 32, as: SIMD8<Float>.self)
+                o.storeBytes(of: b, toByteOffset: 64, as: SIMD8<Float>.self)
+                #else
+                // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
                 o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
                 o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
                 o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
+                #endif
                 j += 8
             }
+            #if arch(x86_64)
+            interleaveInPlace(out, pixels: j)
+            #endif
             warpRow(source, grid, out, px: &px, py: &py, from: j, to: width, maxX, maxY, range, zero)
+        }
+    }
+
+    /// Pixels `0..<pixels` (a multiple of 8) of a row stored as blocks of eight R, eight G and eight
+    /// B floats, each block rewritten in place as the eight pixels' interleaved RGB.
+    @inline(__always)
+    static func interleaveInPlace(_ out: UnsafeMutablePointer<Float>, pixels: Int) {
+        var j = 0
+        while j < pixels {
+            let o = UnsafeMutableRawPointer(out + 3 * j)
+            let r = o.loadUnaligned(as: SIMD8<Float>.self), g = o.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+            let b = o.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+            o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
+            o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+            o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
+            j += 8
         }
     }
 
@@ -330,15 +359,11 @@ public enum TensorWarp {
                 p00 = lanes(0); p10 = lanes(1); p01 = lanes(2); p11 = lanes(3)
             }
             #else
-            // x86-64: the bytes gathered lane by lane into byte vectors (one insert per read, which
-            // x86 does from memory in one instruction; byte stores and a vector reload measured
-            // slower there), then widened and converted in lanes: the same floats as converting each read.
-            var q = QuadLanes()
-            source.gather8(fx, fy, into: &q)
-            p00 = (QuadLanes.floats(q.c00.0), QuadLanes.floats(q.c00.1), QuadLanes.floats(q.c00.2))
-            p10 = (QuadLanes.floats(q.c10.0), QuadLanes.floats(q.c10.1), QuadLanes.floats(q.c10.2))
-            p01 = (QuadLanes.floats(q.c01.0), QuadLanes.floats(q.c01.1), QuadLanes.floats(q.c01.2))
-            p11 = (QuadLanes.floats(q.c11.0), QuadLanes.floats(q.c11.1), QuadLanes.floats(q.c11.2))
+            // x86-64: `quad8` (RGB and gray: a byte insert per read, which x86 does from memory in
+            // one instruction, byte stores and a vector reload measured slower there; YCbCr: one
+            // 32-bit read per plane row and lane), widened and converted in lanes: the same floats
+            // as converting each read.
+            (p00, p10, p01, p11) = source.quad8(fx, fy)
             #endif
         } else {
             for k in 0..<8 {
@@ -382,6 +407,9 @@ protocol PixelSource {
     /// `gather` of eight lanes at floored positions `(fx[k], fy[k])`, all with their 2×2
     /// neighbourhood inside the image.
     func gather8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: inout QuadLanes)
+    /// x86-64: `gather8`'s four neighbours as floats (top-left, top-right, bottom-left,
+    /// bottom-right; channels 0, 1, 2).
+    func quad8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>) -> (Lanes3, Lanes3, Lanes3, Lanes3)
     /// The channels of black (a `.zero` border's pixel).
     var black: SIMD3<Float> { get }
     /// RGB in 0...255 from channels `c`.
@@ -390,10 +418,25 @@ protocol PixelSource {
     func rgb8(_ c0: SIMD8<Float>, _ c1: SIMD8<Float>, _ c2: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 }
 
+/// Three channels in eight lanes.
+typealias Lanes3 = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+
 extension PixelSource {
     /// Lane by lane (`SIMD8<Int32>(fx)` is a generic, per-element slow path in Swift 6.3).
     @inline(always) func gather8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: inout QuadLanes) {
         for k in 0..<8 { gather(Int(fx[k]), Int(fy[k]), lane: k, into: &q) }
+    }
+
+    /// The bytes gathered lane by lane into byte vectors (one insert per read, which x86 does from
+    /// memory in one instruction), then widened and converted in lanes: the same floats as
+    /// converting each read.
+    @inline(always) func quad8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>) -> (Lanes3, Lanes3, Lanes3, Lanes3) {
+        var q = QuadLanes()
+        gather8(fx, fy, into: &q)
+        return ((QuadLanes.floats(q.c00.0), QuadLanes.floats(q.c00.1), QuadLanes.floats(q.c00.2)),
+                (QuadLanes.floats(q.c10.0), QuadLanes.floats(q.c10.1), QuadLanes.floats(q.c10.2)),
+                (QuadLanes.floats(q.c01.0), QuadLanes.floats(q.c01.1), QuadLanes.floats(q.c01.2)),
+                (QuadLanes.floats(q.c11.0), QuadLanes.floats(q.c11.1), QuadLanes.floats(q.c11.2)))
     }
 }
 
@@ -505,30 +548,61 @@ struct YUVSource: PixelSource {
         q[8 + k] = u0[c0]; q[32 + k] = u0[c1]; q[56 + k] = u1[c0]; q[80 + k] = u1[c1]
         q[16 + k] = v0[c0]; q[40 + k] = v0[c1]; q[64 + k] = v1[c0]; q[88 + k] = v1[c1]
     }
-    /// The byte offsets of all eight lanes' reads computed in integer lanes (luma row and column,
-    /// chroma rows and columns of the 2×2 neighbourhood), then per lane only the twelve byte
-    /// reads into the vector lanes: the same bytes as `gather`, a third of the scalar work.
-    @inline(always) func gather8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: inout QuadLanes) {
+    /// x86-64: per lane one 32-bit load per plane row read instead of a byte insert per read (the
+    /// lane's two bytes along x are in one word: luma at `a`, `a + 1`; I420 chroma at `c0`,
+    /// `c0 + d` with `d` 0 or 1; NV12's U V U V at `c0`), the bytes picked in lanes by masks and
+    /// shifts (`d` as a per-lane shift). Reads up to 3 bytes past a lane's last byte, inside the
+    /// row slack / `Plane.requiredPadding`. The same bytes as `gather8`, so the same floats.
+    @inline(always) func quad8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>) -> (Lanes3, Lanes3, Lanes3, Lanes3) {
         let x = wholeLanes(fx), yy = wholeLanes(fy)
         let ys = UInt32(truncatingIfNeeded: y.stride), us = UInt32(truncatingIfNeeded: u.stride), vs = UInt32(truncatingIfNeeded: v.stride)
         let step = UInt32(truncatingIfNeeded: chromaStep)
         let cy0 = yy &>> 1, cy1 = (yy &+ 1) &>> 1
         let c0 = (x &>> 1) &* step, c1 = ((x &+ 1) &>> 1) &* step
         let oy = yy &* ys &+ x
-        let ou0 = cy0 &* us &+ c0, ou1 = cy1 &* us &+ c0, du = c1 &- c0
+        let ou0 = cy0 &* us &+ c0, ou1 = cy1 &* us &+ c0
         let ov0 = cy0 &* vs &+ c0, ov1 = cy1 &* vs &+ c0
-        let yb = y.base.assumingMemoryBound(to: UInt8.self), yb1 = yb + y.stride
-        let ub = u.base.assumingMemoryBound(to: UInt8.self), vb = v.base.assumingMemoryBound(to: UInt8.self) + vOffset
-        // Lanes with constant indices (a loop over k is not unrolled, and a lane insert at a
-        // variable index goes through memory).
+        // The second chroma byte's shift: 8·d (I420: d is 0 or 1; NV12: 0 or 2, so 0 or 16).
+        let shift = (c1 &- c0) &* 8
+        let yb = UnsafeRawPointer(y.base), yb1 = yb + y.stride
+        let ub = UnsafeRawPointer(u.base), vb = UnsafeRawPointer(v.base)
+        let planar = chromaStep == 1
+        var ly0 = SIMD8<UInt32>(), ly1 = ly0, lu0 = ly0, lu1 = ly0, lv0 = ly0, lv1 = ly0
+        // Lanes with constant indices (a lane insert at a variable index goes through memory).
         @inline(__always) func lane(_ k: Int) {
-            let a = Int(oy[k]), t0 = Int(ou0[k]), t1 = Int(ou1[k]), d = Int(du[k]), w0 = Int(ov0[k]), w1 = Int(ov1[k])
-            q.c00.0[k] = yb[a]; q.c10.0[k] = yb[a + 1]; q.c01.0[k] = yb1[a]; q.c11.0[k] = yb1[a + 1]
-            q.c00.1[k] = ub[t0]; q.c10.1[k] = ub[t0 + d]; q.c01.1[k] = ub[t1]; q.c11.1[k] = ub[t1 + d]
-            q.c00.2[k] = vb[w0]; q.c10.2[k] = vb[w0 + d]; q.c01.2[k] = vb[w1]; q.c11.2[k] = vb[w1 + d]
+            let a = Int(oy[k]), t0 = Int(ou0[k]), t1 = Int(ou1[k])
+            ly0[k] = yb.loadUnaligned(fromByteOffset: a, as: UInt32.self)
+            ly1[k] = yb1.loadUnaligned(fromByteOffset: a, as: UInt32.self)
+            lu0[k] = ub.loadUnaligned(fromByteOffset: t0, as: UInt32.self)
+            lu1[k] = ub.loadUnaligned(fromByteOffset: t1, as: UInt32.self)
+            if planar {
+                lv0[k] = vb.loadUnaligned(fromByteOffset: Int(ov0[k]), as: UInt32.self)
+                lv1[k] = vb.loadUnaligned(fromByteOffset: Int(ov1[k]), as: UInt32.self)
+            }
         }
         lane(0); lane(1); lane(2); lane(3); lane(4); lane(5); lane(6); lane(7)
+        #if _endian(big)
+        #error("TensorWarp's YUV word reads assume little-endian byte order")
+        #endif
+        let m = SIMD8<UInt32>(repeating: 0xFF)
+        @inline(always) func f(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
+            let b = v & m
+            return SIMD8(Float(Int32(bitPattern: b[0])), Float(Int32(bitPattern: b[1])), Float(Int32(bitPattern: b[2])),
+                         Float(Int32(bitPattern: b[3])), Float(Int32(bitPattern: b[4])), Float(Int32(bitPattern: b[5])),
+                         Float(Int32(bitPattern: b[6])), Float(Int32(bitPattern: b[7])))
+        }
+        let y00 = f(ly0), y10 = f(ly0 &>> 8), y01 = f(ly1), y11 = f(ly1 &>> 8)
+        let u00 = f(lu0), u10 = f(lu0 &>> shift), u01 = f(lu1), u11 = f(lu1 &>> shift)
+        let v00: SIMD8<Float>, v10: SIMD8<Float>, v01: SIMD8<Float>, v11: SIMD8<Float>
+        if planar {
+            v00 = f(lv0); v10 = f(lv0 &>> shift); v01 = f(lv1); v11 = f(lv1 &>> shift)
+        } else {
+            let vshift = shift &+ 8
+            v00 = f(lu0 &>> 8); v10 = f(lu0 &>> vshift); v01 = f(lu1 &>> 8); v11 = f(lu1 &>> vshift)
+        }
+        return ((y00, u00, v00), (y10, u10, v10), (y01, u01, v01), (y11, u11, v11))
     }
+
     var black: SIMD3<Float> { SIMD3(matrix.yOffset, 128, 128) }
     @inline(always) func rgb(_ c: SIMD3<Float>) -> SIMD3<Float> {
         let luma = (c.x - matrix.yOffset) * matrix.yGain
