@@ -247,6 +247,12 @@ final class StopAfterStillSource: WrappedSource {
         let passport = try #require(sidecar["passport"] as? [String: Any], "\(sidecar)")
         let rules = try #require(passport["rules"] as? [[String: Any]])
         #expect(rules.contains { $0["rule"] as? String == "head_height" })
+        // The kiosk's still runs the still-only measures as `booth passport` does: the palm
+        // detector's and the mesh on the close-up of the lower face.
+        for stillOnly in ["face_uncovered_hand_mouth", "face_uncovered_mouth_mesh"] {
+            let rule = rules.first { $0["rule"] as? String == stillOnly }
+            #expect(rule?["passed"] as? Bool == true, "\(stillOnly): \(String(describing: rule))")
+        }
         #expect(sidecar["background"] as? String == "profile" && sidecar["stillWidth"] as? Int == 640)
         // The JPEG is the cropped photo at the profile's shape (35 × 45 mm), not the 640×480 still.
         let jpeg = try ImageDecoder.decode(path: saved.jpeg, as: .rgb888)

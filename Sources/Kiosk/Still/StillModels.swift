@@ -135,6 +135,22 @@ final class StillModels {
         return try store.faceLandmarker(iris: true, path: inference, sharing: SharedArena(capacity: 16 << 20))
     }
 
+    /// The mesh model alone (no iris) for the close-up of the lower face (`MouthCloseUp`, the
+    /// rule `face_uncovered_mouth_mesh`), built after the still's face models are gone, in the same
+    /// memory as the still's landmarker (the live models' when they are lent).
+    func mouthMesh() throws(KioskError) -> FaceLandmarker {
+        do {
+            if let live, let arena = live.arena {
+                let landmarker = try store.faceLandmarker(iris: false, path: inference, sharing: arena)
+                landmarker.exclusive = live.exclusive
+                return landmarker
+            }
+            return try store.faceLandmarker(iris: false, path: inference, sharing: SharedArena(capacity: 16 << 20))
+        } catch {
+            throw .models("still path: mouth close-up: \(error)")
+        }
+    }
+
     /// The faces of a passport still, the face models built one after the other, each dropped
     /// (and its pages returned) before the next is built (`FaceAnalyzer.analyzeInSteps`): the
     /// four together took 18.7 MiB at their build, the still's peak. The mesh and the iris model

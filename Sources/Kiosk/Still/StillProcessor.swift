@@ -99,7 +99,7 @@ final class StillProcessor {
                     ProcessMemory.returnFreePages()
                     return try models.segmenter(width: width, height: height)
                 },
-                palms: ({ StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages()
+                palms: ({ StillMemoryProbe.mark("mouth-mesh"); models.returnLentPages(); ProcessMemory.returnFreePages()
                           let palms = try models.palmDetector()
                           StillMemoryProbe.mark("palm-build")
                           return palms },
@@ -108,7 +108,10 @@ final class StillProcessor {
                         { StillMemoryProbe.mark("palm"); models.returnLentPages(); ProcessMemory.returnFreePages()
                           let hand = try models.handLandmarkVerifier()
                           StillMemoryProbe.mark("hand-build")
-                          return hand })))
+                          return hand }),
+                // The mesh model again on a close-up of the lower face, after the face models.
+                mouthCloseUp: { StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages()
+                                return try models.mouthMesh() }))
             // The camera's still goes once its RGB copy is made, as a greeting's does (on a 12 MP
             // sensor its I420 planes are 17.4 MiB, kept until the JPEG before): a still the maker
             // cannot finish is saved as shot from that RGB copy (the same pixels; the JPEG is not
