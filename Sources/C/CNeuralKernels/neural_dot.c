@@ -27,33 +27,13 @@
 #define DOT16_TARGET __attribute__((target("arch=armv8.2-a+dotprod")))
 #define DOT16_INLINE static inline __attribute__((always_inline))
 
-/* Duplicated from neural_kernels.c (static there): the output stage's constants for four channels
- * and TFLite's MultiplyByQuantizedMultiplier fix-up before `srshl` (see `fixup4` and `out_row16`
- * in that file for the argument that this is bit for bit the scalar reference). */
-typedef struct {
-    int32x4_t left, multiplier, negative_right;
-} dot16_stage4;
-
-DOT16_INLINE int32x4_t dot16_fixup(int32x4_t x, int32x4_t negative_right) {
-    return vsraq_n_s32(x, vandq_s32(x, negative_right), 31);
-}
-
-/* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
- * pieces. */
-DOT16_INLINE void dot16_store_bytes(void *out, int8x16_t b0, int8x16_t b1, size_t n) {
-    int8_t *o = (int8_t *)out;
-    if (n & 16) { vst1q_s8(o, b0); o += 16; b0 = b1; }
-    if (n & 8) { vst1_s8(o, vget_low_s8(b0)); o += 8; b0 = vextq_s8(b0, b0, 8); }
-    if (n & 4) { vst1q_lane_s32((int32_t *)(void *)o, vreinterpretq_s32_s8(b0), 0); o += 4; b0 = vextq_s8(b0, b0, 4); }
-    if (n & 2) { vst1q_lane_s16((int16_t *)(void *)o, vreinterpretq_s16_s8(b0), 0); o += 2; b0 = vextq_s8(b0, b0, 2); }
-    if (n & 1) vst1q_lane_s8(o, b0, 0);
-}
+#include "neural_stage_neon.h"
 
 /* One row's sixteen (eight with `half`) int32 results stored as `kind`: raw, or requantised
  * (`sqrdmulh`, fixed-up `srshl`, the zero point with `addzp`, saturating narrows and the clamp in
  * the narrow type, whose bounds lie in the output type: clamp(sat(v)) = clamp(v)). */
 DOT16_INLINE void dot16_out_row(int kind, int half, int shifted, int addzp, int32x4_t v0, int32x4_t v1, int32x4_t v2,
-                                int32x4_t v3, const dot16_stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
+                                int32x4_t v3, const stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
                                 char *out, ptrdiff_t valid) {
     if (kind == BOOTH_OUT_INT32) {
         int32_t *o = (int32_t *)(void *)out;
@@ -62,33 +42,10 @@ DOT16_INLINE void dot16_out_row(int kind, int half, int shifted, int addzp, int3
             return;
         }
         if (valid >= 8) { vst1q_s32(o, v0); vst1q_s32(o + 4, v1); o += 8; v0 = v2; v1 = v3; valid -= 8; }
-        dot16_store_bytes(o, vreinterpretq_s8_s32(v0), vreinterpretq_s8_s32(v1), (size_t)valid * 4);
+        store_bytes(o, vreinterpretq_s8_s32(v0), vreinterpretq_s8_s32(v1), (size_t)valid * 4);
         return;
     }
-#define SCALE(v, j)                                                                              \
-    ({                                                                                           \
-        int32x4_t x_ = shifted ? vshlq_s32(v, s[j].left) : v;                                    \
-        x_ = vqrdmulhq_s32(x_, s[j].multiplier);                                                 \
-        x_ = vrshlq_s32(dot16_fixup(x_, s[j].negative_right), s[j].negative_right);              \
-        addzp ? vaddq_s32(x_, zp) : x_;                                                          \
-    })
-    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(SCALE(v0, 0)), SCALE(v1, 1));
-    int16x8_t h1 = half ? h0 : vqmovn_high_s32(vqmovn_s32(SCALE(v2, 2)), SCALE(v3, 3));
-#undef SCALE
-    if (kind == BOOTH_OUT_INT8) {
-        int8x16_t b = half ? vcombine_s8(vqmovn_s16(h0), vqmovn_s16(h0)) : vqmovn_high_s16(vqmovn_s16(h0), h1);
-        int8x16_t lo8 = vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16)), hi8 = vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16));
-        b = vminq_s8(vmaxq_s8(b, lo8), hi8);
-        if (valid == 16) vst1q_s8((int8_t *)out, b);
-        else if (valid == 8) vst1_s8((int8_t *)out, vget_low_s8(b));
-        else dot16_store_bytes(out, b, b, (size_t)valid);
-    } else {
-        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
-        if (!half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
-        if (valid == 16) { vst1q_s16((int16_t *)(void *)out, h0); vst1q_s16((int16_t *)(void *)out + 8, h1); }
-        else if (valid == 8) vst1q_s16((int16_t *)(void *)out, h0);
-        else dot16_store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
-    }
+    out_row16(kind, half, shifted, addzp, v0, v1, v2, v3, s, zp, lo16, hi16, out, valid);
 }
 
 /* Rows `r0 ..< r0 + n` of `a` split into the panel: per row, per 16 values, the 16 high bytes
@@ -130,7 +87,7 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
  * low + 256·high (`mla`) and the output. Sixteen accumulators, four activation and four filter
  * registers. */
 DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, ptrdiff_t chunks, const int8_t *w,
-                                          int R, int G, const int32x4_t *start, const dot16_stage4 *s, int kind,
+                                          int R, int G, const int32x4_t *start, const stage4 *s, int kind,
                                           int shifted, int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
                                           char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
 #define OPAQUE(q) __asm__("" : "+r"(q))
@@ -179,7 +136,7 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
 
 /* Rows `0 ..< n` of the panel for one block: 2-row tiles, then one row. */
 DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, ptrdiff_t n, ptrdiff_t chunks,
-                                          const int8_t *w, int G, const int32x4_t *start, const dot16_stage4 *s,
+                                          const int8_t *w, int G, const int32x4_t *start, const stage4 *s,
                                           int kind, int shifted, int addzp, int32x4_t zp, int16x8_t lo16,
                                           int16x8_t hi16, char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
     ptrdiff_t r = 0;
@@ -210,7 +167,7 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
         for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
             ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
             int32x4_t start[4];
-            dot16_stage4 s[4];
+            stage4 s[4];
             int32x4_t any = vdupq_n_s32(0);
             for (int j = 0; j < 4; j++) {
                 /* The low bytes' accumulators start at bias + 128·Σw (wrapping). */
