@@ -60,19 +60,15 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
         const int16_t *x = a + r * a_stride;
         int8_t *p = panel + r * panel_stride;
         ptrdiff_t k = 0;
-        for (; k < full; k += 16, p += 32) {
-            int8x16_t v0 = vreinterpretq_s8_s16(vld1q_s16(x + k)), v1 = vreinterpretq_s8_s16(vld1q_s16(x + k + 8));
-            vst1q_s8(p, vuzp2q_s8(v0, v1));
-            vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
-        }
         /* The tail: all but the call's last row read 16 values (the rest lie in the next row, and
          * meet zero filters); the last row value by value (a zero-filled copy became a memcpy call). */
-        if (tail && r + 1 < n_all) {
+        ptrdiff_t vectors = tail && r + 1 < n_all ? full + 16 : full;
+        for (; k < vectors; k += 16, p += 32) {
             int8x16_t v0 = vreinterpretq_s8_s16(vld1q_s16(x + k)), v1 = vreinterpretq_s8_s16(vld1q_s16(x + k + 8));
             vst1q_s8(p, vuzp2q_s8(v0, v1));
             vst1q_s8(p + 16, veorq_s8(vuzp1q_s8(v0, v1), bias));
-            continue;
         }
+        if (k >= depth) continue;
         for (ptrdiff_t i = 0; tail && i < 16; i++) {
             int32_t v = i < tail ? x[k + i] : 0;
             p[i] = (int8_t)(v >> 8);

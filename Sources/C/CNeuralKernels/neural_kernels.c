@@ -967,12 +967,7 @@ static inline __attribute__((always_inline)) void dwl_layer(
         ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        for (int j = 0; j < 2; j++) {
-            start[j] = vld1q_s32(stage->bias + cc + 4 * j);
-            s[j].left = vld1q_s32(stage->left_shift + cc + 4 * j);
-            s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
-            s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
-        }
+        stage_constants(stage, NULL, 0, cc, 2, BOOTH_OUT_INT16, start, s);
         int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
 #define DWL(SH, ZP)                                                                                          \
         dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
