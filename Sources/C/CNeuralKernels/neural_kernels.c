@@ -896,55 +896,43 @@ static inline __attribute__((always_inline)) void dwl_group(
             int32x4_t a0[4], a1[4];
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) { a0[p] = start0; a1[p] = start1; }
+            /* One window row: the K filters of row ky, then each of the J input columns (x, set
+             * by LOAD_X) into the pixels whose window covers it. */
+#define DWL_WINDOW_ROW(LOAD_X)                                                                      \
+    do {                                                                                            \
+        const int16_t *wr = wc + ky * K * tap_stride;                                               \
+        int16x8_t wv[5];                                                                            \
+        _Pragma("GCC unroll 5") for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride); \
+        _Pragma("GCC unroll 11") for (int j = 0; j < J; j++) {                                      \
+            int16x8_t x;                                                                            \
+            LOAD_X;                                                                                 \
+            _Pragma("GCC unroll 4") for (int p = 0; p < 4; p++) {                                   \
+                int kx = j - S * p;                                                                 \
+                if (kx < 0 || kx >= K) continue;                                                    \
+                a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));                    \
+                a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);                                           \
+            }                                                                                       \
+        }                                                                                           \
+    } while (0)
             if (ix0 >= 0 && ix0 + J <= iw) {
                 /* Every window column inside: one row pointer, the columns at fixed offsets. */
                 const int16_t *row = first + ix0 * channels;
-                for (ptrdiff_t ky = ky0; ky < ky1; ky++, row += row_stride) {
-                    const int16_t *wr = wc + ky * K * tap_stride;
-                    int16x8_t wv[5];
-#pragma GCC unroll 5
-                    for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride);
-#pragma GCC unroll 11
-                    for (int j = 0; j < J; j++) {
-                        int16x8_t x = vld1q_s16(row + j * channels);
-#pragma GCC unroll 4
-                        for (int p = 0; p < 4; p++) {
-                            int kx = j - S * p;
-                            if (kx < 0 || kx >= K) continue;
-                            a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));
-                            a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);
-                        }
-                    }
-                }
+                for (ptrdiff_t ky = ky0; ky < ky1; ky++, row += row_stride)
+                    DWL_WINDOW_ROW(x = vld1q_s16(row + j * channels));
             } else {
-            const int16_t *xp[11];
-            ptrdiff_t xs[11];
-#pragma GCC unroll 11
-            for (int j = 0; j < J; j++) {
-                ptrdiff_t ix = ix0 + j;
-                int inside = ix >= 0 && ix < iw;
-                xp[j] = inside ? first + ix * channels : dw_zero8;
-                xs[j] = inside ? row_stride : 0;
-            }
-            for (ptrdiff_t ky = ky0; ky < ky1; ky++) {
-                const int16_t *wr = wc + ky * K * tap_stride;
-                int16x8_t wv[5];
-#pragma GCC unroll 5
-                for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride);
+                const int16_t *xp[11];
+                ptrdiff_t xs[11];
 #pragma GCC unroll 11
                 for (int j = 0; j < J; j++) {
-                    int16x8_t x = vld1q_s16(xp[j]);
-                    xp[j] += xs[j];
-#pragma GCC unroll 4
-                    for (int p = 0; p < 4; p++) {
-                        int kx = j - S * p;
-                        if (kx < 0 || kx >= K) continue;
-                        a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));
-                        a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);
-                    }
+                    ptrdiff_t ix = ix0 + j;
+                    int inside = ix >= 0 && ix < iw;
+                    xp[j] = inside ? first + ix * channels : dw_zero8;
+                    xs[j] = inside ? row_stride : 0;
                 }
+                for (ptrdiff_t ky = ky0; ky < ky1; ky++)
+                    DWL_WINDOW_ROW(x = vld1q_s16(xp[j]); xp[j] += xs[j]);
             }
-            }
+#undef DWL_WINDOW_ROW
             int16_t *o = out + (oy * ow + ox) * channels;
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) {
