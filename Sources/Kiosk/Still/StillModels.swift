@@ -122,31 +122,24 @@ final class StillModels {
         }
     }
 
-    /// The still's mesh and iris model (integer working memory shared by the two). With the live
-    /// models lent (`live`), that memory is theirs, each model pass under their lock, as the palm
-    /// and hand models': the iris program's 2.3 MB of activations and scratch partly land on pages
-    /// the live programs keep resident anyway; else an arena of its own.
-    private func landmarker() throws(ModelStoreError) -> FaceLandmarker {
+    /// The still's mesh model, with the iris model for the faces step (integer working memory
+    /// shared by the two) or alone for the close-up of the lower face (`MouthCloseUp`). With the
+    /// live models lent (`live`), that memory is theirs, each model pass under their lock, as the
+    /// palm and hand models': the iris program's 2.3 MB of activations and scratch partly land on
+    /// pages the live programs keep resident anyway; else an arena of its own.
+    private func landmarker(iris: Bool) throws(ModelStoreError) -> FaceLandmarker {
         if let live, let arena = live.arena {
-            let landmarker = try store.faceLandmarker(iris: true, path: inference, sharing: arena)
+            let landmarker = try store.faceLandmarker(iris: iris, path: inference, sharing: arena)
             landmarker.exclusive = live.exclusive
             return landmarker
         }
-        return try store.faceLandmarker(iris: true, path: inference, sharing: SharedArena(capacity: 16 << 20))
+        return try store.faceLandmarker(iris: iris, path: inference, sharing: SharedArena(capacity: 16 << 20))
     }
 
-    /// The mesh model alone (no iris) for the close-up of the lower face (`MouthCloseUp`, the
-    /// rule `face_uncovered_mouth_mesh`), built after the still's face models are gone, in the same
-    /// memory as the still's landmarker (the live models' when they are lent).
+    /// The mesh model alone for the rule `face_uncovered_mouth_mesh`, built after the still's
+    /// face models are gone.
     func mouthMesh() throws(KioskError) -> FaceLandmarker {
-        do {
-            if let live, let arena = live.arena {
-                let landmarker = try store.faceLandmarker(iris: false, path: inference, sharing: arena)
-                landmarker.exclusive = live.exclusive
-                return landmarker
-            }
-            return try store.faceLandmarker(iris: false, path: inference, sharing: SharedArena(capacity: 16 << 20))
-        } catch {
+        do { return try landmarker(iris: false) } catch {
             throw .models("still path: mouth close-up: \(error)")
         }
     }
@@ -167,7 +160,7 @@ final class StillModels {
                 landmarker: {
                     StillMemoryProbe.mark("detector")
                     ProcessMemory.returnFreePages()
-                    let landmarker = try self.landmarker()
+                    let landmarker = try self.landmarker(iris: true)
                     StillMemoryProbe.mark("mesh-iris-build")
                     return landmarker
                 },
