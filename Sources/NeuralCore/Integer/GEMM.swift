@@ -571,17 +571,22 @@ public func gemmNEONDot(
     _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
 ) {
     guard let w = weights.dot8, let sums = weights.paddedRowSums else { gemmNEON(a, rows, weights, output); return }
-    switch output {
-    case .int8(_, _, let stage), .int16(_, _, let stage):
-        guard stage.fusedExact else { gemmNEON(a, rows, weights, output); return }
-    case .int32: break
-    }
+    guard dotExact(output) else { gemmNEON(a, rows, weights, output); return }
     var done: Int32 = 0
     withNEONOutput(output) { stage, out, stride, kind in
         done = booth_gemm_s16_dot(a, rows, weights.depthStride, weights.depth, w, weights.outputChannels, sums, stage,
                                   out, stride, kind)
     }
     if done == 0 { gemmNEON(a, rows, weights, output) }
+}
+
+/// Whether `booth_gemm_s16_dot` gives `output` exactly: raw int32, or a requantising stage
+/// within `StageRegisters`' exact range (`fusedExact`).
+private func dotExact(_ output: GEMMOutput) -> Bool {
+    switch output {
+    case .int8(_, _, let stage), .int16(_, _, let stage): return stage.fusedExact
+    case .int32: return true
+    }
 }
 
 /// `booth_gemm_s16_dot` on a `dot8` packing of `weights` made for this call, where the C function
@@ -595,11 +600,7 @@ public func gemmNEONDotRepacked(
 #if arch(arm64)
     guard CPUFeatures.current.dotProduct else { return false }
 #endif
-    switch output {
-    case .int8(_, _, let stage), .int16(_, _, let stage):
-        guard stage.fusedExact else { return false }
-    case .int32: break
-    }
+    guard dotExact(output) else { return false }
     let n = weights.outputChannels, k = weights.depth, k16 = weights.depth16
     var packed = [Int8](repeating: 0, count: weights.paddedChannels * k16)
     var sums = [Int32](repeating: 0, count: weights.paddedChannels)
