@@ -110,22 +110,26 @@ let package = Package(
         .target(name: "Passport", dependencies: ["Vision", "Config"]),
 
         // MARK: Files and devices
+        // What the kiosk took from Foundation, on POSIX alone (threads, a mutex and condition,
+        // printf formatting, path strings, whole reads and writes), so the booth binary links
+        // neither libFoundation nor ICU.
+        .target(name: "Posix"),
         .target(name: "ImageFiles", dependencies: ["ImageCore", "Syscalls", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
-            dependencies: ["ImageCore", "ImageFiles", "Syscalls", "CCameraLoader", "CDRM", "CSyscalls"]),
+            dependencies: ["ImageCore", "ImageFiles", "Syscalls", "CCameraLoader", "CDRM", "CSyscalls", "Posix"]),
 
         // MARK: The product
         .target(
             name: "Kiosk",
             dependencies: [
-                "ImageCore", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware", "Config",
+                "ImageCore", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware", "Config", "Posix",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "booth",
             dependencies: [
-                "Kiosk", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware",
+                "Kiosk", "ImageFiles", "NeuralCore", "Vision", "Passport", "Hardware", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -153,6 +157,7 @@ let package = Package(
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "Hardware", "TestSupport"]),
         // The built `booth` executable from the outside (arguments, files, exit codes).

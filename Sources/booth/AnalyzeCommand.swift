@@ -1,5 +1,13 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import ImageCore
 import ImageFiles
 import NeuralCore
@@ -71,7 +79,7 @@ struct AnalyzeCommand: ParsableCommand {
 
         // Run the batch off the main thread and wait for it (the root command is synchronous).
         let results = Mutex<[BatchOutcome]>([])
-        let finished = DispatchSemaphore(value: 0)
+        let finished = Semaphore(value: 0)
         Task.detached {
             for await outcome in batch.run() {
                 progress.step(outcome)
@@ -109,22 +117,34 @@ struct AnalyzeCommand: ParsableCommand {
         var files: [String] = []
         let fm = FileManager.default
         for input in inputs {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                FileHandle.standardError.write(Data("\(input): no such file or folder\n".utf8))
+                FileDescriptorIO.writeStandardError("\(input): no such file or folder\n")
                 failed = true
                 continue
             }
-            if !isDirectory.boolValue { files.append(input); continue }
-            guard let walker = fm.enumerator(atPath: input) else { continue }
+            if !isDirectory { files.append(input); continue }
             var found: [String] = []
-            for case let relative as String in walker {
-                let ext = (relative as NSString).pathExtension.lowercased()
-                if imageExtensions.contains(ext) { found.append((input as NSString).appendingPathComponent(relative)) }
-            }
-            files += found.sorted()
+            collectImages(in: input, relative: "", into: &found)
+            files += found.sorted().map { Path.appending(input, $0) }
         }
         return files
+    }
+
+    /// The image files under `folder` (recursively; links to folders are not followed), as paths
+    /// relative to the folder the walk started in.
+    static func collectImages(in folder: String, relative: String, into found: inout [String]) {
+        guard let names = try? Directories.contents(of: folder) else { return }
+        for name in names {
+            let path = Path.appending(folder, name), rel = Path.appending(relative, name)
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                collectImages(in: path, relative: rel, into: &found)
+            } else if imageExtensions.contains(Path.pathExtension(name).lowercased()) {
+                found.append(rel)
+            }
+        }
     }
 
     /// One PNG name per input in `folder`: the base name, with -2, -3… when names repeat.
@@ -133,7 +153,7 @@ struct AnalyzeCommand: ParsableCommand {
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         print(pad("file", width) + "  faces  score  weakest")
         for o in outcomes {
-            let score = o.failure != nil ? "error" : String(format: "%.3f", o.score)
+            let score = o.failure != nil ? "error" : String(cFormat: "%.3f", o.score)
             print(pad(o.file, width) + "  " + pad(String(o.faceCount), 5) + "  " + pad(score, 5) + "  " + (o.message ?? o.weakest?.rawValue ?? "-"))
         }
     }
@@ -144,9 +164,9 @@ struct AnalyzeCommand: ParsableCommand {
 final class Progress: @unchecked Sendable {
     let total: Int
     let tty: Bool
-    let start = Date()
+    let start = MonotonicTime.now()
     var done = 0
-    let lock = NSLock()
+    let lock = Lock()
 
     init(total: Int, tty: Bool) { self.total = total; self.tty = tty }
 
@@ -157,22 +177,22 @@ final class Progress: @unchecked Sendable {
         if let error = outcome.message {
             text += (tty ? "\r\u{1B}[K" : "") + "\(outcome.file): \(error)\n"
         }
-        let rate = Double(done) / max(1e-3, Date().timeIntervalSince(start))
+        let rate = Double(done) / max(1e-3, MonotonicTime.now().seconds(since: start))
         if tty {
             let width = 30, filled = total > 0 ? width * done / total : width
             text += "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
-                + " \(done)/\(total) " + String(format: "%.1f images/s", rate)
+                + " \(done)/\(total) " + String(cFormat: "%.1f images/s", rate)
         } else if outcome.message == nil {
             text += "[\(done)/\(total)] \(outcome.file): \(outcome.faceCount) face\(outcome.faceCount == 1 ? "" : "s"), score "
-                + String(format: "%.3f", outcome.score) + "\n"
+                + String(cFormat: "%.3f", outcome.score) + "\n"
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        FileDescriptorIO.writeStandardError(text)
     }
 
     func finish() {
         lock.lock(); defer { lock.unlock() }
-        let seconds = Date().timeIntervalSince(start)
-        let summary = "\(done) image\(done == 1 ? "" : "s") in " + String(format: "%.2f s (%.2f images/s)", seconds, Double(done) / max(1e-3, seconds))
-        FileHandle.standardError.write(Data(((tty ? "\r\u{1B}[K" : "") + summary + "\n").utf8))
+        let seconds = MonotonicTime.now().seconds(since: start)
+        let summary = "\(done) image\(done == 1 ? "" : "s") in " + String(cFormat: "%.2f s (%.2f images/s)", seconds, Double(done) / max(1e-3, seconds))
+        FileDescriptorIO.writeStandardError((tty ? "\r\u{1B}[K" : "") + summary + "\n")
     }
 }

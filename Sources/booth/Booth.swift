@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Posix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +34,7 @@ struct Booth: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("booth: \(failure.description)\n".utf8))
+            FileDescriptorIO.writeStandardError("booth: \(failure.description)\n")
             Glibc.exit(failure.status.rawValue)
         } catch {
             exit(withError: error)

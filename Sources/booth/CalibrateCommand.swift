@@ -1,5 +1,13 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import ImageCore
 import ImageFiles
 import NeuralCore
@@ -221,7 +229,7 @@ struct CalibrateCommand: ParsableCommand {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
                 throw CommandFailure("cannot read the folder \(folder)")
             }
-            for name in names.sorted() where ["jpg", "jpeg", "png"].contains((name as NSString).pathExtension.lowercased()) {
+            for name in names.sorted() where ["jpg", "jpeg", "png"].contains(Path.pathExtension(name).lowercased()) {
                 do { out.append(try decoder.decode(path: folder + "/" + name, as: .rgb888)) } catch {
                     throw CommandFailure("\(folder)/\(name): \(error)")
                 }

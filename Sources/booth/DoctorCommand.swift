@@ -1,4 +1,5 @@
 import ArgumentParser
+import Posix
 import Kiosk
 
 struct DoctorCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct DoctorCommand: ParsableCommand {
         let checks = Doctor(configPath: config).run()
         let width = checks.map(\.name.count).max() ?? 0
         for c in checks {
-            print("\(c.ok ? "ok  " : "FAIL") \(c.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(c.detail)")
+            print("\(c.ok ? "ok  " : "FAIL") \(Text.padded(c.name, to: width))  \(c.detail)")
         }
         if checks.contains(where: { !$0.ok }) { throw ExitCode(1) }
     }

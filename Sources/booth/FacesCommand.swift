@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import ImageCore
 import ImageFiles
 import NeuralCore
@@ -73,7 +76,7 @@ struct FacesCommand: ParsableCommand {
                 if json {
                     reports.append(FaceReport(file: file, error: "\(error)"))
                 } else {
-                    FileHandle.standardError.write(Data("\(error)\n".utf8))
+                    FileDescriptorIO.writeStandardError("\(error)\n")
                 }
                 continue
             }
@@ -84,7 +87,7 @@ struct FacesCommand: ParsableCommand {
                 } else {
                     print("\(file): \(faces.count) face\(faces.count == 1 ? "" : "s") (\(image.width)x\(image.height))")
                     for (i, f) in faces.enumerated() {
-                        print(String(format: "  #%d box x=%.0f y=%.0f w=%.0f h=%.0f confidence=%.2f presence=%.2f roll=%.1f° pitch=%.1f° yaw=%.1f°",
+                        print(String(cFormat: "  #%ld box x=%.0f y=%.0f w=%.0f h=%.0f confidence=%.2f presence=%.2f roll=%.1f° pitch=%.1f° yaw=%.1f°",
                                      i + 1, f.box.x, f.box.y, f.box.width, f.box.height, f.confidence, f.presence,
                                      f.roll * 180 / .pi, f.pitch * 180 / .pi, f.yaw * 180 / .pi))
                     }
@@ -95,7 +98,7 @@ struct FacesCommand: ParsableCommand {
                         try PNGWriter.write(image, to: annotations[k])
                     } catch {
                         failures.append(CommandFailure(error).status)
-                        FileHandle.standardError.write(Data("\(file): cannot write the annotation: \(error)\n".utf8))
+                        FileDescriptorIO.writeStandardError("\(file): cannot write the annotation: \(error)\n")
                     }
                 }
             }

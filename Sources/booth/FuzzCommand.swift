@@ -1,6 +1,13 @@
 import ArgumentParser
 import Config
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImageCore
 import ImageFiles
 import Kiosk

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Hardware
 import ImageCore
 import ImageFiles
@@ -140,13 +143,12 @@ struct GreetCommand: ParsableCommand {
                 throw CommandFailure(failure.description)
             }
         } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard Directories.isDirectory(input) else {
                 throw CommandFailure("\(input) is not a folder of frames (or camera)", status: .io)
             }
             let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: input).sorted() } catch {
-                throw CommandFailure("cannot list \(input): \(error.localizedDescription)", status: .io)
+            do { names = try Directories.contents(of: input).sorted() } catch {
+                throw CommandFailure("cannot list \(input): \(error)", status: .io)
             }
             let images = names.filter { n in [".jpg", ".jpeg", ".png", ".ppm"].contains { n.lowercased().hasSuffix($0) } }
             if images.isEmpty { throw CommandFailure("\(input) holds no JPEG, PNG or PPM frames", status: .badInput) }

@@ -1,6 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageFiles
 import NeuralCore
+import Posix
 import Vision
 
 /// `booth model …`: look inside a .tflite model and run it from the command line, so NeuralCore can
@@ -60,7 +69,7 @@ struct ModelCommand: ParsableCommand {
                 counts[name, default: 0] += 1
             }
             print("\noperators (\(parsed.operators.count)):")
-            for name in order { print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(counts[name, default: 0])") }
+            for name in order { print("  \(Text.padded(name, to: 30)) \(counts[name, default: 0])") }
 
             print("\ntensors (\(parsed.tensors.count)):")
             for (i, t) in parsed.tensors.enumerated() {
@@ -68,7 +77,7 @@ struct ModelCommand: ParsableCommand {
                 if parsed.inputs.contains(i) { role = " [input]" }
                 if parsed.outputs.contains(i) { role = " [output]" }
                 let constant = parsed.buffers.indices.contains(t.buffer) && parsed.buffers[t.buffer].count > 0 ? " const" : ""
-                print("  \(String(i).padding(toLength: 4, withPad: " ", startingAt: 0)) \(String(describing: t.type).padding(toLength: 8, withPad: " ", startingAt: 0)) \(ModelCommand.shapeText(t.shape).padding(toLength: 16, withPad: " ", startingAt: 0)) \(t.name)\(constant)\(role)")
+                print("  \(Text.padded(String(i), to: 4)) \(Text.padded(String(describing: t.type), to: 8)) \(Text.padded(ModelCommand.shapeText(t.shape), to: 16)) \(t.name)\(constant)\(role)")
             }
 
             do {
@@ -129,7 +138,7 @@ struct ModelCommand: ParsableCommand {
                     for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
                 }
             }
-            do { try out.write(to: URL(fileURLWithPath: output), options: .atomic) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)", status: .io) }
+            do throws(ImageFileError) { try FileIO.writeAtomically([UInt8](out), to: output) } catch { throw CommandFailure(error.description, status: .io) }
         }
     }
 
@@ -164,15 +173,15 @@ struct ModelCommand: ParsableCommand {
             for _ in 0..<3 { interpreter.run() }
             var times = [Double]()
             for _ in 0..<runs {
-                let start = DispatchTime.now().uptimeNanoseconds
+                let start = MonotonicTime.now()
                 interpreter.run()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                times.append(MonotonicTime.now().seconds(since: start) * 1e3)
             }
             times.sort()
             let median = times[times.count / 2]
             let mean = times.reduce(0, +) / Double(times.count)
-            print(String(format: "%@: median %.3f ms, mean %.3f ms, min %.3f ms over %d runs (%@ path, arena %d bytes)",
-                         (model as NSString).lastPathComponent, median, mean, times[0], times.count, path.rawValue, interpreter.arenaByteCount))
+            print(Path.lastComponent(model) + String(cFormat: ": median %.3f ms, mean %.3f ms, min %.3f ms over %ld runs", median, mean, times[0], times.count)
+                  + " (\(path.rawValue) path, arena \(interpreter.arenaByteCount) bytes)")
         }
     }
 }

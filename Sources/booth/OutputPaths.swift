@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 
 /// Where commands write: folders made or refused up front, one distinct name per input, and the
 /// format an output file's extension asks for.
@@ -12,7 +15,7 @@ enum OutputPaths {
     static func unique(_ files: [String], folder: String, ext: String) -> [String] {
         var used = Set<String>()
         return files.map { file in
-            let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let base = Path.deletingExtension(Path.lastComponent(file))
             var name = base + "." + ext
             var n = 1
             while used.contains(name) {
@@ -20,42 +23,26 @@ enum OutputPaths {
                 name = "\(base)-\(n).\(ext)"
             }
             used.insert(name)
-            return (folder as NSString).appendingPathComponent(name)
+            return Path.appending(folder, name)
         }
     }
 
     /// Makes the output folder `path` (with parents) unless it exists. A file in its place, or a
     /// folder that cannot be made, is a one-line I/O error naming the option.
     static func makeFolder(_ path: String, option: String) throws(CommandFailure) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
+        if access(path, F_OK) == 0 {
+            if Directories.isDirectory(path) { return }
             throw CommandFailure("\(option) \(path): is a file, not a folder", status: .io)
         }
-        if let e = mkdirs(path) {
+        if let e = Directories.make(path, mode: 0o755) {
             throw CommandFailure("\(option) \(path): cannot create the folder: \(String(cString: strerror(e)))", status: .io)
         }
-    }
-
-    /// `mkdir -p`: nil when `path` is a folder afterwards, else the errno of the failing step.
-    private static func mkdirs(_ path: String) -> Int32? {
-        if mkdir(path, 0o755) == 0 { return nil }
-        let e = errno
-        if e == EEXIST {
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? nil : ENOTDIR
-        }
-        guard e == ENOENT else { return e }
-        let parent = (path as NSString).deletingLastPathComponent
-        if parent.isEmpty || parent == path { return e }
-        if let pe = mkdirs(parent) { return pe }
-        return mkdir(path, 0o755) == 0 || errno == EEXIST ? nil : errno
     }
 
     /// The format `path`'s extension names (.jpg/.jpeg, .png), when it is one of `allowed`; any
     /// other extension is refused (64) rather than written as another format under that name.
     static func format(of path: String, allowed: [Format], option: String) throws(CommandFailure) -> Format {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = Path.pathExtension(path).lowercased()
         let format: Format? = ext == "jpg" || ext == "jpeg" ? .jpeg : ext == "png" ? .png : nil
         guard let format, allowed.contains(format) else {
             let names = allowed.map { $0 == .jpeg ? ".jpg/.jpeg" : ".png" }.joined(separator: " or ")

@@ -1,6 +1,14 @@
 import ArgumentParser
 import Config
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import ImageCore
 import ImageFiles
 import Passport
@@ -49,7 +57,7 @@ struct PassportCommand: ParsableCommand {
             try refuse(PassportReport(error, profile: prof.name, source: photo))
         }
         if made.crop.scale > Self.maximumUpscale {
-            let message = String(format: "the face is enlarged %.1f× from the source (at most %.0f×): too few pixels for a passport photo; "
+            let message = String(cFormat: "the face is enlarged %.1f× from the source (at most %.0f×): too few pixels for a passport photo; "
                                  + "use a larger or closer photo", made.crop.scale, Self.maximumUpscale)
             try refuse(PassportReport(profile: prof.name, source: photo, complies: false, message: message,
                                       rules: made.rules, width: nil, height: nil))
@@ -73,7 +81,7 @@ struct PassportCommand: ParsableCommand {
         }
         printRules(made.rules)
         for w in made.rules where !w.passed && w.severity == .warning {
-            FileHandle.standardError.write(Data("warning: \(w.rule) \(w.measured) (limit \(w.limit))\n".utf8))
+            FileDescriptorIO.writeStandardError("warning: \(w.rule) \(w.measured) (limit \(w.limit))\n")
         }
     }
 
@@ -81,7 +89,7 @@ struct PassportCommand: ParsableCommand {
     func refuse(_ r: PassportReport) throws -> Never {
         try writeReport(r)
         printRules(r.rules)
-        FileHandle.standardError.write(Data("\(photo): \(r.message)\n".utf8))
+        FileDescriptorIO.writeStandardError("\(photo): \(r.message)\n")
         throw ExitCode(ExitStatus.notCompliant.rawValue)
     }
 
@@ -97,7 +105,7 @@ struct PassportCommand: ParsableCommand {
     func printRules(_ rules: [RuleResult]) {
         for r in rules {
             let mark = r.passed ? "ok  " : (r.severity == .warning ? "warn" : "FAIL")
-            print("\(mark) \(r.rule.padding(toLength: 22, withPad: " ", startingAt: 0)) \(String(format: "%8.3f", r.measured))  \(r.limit)")
+            print("\(mark) \(Text.padded(r.rule, to: 22)) \(String(cFormat: "%8.3f", r.measured))  \(r.limit)")
         }
     }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How commands print the libraries' report types: one compact JSON object per line (keys sorted,
 /// slashes unescaped), a batch as an array with one element per line.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Config
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Kiosk
 import Logging
 import NeuralCore
@@ -91,7 +93,11 @@ struct RunCommand: ParsableCommand {
         let range = Board.scriptSecondsRange
         var out: [Double] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let item = part.trimmingCharacters(in: .whitespaces)
+            // Spaces and tabs around the number, as CharacterSet.whitespaces trimmed them.
+            let blank: (Character) -> Bool = { c in
+                c == "\t" || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+            }
+            let item = String(part.drop(while: blank).reversed().drop(while: blank).reversed())
             guard let s = Double(item), s.isFinite, range.contains(s) else {
                 throw .usage("--shutter-script: \"\(item)\" is not a number of seconds in 0...\(Int(range.upperBound))")
             }

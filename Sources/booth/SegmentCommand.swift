@@ -1,5 +1,13 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import ImageCore
 import ImageFiles
 import NeuralCore
@@ -36,9 +44,9 @@ struct SegmentCommand: ParsableCommand {
 
     func run() throws {
         let segmenter = try ModelOptions.segmenter(level, models: models, path: try ModelOptions.executionPath(path))
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
-        let intoFolder = photos.count > 1 || (exists && isDirectory.boolValue)
+        let intoFolder = photos.count > 1 || (exists && isDirectory)
         if intoFolder {
             try OutputPaths.makeFolder(output, option: "-o")
         } else {
@@ -64,11 +72,11 @@ struct SegmentCommand: ParsableCommand {
     }
 
     static func baseName(_ path: String) -> String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        Path.deletingExtension(Path.lastComponent(path))
     }
 
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileDescriptorIO.writeStandardError(line + "\n")
     }
 }
 

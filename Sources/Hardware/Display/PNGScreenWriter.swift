@@ -1,6 +1,6 @@
-import Foundation
 import ImageCore
 import ImageFiles
+import Posix
 
 /// `PNGDisplay`'s writer thread: compresses a packed RGB screen and writes it atomically, off
 /// the render thread. One screen at a time: `submit` waits while the previous one is still being
@@ -10,23 +10,20 @@ final class PNGScreenWriter: @unchecked Sendable {
     /// The packed screen; the caller fills it only between `waitIdle()` and `submit`.
     let rgb: ImageBuffer
     private let encoded: UnsafeMutableRawBufferPointer
-    private let condition = NSCondition()
+    private let condition = Condition()
     // Guarded by `condition`.
     private var pendingPath: String? = nil
     private var busy = false
     private var stopping = false
     private var failure: ImageFileError? = nil
     private var done = 0
-    private var thread: Thread? = nil
+    private var running = true
 
     init(width: Int, height: Int) {
         rgb = ImageBuffer(format: .rgb888, width: width, height: height)
         encoded = .allocate(byteCount: PNGCodec.maxEncodedSize(width: width, height: height, format: .rgb888), alignment: 16)
-        // The thread holds the writer until `stop` ends it (the owner's deinit calls it).
-        let t = Thread { self.loop() }
-        t.name = "booth-png"
-        thread = t
-        t.start()
+        // The thread (detached) holds the writer until `stop` ends it (the owner's deinit calls it).
+        _ = PosixThread(name: "booth-png") { self.loop() }
     }
 
     deinit { encoded.deallocate() }
@@ -37,7 +34,7 @@ final class PNGScreenWriter: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while thread != nil { condition.wait() }
+        while running { condition.wait() }
         condition.unlock()
     }
 
@@ -75,7 +72,7 @@ final class PNGScreenWriter: @unchecked Sendable {
             if case .failure(let e) = result { failure = e } else { done += 1 }
             condition.broadcast()
         }
-        thread = nil
+        running = false
         condition.broadcast()
         condition.unlock()
     }

@@ -1,4 +1,7 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Hardware
 import ImageCore
 
@@ -49,8 +52,8 @@ public enum Devices {
         case .png:
             let (w, h) = parseMode(d.mode) ?? (800, 480)
             let dir = folderOverride ?? d.folder
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw .unsupported(device: "PNG display", detail: "cannot create \(dir): \(error.localizedDescription)")
+            if let e = Directories.make(dir) {
+                throw .unsupported(device: "PNG display", detail: "cannot create \(dir): \(Directories.describe(errno: e))")
             }
             return PNGDisplay(directory: folderOverride ?? d.folder, width: w, height: h, everyNth: d.every)
         case .drm:

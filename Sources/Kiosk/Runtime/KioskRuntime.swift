@@ -1,5 +1,8 @@
 import Config
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Hardware
 import ImageCore
 import ImageFiles
@@ -202,12 +205,12 @@ public final class KioskRuntime: @unchecked Sendable {
         for stage in stages {
             do { try stage.start() } catch { log.error("\(stage.name) start failed", metadata: ["error": "\(error)"]) }
         }
-        let threads = DispatchGroup()
+        var threads: [PosixThread] = []
         if !clock.isVirtual {
-            spawn(capture, every: 50, stop, threads)
-            spawn(vision, every: 20, stop, threads)
-            spawn(still, every: 200, stop, threads)
-            spawn(input, every: 20, stop, threads)
+            threads.append(spawn(capture, every: 50, stop))
+            threads.append(spawn(vision, every: 20, stop))
+            threads.append(spawn(still, every: 200, stop))
+            threads.append(spawn(input, every: 20, stop))
         }
         notifier.ready(status: "running")
 
@@ -244,7 +247,7 @@ public final class KioskRuntime: @unchecked Sendable {
         notifier.stopping()
         stop.set()
         still.stop()
-        threads.wait()
+        for t in threads { t.join() }
         // A still that arrived or finished during shutdown is saved and counted too.
         still.step(timeoutMilliseconds: 0)
         if let result = still.takeResult() { take(result, now: clock.now, tally: &tally) }
@@ -334,27 +337,23 @@ public final class KioskRuntime: @unchecked Sendable {
         // Per stage: mean wall ms × runs, then the thread's CPU ms (median / max) where measured.
         let t = timings.drain().filter { $0.count > 0 }.map { s in
             let cpu = s.meanCPUMilliseconds > 0
-                ? String(format: "(cpu %.2f/%.2f)", s.medianCPUMilliseconds, s.maxCPUMilliseconds) : ""
-            return "\(s.stage.name)=\(String(format: "%.1f", s.meanMilliseconds))ms\(cpu)×\(s.count)"
+                ? String(cFormat: "(cpu %.2f/%.2f)", s.medianCPUMilliseconds, s.maxCPUMilliseconds) : ""
+            return "\(s.stage.name)=\(String(cFormat: "%.1f", s.meanMilliseconds))ms\(cpu)×\(s.count)"
         }.joined(separator: " ")
         log.info("stats", metadata: [
             "published": "\(ring.publishedCount)", "dropped": "\(ring.droppedCount)", "shown": "\(present.shown)",
-            "fps": "\(String(format: "%.1f", present.ui.fps))",
+            "fps": "\(String(cFormat: "%.1f", present.ui.fps))",
             "timings": "\(t)", "process": "\(ProcessStats.now())",
         ])
     }
 
     /// Steps `stage` on a thread of its own until `stop`, letting it wait up to `every` ms for work.
-    private func spawn(_ stage: any KioskStage, every timeoutMilliseconds: Int32, _ stop: StopSignal, _ group: DispatchGroup) {
+    private func spawn(_ stage: any KioskStage, every timeoutMilliseconds: Int32, _ stop: StopSignal) -> PosixThread {
         guard let index = stages.firstIndex(where: { $0 === stage }) else { preconditionFailure("\(stage.name) is not a wired stage") }
-        group.enter()
-        let t = Thread { [self] in
+        return PosixThread(name: "booth-\(stage.name)") { [self] in
             let stage = stages[index]
             while !stop.isSet { stage.step(timeoutMilliseconds: timeoutMilliseconds) }
-            group.leave()
         }
-        t.name = "booth-\(stage.name)"
-        t.start()
     }
 
     // MARK: Lockstep (the steady-state benchmark)

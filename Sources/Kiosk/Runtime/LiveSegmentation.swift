@@ -1,5 +1,5 @@
-import Foundation
 import NeuralCore
+import Posix
 import Vision
 
 /// The live segmenter lent to the still path, and the lock of the live models' working memory.
@@ -15,7 +15,7 @@ final class LiveSegmentation: @unchecked Sendable {
     /// The live models' shared working memory (float plans in its integer block), lent to the
     /// passport still's palm and hand models, each pass under `lock` (`exclusive`).
     let arena: SharedArena?
-    let lock = NSLock()
+    let lock = Lock()
 
     /// The live models' claim on `arena` (its integer block), taken when they are all loaded: a
     /// still model lent the arena may make more of it resident (`returnLentPages`).

@@ -1,8 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 
 /// Resident memory and open file descriptors of this process (from /proc), for the long-run
 /// report and the stats line. Resident memory is also split by part (from /proc/self/smaps):
-/// mapped files (the binary and shared libraries: Foundation/ICU, libcamera, …), the malloc
+/// mapped files (the binary and shared libraries: the Swift runtime, libcamera, …), the malloc
 /// heap, and anonymous mappings (model arenas and weights, the frame ring, big buffers — malloc
 /// serves blocks of 256 KiB and more from their own mappings in the kiosk).
 public struct ProcessStats: Sendable, Equatable, CustomStringConvertible {
@@ -21,17 +24,14 @@ public struct ProcessStats: Sendable, Equatable, CustomStringConvertible {
 
     public static func now() -> ProcessStats {
         var rss = 0
-        if let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
+        if let text = FileDescriptorIO.readText("/proc/self/statm") {
             let parts = text.split(separator: " ")
             if parts.count > 1, let pages = Int(parts[1]) { rss = pages * Int(sysconf(Int32(_SC_PAGESIZE))) }
         }
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        let fds = (try? Directories.contents(of: "/proc/self/fd").count) ?? 0
         var stats = ProcessStats(residentBytes: rss, openFiles: max(0, fds - 1))   // minus the directory listing's own fd
         // Read to the end: /proc files report size 0, and a one-shot read stops at a page.
-        if let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") {
-            defer { try? handle.close() }
-            if let data = try? handle.readToEnd() { stats.addParts(smaps: String(decoding: data, as: UTF8.self)) }
-        }
+        if let smaps = FileDescriptorIO.readText("/proc/self/smaps") { stats.addParts(smaps: smaps) }
         return stats
     }
 
@@ -58,7 +58,7 @@ public struct ProcessStats: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let mib = { (b: Int) in String(format: "%.1f", Double(b) / 1_048_576) }
+        let mib = { (b: Int) in String(cFormat: "%.1f", Double(b) / 1_048_576) }
         let parts = fileBytes + heapBytes + anonymousBytes > 0
             ? " (files \(mib(fileBytes)), heap \(mib(heapBytes)), anonymous \(mib(anonymousBytes)))" : ""
         return "rss \(mib(residentBytes)) MiB\(parts), \(openFiles) open files"

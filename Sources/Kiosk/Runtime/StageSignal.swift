@@ -1,10 +1,10 @@
-import Foundation
+import Posix
 
 /// Wakes a waiting stage or the event loop: a generation counter under a condition variable. A
 /// stage that publishes something calls `notify`; a waiter remembers the generation it has seen
 /// and sleeps until it moves or a timeout passes. Allocation-free.
 public final class StageSignal: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var count: UInt64 = 0
 
     public init() {}
@@ -27,8 +27,7 @@ public final class StageSignal: @unchecked Sendable {
     /// Waits until the generation is past `seen` or `timeout` has passed; returns the generation.
     @discardableResult
     public func wait(after seen: UInt64, timeout: Duration) -> UInt64 {
-        let c = timeout.components
-        let limit = Date(timeIntervalSinceNow: Double(c.seconds) + Double(c.attoseconds) * 1e-18)
+        let limit = MonotonicTime.now().adding(timeout)
         condition.lock()
         defer { condition.unlock() }
         while count == seen {

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Set by SIGTERM/SIGINT (or a test, or `--for`); every loop of the kiosk checks it.

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImageCore
 
 /// What the screen shows besides the live preview: countdown, "taking photo", the review of the

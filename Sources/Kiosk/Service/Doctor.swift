@@ -1,5 +1,8 @@
 import Config
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Hardware
 import ImageFiles
 import Passport
@@ -116,8 +119,8 @@ public struct Doctor {
         case .synthetic:
             return Check("camera", true, "synthetic pattern \(board.camera.previewWidth)x\(board.camera.previewHeight)")
         case .folder:
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: board.camera.folder)) ?? []
-            let images = files.filter { ["jpg", "jpeg", "png"].contains(($0 as NSString).pathExtension.lowercased()) }
+            let files = (try? Directories.contents(of: board.camera.folder)) ?? []
+            let images = files.filter { ["jpg", "jpeg", "png"].contains(Path.pathExtension($0).lowercased()) }
             return Check("camera", !images.isEmpty, images.isEmpty ? "folder \(board.camera.folder) has no JPEG/PNG" : "folder \(board.camera.folder): \(images.count) images")
         case .libcamera:
             do {

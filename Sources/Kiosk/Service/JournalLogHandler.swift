@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Logging
 
 /// swift-log handler writing one line per message to stderr. Under systemd (`$JOURNAL_STREAM`
@@ -39,7 +47,7 @@ public struct JournalLogHandler: LogHandler {
         } else {
             line = "\(event.level.rawValue.uppercased()) \(label): \(event.message)\(fields)\n"
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        FileDescriptorIO.writeStandardError(line)
     }
 
     /// syslog priorities (sd-daemon.h).

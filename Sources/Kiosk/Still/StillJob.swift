@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImageCore
 
 /// One shutter press's still, made upright out of the camera's buffer, with what the booth knew then.

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 
 /// The still path's resident memory by step, for finding which step of a still sets the kiosk's
 /// peak: with `BOOTH_STILL_MEMORY=1` in the environment, each `mark` writes one line to standard
@@ -20,18 +28,15 @@ enum StillMemoryProbe {
     /// Ends the step `step` (its peak is what the process reached since the previous mark).
     static func mark(_ step: String) {
         guard enabled else { return }
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = FileDescriptorIO.readText("/proc/self/status") ?? ""
         func kib(_ key: String) -> Int {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }
-        let mib = { (k: Int) in String(format: "%.1f", Double(k) / 1024) }
+        let mib = { (k: Int) in String(cFormat: "%.1f", Double(k) / 1024) }
         let line = "still-memory \(step) peak \(mib(kib("VmHWM:"))) MiB now \(mib(kib("VmRSS:"))) MiB\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        FileDescriptorIO.writeStandardError(line)
         // "5" resets the peak resident size (VmHWM) to the current one (proc(5), clear_refs).
-        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
-            handle.write(Data("5".utf8))
-            try? handle.close()
-        }
+        FileDescriptorIO.writeExisting("/proc/self/clear_refs", "5")
     }
 }

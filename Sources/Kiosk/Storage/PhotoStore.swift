@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Posix
 import Hardware
 import ImageFiles
 
@@ -46,7 +54,7 @@ public final class PhotoStore: @unchecked Sendable {
     public let minimumFreeBytes: Int64
     private let sys: SystemCalls
     private var counters: [String: Int] = [:]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     public init(root: String, minimumFreeBytes: Int64, syscalls: SystemCalls = .live) throws(StorageError) {
         self.root = root
@@ -73,7 +81,7 @@ public final class PhotoStore: @unchecked Sendable {
     public static func nearestExisting(_ path: String) -> String {
         var p = path
         while access(p, F_OK) != 0 && errno == ENOENT {
-            let parent = (p as NSString).deletingLastPathComponent
+            let parent = Path.deletingLastComponent(p)
             let next = parent.isEmpty ? (p.hasPrefix("/") ? "/" : ".") : parent
             if next == p { break }
             p = next
@@ -116,12 +124,12 @@ public final class PhotoStore: @unchecked Sendable {
         var t = time_t(date.timeIntervalSince1970)
         var tmv = tm()
         localtime_r(&t, &tmv)
-        let day = String(format: "%04d-%02d-%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1, Int(tmv.tm_mday))
-        let clock = String(format: "%02d%02d%02d", Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
+        let day = String(cFormat: "%04ld-%02ld-%02ld", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1, Int(tmv.tm_mday))
+        let clock = String(cFormat: "%02ld%02ld%02ld", Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
         let dir = root + "/" + day
         if try makeDirectory(dir) { counters[dir] = nil }   // a new (or vanished) folder: number afresh
         let n = nextNumber(in: dir)
-        let base = dir + "/" + String(format: "booth-%@-%04d", clock, n)
+        let base = dir + "/" + "booth-" + clock + String(cFormat: "-%04ld", n)
         let photo = SavedPhoto(jpeg: base + ".jpg", sidecar: base + ".json")
         do throws(SystemCallError) {
             try write(sidecar, to: photo.sidecar)
@@ -137,7 +145,7 @@ public final class PhotoStore: @unchecked Sendable {
             }
             throw .writeFailed("\(photo.jpeg): photo not saved: \(error)")
         }
-        updateLatestLink(to: day + "/" + (base as NSString).lastPathComponent + ".jpg")
+        updateLatestLink(to: day + "/" + Path.lastComponent(base) + ".jpg")
         return photo
     }
 
@@ -169,11 +177,11 @@ public final class PhotoStore: @unchecked Sendable {
     /// At start: `latest.jpg` names the newest complete photo (the highest number of the latest
     /// day), whatever a kill between the JPEG's rename and the link's left behind.
     private func repairLatestLink() {
-        guard let days = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+        guard let days = try? Directories.contents(of: root) else { return }
         for day in days.filter(PhotoStore.isDayName).sorted().reversed() {
             guard let newest = photoNames(in: root + "/" + day).max(by: { PhotoStore.number($0) < PhotoStore.number($1) }) else { continue }
             let relative = day + "/" + newest
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/latest.jpg")) != relative {
+            if Self.linkTarget(root + "/latest.jpg") != relative {
                 updateLatestLink(to: relative)
             }
             return
@@ -181,7 +189,14 @@ public final class PhotoStore: @unchecked Sendable {
     }
 
     private func photoNames(in dir: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("booth-") && $0.hasSuffix(".jpg") }
+        ((try? Directories.contents(of: dir)) ?? []).filter { $0.hasPrefix("booth-") && $0.hasSuffix(".jpg") }
+    }
+
+    /// What the symbolic link `path` names (readlink(2)), or nil.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let n = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+        return n < 0 ? nil : String(decoding: buffer[..<n], as: UTF8.self)
     }
 
     /// NNNN of `booth-HHMMSS-NNNN.jpg`, or 0.
@@ -213,7 +228,7 @@ public final class PhotoStore: @unchecked Sendable {
             return false
         } catch where error.errno == .noSuchFile {
             // Create parents (the root may be nested below an existing state directory).
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = Path.deletingLastComponent(path)
             if !parent.isEmpty && parent != path { try makeDirectory(parent) }
             do throws(SystemCallError) {
                 try sys.mkdir(path, mode: 0o750)
@@ -252,7 +267,7 @@ public final class PhotoStore: @unchecked Sendable {
     /// Temporary files left by a power cut are never visible as photos, and a sidecar whose photo
     /// was never published is removed: both at start.
     private func removeStaleFiles(in dir: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        guard let names = try? Directories.contents(of: dir) else { return }
         let set = Set(names)
         for name in names {
             let path = dir + "/" + name
