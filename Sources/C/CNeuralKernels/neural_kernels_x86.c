@@ -668,6 +668,75 @@ INLINE void dw_interior_range(ptrdiff_t outputs, ptrdiff_t stride, ptrdiff_t pad
     *hi = h > l ? h : l;
 }
 
+/* `n` interior pixels of a K×K layer (K a constant after inlining: 3 or 5), the first window at
+ * src, each next one `step` bytes on: the taps' loads at fixed offsets from three (five) row
+ * addresses and the pair loop unrolled, where the general loop reads each tap's offset and
+ * filter pair from the stack (mesh: every depthwise layer is 3×3). The odd last tap is paired with
+ * itself: its filter pair is (w, 0), so x·w + x·0, the same sum as the general loop's x·w + x0·0. */
+INLINE void dw_interior_k(const int bits, const int narrow, const int K, const char *src, ptrdiff_t rs, ptrdiff_t cs,
+                          ptrdiff_t step, ptrdiff_t n, const __m256i *wl, const __m256i *wh, __m256i start_lo,
+                          __m256i start_hi, const stage_half h[2], int has_left, const dw_consts *k, char *dst,
+                          ptrdiff_t dst_step) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        /* Opaque to the optimiser: otherwise each of the K·K tap addresses becomes its own
+         * induction variable, more than x86's general registers (spilled and reloaded per pixel);
+         * this way each row is one lea and each tap an addressing mode (row + cs·1 / cs·2). */
+        __asm__("" : "+r"(rs), "+r"(cs));
+        const char *row[K];
+        for (int r = 0; r < K; r++) row[r] = src + r * rs;
+        __m256i al = start_lo, ah = start_hi;
+#pragma clang loop unroll(full)
+        for (int t = 0; t + 1 < K * K; t += 2) {
+            const __m256i x0 = dw_load(bits, row[t / K] + (t % K) * cs);
+            const __m256i x1 = dw_load(bits, row[(t + 1) / K] + ((t + 1) % K) * cs);
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[t / 2]));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[t / 2]));
+        }
+        if ((K * K) & 1) {
+            const __m256i x = dw_load(bits, row[K - 1] + (K - 1) * cs);
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x, x), wl[K * K / 2]));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x, x), wh[K * K / 2]));
+        }
+        dw_store(bits, narrow, al, ah, h, has_left, k, dst);
+        src += step;
+        dst += dst_step;
+    }
+}
+
+/* dw_interior_k out of line, one function per element size, clamp form and K: inlined into
+ * dw_layer, its registers were allocated with the whole layer's state live (tap pointers and
+ * counters spilled and reloaded per pixel). */
+#define DW_INTERIOR_FN(bits, narrow, K)                                                                              \
+    static __attribute__((noinline)) void dw_interior_##bits##_##narrow##_##K(                                     \
+        const char *src, ptrdiff_t rs, ptrdiff_t cs, ptrdiff_t step, ptrdiff_t n, const __m256i *wl,                 \
+        const __m256i *wh, const __m256i *start, const stage_half h[2], int has_left, const dw_consts *k, char *dst) { \
+        dw_interior_k(bits, narrow, K, src, rs, cs, step, n, wl, wh, start[0], start[1], h, has_left, k, dst, cs); \
+    }
+DW_INTERIOR_FN(8, 0, 3)
+DW_INTERIOR_FN(8, 1, 3)
+DW_INTERIOR_FN(16, 0, 3)
+DW_INTERIOR_FN(16, 1, 3)
+DW_INTERIOR_FN(8, 0, 5)
+DW_INTERIOR_FN(8, 1, 5)
+DW_INTERIOR_FN(16, 0, 5)
+DW_INTERIOR_FN(16, 1, 5)
+#undef DW_INTERIOR_FN
+
+/* The interior pixels of a 3×3 or 5×5 layer's row through the function for its form. */
+INLINE void dw_interior(const int bits, const int narrow, ptrdiff_t K, const char *src, ptrdiff_t rs, ptrdiff_t cs,
+                        ptrdiff_t step, ptrdiff_t n, const __m256i *wl, const __m256i *wh, const __m256i *start,
+                        const stage_half h[2], int has_left, const dw_consts *k, char *dst) {
+#define DW_CALL(b, nw, kk) dw_interior_##b##_##nw##_##kk(src, rs, cs, step, n, wl, wh, start, h, has_left, k, dst)
+    if (bits == 8) {
+        if (narrow) { if (K == 3) DW_CALL(8, 1, 3); else DW_CALL(8, 1, 5); }
+        else { if (K == 3) DW_CALL(8, 0, 3); else DW_CALL(8, 0, 5); }
+    } else {
+        if (narrow) { if (K == 3) DW_CALL(16, 1, 3); else DW_CALL(16, 1, 5); }
+        else { if (K == 3) DW_CALL(16, 0, 3); else DW_CALL(16, 0, 5); }
+    }
+#undef DW_CALL
+}
+
 /* A whole depthwise layer, 16 channels (from channel cc) at a time, the group's filters and
  * output-stage constants set up once: taps in pairs, each pair's activations interleaved
  * (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters with vpmaddwd; the
@@ -736,6 +805,7 @@ INLINE void dw_layer(const int bits, const int narrow, const void *input, const 
                                             _mm256_mullo_epi32(zpin, _mm256_loadu_si256((const __m256i *)(tap_sums + cc + 8))));
         const __m256i start_lo = _mm256_permute2x128_si256(b0, b1, 0x20);
         const __m256i start_hi = _mm256_permute2x128_si256(b0, b1, 0x31);
+        const __m256i start[2] = {start_lo, start_hi};
         const char *in_c = (const char *)input + cc * esize;
         for (ptrdiff_t oy = oy0; oy < oy1; oy++) {
             const ptrdiff_t iy0 = oy * g->stride_y - g->pad_top;
@@ -744,6 +814,12 @@ INLINE void dw_layer(const int bits, const int narrow, const void *input, const 
             for (ptrdiff_t ox = 0; ox < out_w; ox++) {
                 if (interior_row && ox == ox_lo) {
                     const char *src = in_c + (iy0 * row_stride + (ox_lo * sx - g->pad_left) * channels) * esize;
+                    if (k_h == k_w && (k_h == 3 || k_h == 5)) {
+                        char *dst = dst_row + ox * channels * esize;
+                        const ptrdiff_t rs = row_stride * esize, cs = channels * esize, n = ox_hi - ox;
+                        dw_interior(bits, narrow, k_h, src, rs, cs, sx * cs, n, wl, wh, start, h, has_left, &k, dst);
+                        ox = ox_hi;
+                    }
                     for (; ox < ox_hi; ox++) {
                         __m256i al = start_lo, ah = start_hi;
                         for (ptrdiff_t p = 0; p < pairs; p++) {
