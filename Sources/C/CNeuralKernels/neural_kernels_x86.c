@@ -1182,8 +1182,62 @@ int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_
     return 1;
 }
 
+/* The int16 ADD with both input zero points 0 and scales within int16 (NeuralCore's int16 scales
+ * are at most 2^14): a and b interleaved (vpunpck{l,h}wd) and one vpmaddwd with (scale1, scale2)
+ * gives a·scale1 + b·scale2 for eight lanes, the int32 sum of the two vpmulld (every product and
+ * sum within int32: |x| ≤ 2^15, |scale| ≤ 2^14), where add8 sign-extends both inputs and
+ * multiplies each. Within each 128-bit lane the low interleave holds elements 0–3, the high one
+ * 4–7, so vpackssdw puts the sixteen back in order. Then + round, >> shift, and the zero point
+ * and clamp on 16-bit lanes where narrow_clamp_exact and the shift is at least 2 (then |r| ≤ 2^29
+ * and r + zp never wraps), else on 32-bit lanes. Tails through add1. */
+INLINE __m256i add16_raw(__m256i x, __m256i y, __m256i scales, __m256i round, __m128i shift, const int lo_half) {
+    const __m256i xy = lo_half ? _mm256_unpacklo_epi16(x, y) : _mm256_unpackhi_epi16(x, y);
+    return _mm256_sra_epi32(_mm256_add_epi32(_mm256_madd_epi16(xy, scales), round), shift);
+}
+
+INLINE void add16_madd_run(const int narrow, const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
+                           const booth_elementwise *p, int16_t *out) {
+    const __m256i scales = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)p->scale2 << 16) | (uint16_t)p->scale1));
+    const __m256i round = _mm256_set1_epi32(p->round);
+    const __m128i shift = _mm_cvtsi32_si128(p->shift & 31);
+    const __m256i zp = _mm256_set1_epi32(p->output_zero_point), lo = _mm256_set1_epi32(p->minimum),
+                  hi = _mm256_set1_epi32(p->maximum);
+    const __m256i zp16 = _mm256_set1_epi16((int16_t)p->output_zero_point), lo16 = _mm256_set1_epi16((int16_t)p->minimum),
+                  hi16 = _mm256_set1_epi16((int16_t)p->maximum);
+    const int bcast = period == 1 && count > 1;
+    const ptrdiff_t span = period == 1 || period == count ? count : period;
+    const __m256i splat = _mm256_set1_epi16(b[0]);
+    for (ptrdiff_t base = 0; base < count; base += span) {
+        const int16_t *pa = a + base, *pb = b;
+        int16_t *po = out + base;
+        ptrdiff_t i = 0;
+        for (; i + 16 <= span; i += 16) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(pa + i));
+            const __m256i y = bcast ? splat : _mm256_loadu_si256((const __m256i *)(pb + i));
+            const __m256i r0 = add16_raw(x, y, scales, round, shift, 1), r1 = add16_raw(x, y, scales, round, shift, 0);
+            __m256i v;
+            if (narrow) {
+                v = narrow16_clamped(_mm256_packs_epi32(r0, r1), zp16, lo16, hi16);
+            } else {
+                v = _mm256_packs_epi32(_mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r0, zp), lo), hi),
+                                       _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r1, zp), lo), hi));
+            }
+            _mm256_storeu_si256((__m256i *)(po + i), v);
+        }
+        for (; i < span; i++) po[i] = (int16_t)add1(p, pa[i], pb[bcast ? 0 : i]);
+    }
+}
+
 int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                       int16_t *out) {
+    if (!p->mul && p->zero_point1 == 0 && p->zero_point2 == 0 && p->scale1 >= -32768 && p->scale1 <= 32767 &&
+        p->scale2 >= -32768 && p->scale2 <= 32767) {
+        if ((p->shift & 31) >= 2 && narrow_clamp_exact(16, p->output_zero_point, p->minimum, p->maximum))
+            add16_madd_run(1, a, b, count, period, p, out);
+        else
+            add16_madd_run(0, a, b, count, period, p, out);
+        return 1;
+    }
     if (p->mul) {
         if (!mul_applies(p)) return 0;
         add_run(16, 1, a, b, count, period, p, out);
