@@ -668,6 +668,75 @@ INLINE void dw_interior_range(ptrdiff_t outputs, ptrdiff_t stride, ptrdiff_t pad
     *hi = h > l ? h : l;
 }
 
+/* `n` interior pixels of a K×K layer (K a constant after inlining: 3 or 5), the first window at
+ * src, each next one `step` bytes on: the taps' loads at fixed offsets from three (five) row
+ * addresses and the pair loop unrolled, where the general loop reads each tap's offset and
+ * filter pair from the stack (mesh: every depthwise layer is 3×3). The odd last tap is paired with
+ * itself: its filter pair is (w, 0), so x·w + x·0, the same sum as the general loop's x·w + x0·0. */
+INLINE void dw_interior_k(const int bits, const int narrow, const int K, const char *src, ptrdiff_t rs, ptrdiff_t cs,
+                          ptrdiff_t step, ptrdiff_t n, const __m256i *wl, const __m256i *wh, __m256i start_lo,
+                          __m256i start_hi, const stage_half h[2], int has_left, const dw_consts *k, char *dst,
+                          ptrdiff_t dst_step) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        /* Opaque to the optimiser: otherwise each of the K·K tap addresses becomes its own
+         * induction variable, more than x86's general registers (spilled and reloaded per pixel);
+         * this way each row is one lea and each tap an addressing mode (row + cs·1 / cs·2). */
+        __asm__("" : "+r"(rs), "+r"(cs));
+        const char *row[K];
+        for (int r = 0; r < K; r++) row[r] = src + r * rs;
+        __m256i al = start_lo, ah = start_hi;
+#pragma clang loop unroll(full)
+        for (int t = 0; t + 1 < K * K; t += 2) {
+            const __m256i x0 = dw_load(bits, row[t / K] + (t % K) * cs);
+            const __m256i x1 = dw_load(bits, row[(t + 1) / K] + ((t + 1) % K) * cs);
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[t / 2]));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[t / 2]));
+        }
+        if ((K * K) & 1) {
+            const __m256i x = dw_load(bits, row[K - 1] + (K - 1) * cs);
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(x, x), wl[K * K / 2]));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(x, x), wh[K * K / 2]));
+        }
+        dw_store(bits, narrow, al, ah, h, has_left, k, dst);
+        src += step;
+        dst += dst_step;
+    }
+}
+
+/* dw_interior_k out of line, one function per element size, clamp form and K: inlined into
+ * dw_layer, its registers were allocated with the whole layer's state live (tap pointers and
+ * counters spilled and reloaded per pixel). */
+#define DW_INTERIOR_FN(bits, narrow, K)                                                                              \
+    static __attribute__((noinline)) void dw_interior_##bits##_##narrow##_##K(                                     \
+        const char *src, ptrdiff_t rs, ptrdiff_t cs, ptrdiff_t step, ptrdiff_t n, const __m256i *wl,                 \
+        const __m256i *wh, const __m256i *start, const stage_half h[2], int has_left, const dw_consts *k, char *dst) { \
+        dw_interior_k(bits, narrow, K, src, rs, cs, step, n, wl, wh, start[0], start[1], h, has_left, k, dst, cs); \
+    }
+DW_INTERIOR_FN(8, 0, 3)
+DW_INTERIOR_FN(8, 1, 3)
+DW_INTERIOR_FN(16, 0, 3)
+DW_INTERIOR_FN(16, 1, 3)
+DW_INTERIOR_FN(8, 0, 5)
+DW_INTERIOR_FN(8, 1, 5)
+DW_INTERIOR_FN(16, 0, 5)
+DW_INTERIOR_FN(16, 1, 5)
+#undef DW_INTERIOR_FN
+
+/* The interior pixels of a 3×3 or 5×5 layer's row through the function for its form. */
+INLINE void dw_interior(const int bits, const int narrow, ptrdiff_t K, const char *src, ptrdiff_t rs, ptrdiff_t cs,
+                        ptrdiff_t step, ptrdiff_t n, const __m256i *wl, const __m256i *wh, const __m256i *start,
+                        const stage_half h[2], int has_left, const dw_consts *k, char *dst) {
+#define DW_CALL(b, nw, kk) dw_interior_##b##_##nw##_##kk(src, rs, cs, step, n, wl, wh, start, h, has_left, k, dst)
+    if (bits == 8) {
+        if (narrow) { if (K == 3) DW_CALL(8, 1, 3); else DW_CALL(8, 1, 5); }
+        else { if (K == 3) DW_CALL(8, 0, 3); else DW_CALL(8, 0, 5); }
+    } else {
+        if (narrow) { if (K == 3) DW_CALL(16, 1, 3); else DW_CALL(16, 1, 5); }
+        else { if (K == 3) DW_CALL(16, 0, 3); else DW_CALL(16, 0, 5); }
+    }
+#undef DW_CALL
+}
+
 /* A whole depthwise layer, 16 channels (from channel cc) at a time, the group's filters and
  * output-stage constants set up once: taps in pairs, each pair's activations interleaved
  * (vpunpck{l,h}wd) and multiplied by the pair's interleaved int16 filters with vpmaddwd; the
@@ -736,6 +805,7 @@ INLINE void dw_layer(const int bits, const int narrow, const void *input, const 
                                             _mm256_mullo_epi32(zpin, _mm256_loadu_si256((const __m256i *)(tap_sums + cc + 8))));
         const __m256i start_lo = _mm256_permute2x128_si256(b0, b1, 0x20);
         const __m256i start_hi = _mm256_permute2x128_si256(b0, b1, 0x31);
+        const __m256i start[2] = {start_lo, start_hi};
         const char *in_c = (const char *)input + cc * esize;
         for (ptrdiff_t oy = oy0; oy < oy1; oy++) {
             const ptrdiff_t iy0 = oy * g->stride_y - g->pad_top;
@@ -744,6 +814,12 @@ INLINE void dw_layer(const int bits, const int narrow, const void *input, const 
             for (ptrdiff_t ox = 0; ox < out_w; ox++) {
                 if (interior_row && ox == ox_lo) {
                     const char *src = in_c + (iy0 * row_stride + (ox_lo * sx - g->pad_left) * channels) * esize;
+                    if (k_h == k_w && (k_h == 3 || k_h == 5)) {
+                        char *dst = dst_row + ox * channels * esize;
+                        const ptrdiff_t rs = row_stride * esize, cs = channels * esize, n = ox_hi - ox;
+                        dw_interior(bits, narrow, k_h, src, rs, cs, sx * cs, n, wl, wh, start, h, has_left, &k, dst);
+                        ox = ox_hi;
+                    }
                     for (; ox < ox_hi; ox++) {
                         __m256i al = start_lo, ah = start_hi;
                         for (ptrdiff_t p = 0; p < pairs; p++) {
@@ -1106,8 +1182,62 @@ int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_
     return 1;
 }
 
+/* The int16 ADD with both input zero points 0 and scales within int16 (NeuralCore's int16 scales
+ * are at most 2^14): a and b interleaved (vpunpck{l,h}wd) and one vpmaddwd with (scale1, scale2)
+ * gives a·scale1 + b·scale2 for eight lanes, the int32 sum of the two vpmulld (every product and
+ * sum within int32: |x| ≤ 2^15, |scale| ≤ 2^14), where add8 sign-extends both inputs and
+ * multiplies each. Within each 128-bit lane the low interleave holds elements 0–3, the high one
+ * 4–7, so vpackssdw puts the sixteen back in order. Then + round, >> shift, and the zero point
+ * and clamp on 16-bit lanes where narrow_clamp_exact and the shift is at least 2 (then |r| ≤ 2^29
+ * and r + zp never wraps), else on 32-bit lanes. Tails through add1. */
+INLINE __m256i add16_raw(__m256i x, __m256i y, __m256i scales, __m256i round, __m128i shift, const int lo_half) {
+    const __m256i xy = lo_half ? _mm256_unpacklo_epi16(x, y) : _mm256_unpackhi_epi16(x, y);
+    return _mm256_sra_epi32(_mm256_add_epi32(_mm256_madd_epi16(xy, scales), round), shift);
+}
+
+INLINE void add16_madd_run(const int narrow, const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
+                           const booth_elementwise *p, int16_t *out) {
+    const __m256i scales = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)p->scale2 << 16) | (uint16_t)p->scale1));
+    const __m256i round = _mm256_set1_epi32(p->round);
+    const __m128i shift = _mm_cvtsi32_si128(p->shift & 31);
+    const __m256i zp = _mm256_set1_epi32(p->output_zero_point), lo = _mm256_set1_epi32(p->minimum),
+                  hi = _mm256_set1_epi32(p->maximum);
+    const __m256i zp16 = _mm256_set1_epi16((int16_t)p->output_zero_point), lo16 = _mm256_set1_epi16((int16_t)p->minimum),
+                  hi16 = _mm256_set1_epi16((int16_t)p->maximum);
+    const int bcast = period == 1 && count > 1;
+    const ptrdiff_t span = period == 1 || period == count ? count : period;
+    const __m256i splat = _mm256_set1_epi16(b[0]);
+    for (ptrdiff_t base = 0; base < count; base += span) {
+        const int16_t *pa = a + base, *pb = b;
+        int16_t *po = out + base;
+        ptrdiff_t i = 0;
+        for (; i + 16 <= span; i += 16) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(pa + i));
+            const __m256i y = bcast ? splat : _mm256_loadu_si256((const __m256i *)(pb + i));
+            const __m256i r0 = add16_raw(x, y, scales, round, shift, 1), r1 = add16_raw(x, y, scales, round, shift, 0);
+            __m256i v;
+            if (narrow) {
+                v = narrow16_clamped(_mm256_packs_epi32(r0, r1), zp16, lo16, hi16);
+            } else {
+                v = _mm256_packs_epi32(_mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r0, zp), lo), hi),
+                                       _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r1, zp), lo), hi));
+            }
+            _mm256_storeu_si256((__m256i *)(po + i), v);
+        }
+        for (; i < span; i++) po[i] = (int16_t)add1(p, pa[i], pb[bcast ? 0 : i]);
+    }
+}
+
 int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                       int16_t *out) {
+    if (!p->mul && p->zero_point1 == 0 && p->zero_point2 == 0 && p->scale1 >= -32768 && p->scale1 <= 32767 &&
+        p->scale2 >= -32768 && p->scale2 <= 32767) {
+        if ((p->shift & 31) >= 2 && narrow_clamp_exact(16, p->output_zero_point, p->minimum, p->maximum))
+            add16_madd_run(1, a, b, count, period, p, out);
+        else
+            add16_madd_run(0, a, b, count, period, p, out);
+        return 1;
+    }
     if (p->mul) {
         if (!mul_applies(p)) return 0;
         add_run(16, 1, a, b, count, period, p, out);
