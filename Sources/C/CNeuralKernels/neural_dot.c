@@ -78,20 +78,30 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
 }
 
 /* `R` (1 or 2) panel rows × 16 channels (the first 4·G of them; G 2 or 4) of one block over
- * `chunks` chunks of 16 k: per row and channel quad an accumulator of the high bytes (from 0)
- * and one of the low bytes (from `start`), four `sdot` by element per chunk each; then
- * low + 256·high (`mla`) and the output. Sixteen accumulators, four activation and four filter
- * registers. */
-DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, ptrdiff_t chunks, const int8_t *w,
+ * `quads` quads of k (the depth rounded up to 4), by chunks of 16 k, then the last one to three
+ * quads of a chunk (the panel and the filters hold the whole chunk; only its lanes that reach
+ * the depth are used): per row and channel quad an accumulator of the low bytes and one of
+ * the high bytes, four `sdot` by element per chunk each; then low + 256·high (`mla`) and the
+ * output. The start S (bias + 128·Σw) is split as S = 256·(S >> 8) + (S & 0xFF): `start[0..<4]`
+ * the low accumulators' start, `start[4..<8]` the high ones', so every accumulator is loaded
+ * (`ldp`, two a instruction, each row from memory: `OPAQUE`) instead of zeroed or copied
+ * (`mov`, one a register). Sixteen accumulators, four activation and four filter registers. */
+DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, ptrdiff_t quads, const int8_t *w,
                                           int R, int G, const int32x4_t *start, const stage4 *s, int kind,
                                           int shifted, int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
                                           char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
 #define OPAQUE(q) __asm__("" : "+r"(q))
-    OPAQUE(start);
+    const int32x4_t *st0 = start, *st1 = start;
+    OPAQUE(st0);
     int32x4_t z = vdupq_n_s32(0);
-    int32x4_t h00 = z, h01 = z, h02 = z, h03 = z, h10 = z, h11 = z, h12 = z, h13 = z;
-    int32x4_t l00 = start[0], l01 = start[1], l02 = G > 2 ? start[2] : z, l03 = G > 2 ? start[3] : z;
-    int32x4_t l10 = l00, l11 = l01, l12 = l02, l13 = l03;
+    int32x4_t l00 = st0[0], l01 = st0[1], l02 = G > 2 ? st0[2] : z, l03 = G > 2 ? st0[3] : z;
+    int32x4_t h00 = st0[4], h01 = st0[5], h02 = G > 2 ? st0[6] : z, h03 = G > 2 ? st0[7] : z;
+    int32x4_t l10 = z, l11 = z, l12 = z, l13 = z, h10 = z, h11 = z, h12 = z, h13 = z;
+    if (R > 1) {
+        OPAQUE(st1);
+        l10 = st1[0]; l11 = st1[1]; h10 = st1[4]; h11 = st1[5];
+        if (G > 2) { l12 = st1[2]; l13 = st1[3]; h12 = st1[6]; h13 = st1[7]; }
+    }
     const int8_t *p0 = p, *p1 = p + panel_stride;
 #define DOT_QUAD(q)                                                                                       \
     do {                                                                                                  \
@@ -112,14 +122,24 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
             }                                                                                             \
         }                                                                                                 \
     } while (0)
+#define DOT_LOAD()                                                                                \
+    int8x16_t x0h = vld1q_s8(p0), x0l = vld1q_s8(p0 + 16);                                        \
+    int8x16_t x1h = R > 1 ? vld1q_s8(p1) : x0h, x1l = R > 1 ? vld1q_s8(p1 + 16) : x0l
+    ptrdiff_t chunks = quads / 4, tail = quads % 4;
     for (ptrdiff_t c = 0; c < chunks; c++) {
-        int8x16_t x0h = vld1q_s8(p0), x0l = vld1q_s8(p0 + 16);
-        int8x16_t x1h = R > 1 ? vld1q_s8(p1) : x0h, x1l = R > 1 ? vld1q_s8(p1 + 16) : x0l;
+        DOT_LOAD();
         p0 += 32;
         p1 += 32;
         DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
         w += 256;
     }
+    if (tail) {
+        DOT_LOAD();
+        DOT_QUAD(0);
+        if (tail > 1) DOT_QUAD(1);
+        if (tail > 2) DOT_QUAD(2);
+    }
+#undef DOT_LOAD
 #undef DOT_QUAD
     OPAQUE(s);
 #undef OPAQUE
@@ -131,16 +151,16 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
 }
 
 /* Rows `0 ..< n` of the panel for one block: 2-row tiles, then one row. */
-DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, ptrdiff_t n, ptrdiff_t chunks,
+DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, ptrdiff_t n, ptrdiff_t quads,
                                           const int8_t *w, int G, const int32x4_t *start, const stage4 *s,
                                           int kind, int shifted, int addzp, int32x4_t zp, int16x8_t lo16,
                                           int16x8_t hi16, char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
     ptrdiff_t r = 0;
     for (; r + 2 <= n; r += 2)
-        dot16_tile(panel + r * panel_stride, panel_stride, chunks, w, 2, G, start, s, kind, shifted, addzp, zp, lo16,
+        dot16_tile(panel + r * panel_stride, panel_stride, quads, w, 2, G, start, s, kind, shifted, addzp, zp, lo16,
                    hi16, o + r * o_stride, o_stride, valid);
     if (r < n)
-        dot16_tile(panel + r * panel_stride, panel_stride, chunks, w, 1, G, start, s, kind, shifted, addzp, zp, lo16,
+        dot16_tile(panel + r * panel_stride, panel_stride, quads, w, 1, G, start, s, kind, shifted, addzp, zp, lo16,
                    hi16, o + r * o_stride, o_stride, valid);
 }
 
@@ -148,7 +168,7 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
                                             const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
                                             const booth_output_stage *stage, void *out, ptrdiff_t out_stride,
                                             int kind) {
-    ptrdiff_t k16 = (depth + 15) / 16 * 16, chunks = k16 / 16, panel_stride = 2 * k16;
+    ptrdiff_t k16 = (depth + 15) / 16 * 16, quads = (depth + 3) / 4, panel_stride = 2 * k16;
     ptrdiff_t group = DOT16_PANEL_BYTES / panel_stride;
     int8_t panel[DOT16_PANEL_BYTES] __attribute__((aligned(16)));
     size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
@@ -162,28 +182,31 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
         dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
         for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
             ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
-            int32x4_t start[4];
+            int32x4_t start[8];
             stage4 s[4];
             int32x4_t any = vdupq_n_s32(0);
             for (int j = 0; j < 4; j++) {
-                /* The low bytes' accumulators start at bias + 128·Σw (wrapping). */
-                int32x4_t c128 = vshlq_n_s32(vld1q_s32(row_sums + n0 + 4 * j), 7);
+                /* The accumulators start at S = bias + 128·Σw (wrapping), S & 0xFF for the low
+                 * bytes' and S >> 8 for the high bytes' (low + 256·high adds S back). */
+                int32x4_t c128 = vshlq_n_s32(vld1q_s32(row_sums + n0 + 4 * j), 7), st;
                 if (kind == BOOTH_OUT_INT32) {
-                    start[j] = c128;
+                    st = c128;
                     s[j].left = s[j].multiplier = s[j].negative_right = vdupq_n_s32(0);
                 } else {
-                    start[j] = vaddq_s32(vld1q_s32(stage->bias + n0 + 4 * j), c128);
+                    st = vaddq_s32(vld1q_s32(stage->bias + n0 + 4 * j), c128);
                     s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
                     s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
                     s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
                     any = vorrq_s32(any, s[j].left);
                 }
+                start[j] = vandq_s32(st, vdupq_n_s32(0xFF));
+                start[4 + j] = vshrq_n_s32(st, 8);
             }
             int shifted = vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
             const int8_t *wb = w + n0 * k16;
             char *o = (char *)out + (size_t)n0 * esize + (size_t)(r0 * ob);
             int G = valid <= 8 ? 2 : 4;
-#define RUN(GG, SH, ZP) dot16_rows(panel, panel_stride, n, chunks, wb, GG, start, s, kind, SH, ZP, zp, lo16, hi16, o, ob, valid)
+#define RUN(GG, SH, ZP) dot16_rows(panel, panel_stride, n, quads, wb, GG, start, s, kind, SH, ZP, zp, lo16, hi16, o, ob, valid)
             if (kind == BOOTH_OUT_INT32) {
                 if (G == 2) RUN(2, 0, 0); else RUN(4, 0, 0);
             } else if (G == 2) {
@@ -231,7 +254,8 @@ DOT16_TARGET int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t 
 #else
 
 /* Elsewhere: the same arithmetic in portable C (the split, the two dot products per quad, the
- * 128·Σw start, low + 256·high in wrapping int32), so the identity is tested on every CPU, and
+ * start S = bias + 128·Σw split as S >> 8 for the high sums and S & 0xFF for the low, low + 256·high
+ * in wrapping int32), so the identity is tested on every CPU, and
  * the scalar output stage (NeuralCore's multiplyByQuantizedMultiplier, + zero point, clamp). */
 
 static int32_t dot16_wrap_add(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); }
@@ -260,9 +284,9 @@ int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptr
         const int16_t *x = a + r * a_stride;
         for (ptrdiff_t n = 0; n < channels; n++) {
             const int8_t *wb = w + (n / 16) * 16 * k16 + (n % 16) * 4;
-            int32_t high = 0;
-            int32_t low = dot16_wrap_mul(row_sums[n], 128);
-            if (out_kind != BOOTH_OUT_INT32) low = dot16_wrap_add(low, stage->bias[n]);
+            int32_t start = dot16_wrap_mul(row_sums[n], 128);
+            if (out_kind != BOOTH_OUT_INT32) start = dot16_wrap_add(start, stage->bias[n]);
+            int32_t high = start >> 8, low = start & 0xFF;
             for (ptrdiff_t q = 0; q < k16 / 4; q++) {
                 const int8_t *wq = wb + q * 64;
                 int32_t dh = 0, dl = 0;

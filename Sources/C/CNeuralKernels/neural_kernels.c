@@ -573,55 +573,108 @@ void booth_gemm_s8_mlal(const int8_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptr
 
 #define BOOTH_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
 
-/* R rows (1...4) × 16 channels, k by 16 (four `sdot` lanes of each row's 16 bytes). */
-static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_tile(
-    const int8_t *a, ptrdiff_t as, ptrdiff_t k16, const int8_t *w, int R, const int32x4_t start[4],
-    int32x4_t c[4][4]) {
-    for (int r = 0; r < 4; r++)
-        for (int j = 0; j < 4; j++) c[r][j] = start[j];
-    for (ptrdiff_t k = 0; k < k16; k += 16) {
-        int8x16_t x0 = vld1q_s8(a + k);
-        int8x16_t x1 = R > 1 ? vld1q_s8(a + as + k) : x0;
-        int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + k) : x0;
-        int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + k) : x0;
-        const int8_t *wk = w + k * 16;
-#define DOT_GROUP(g)                                                                              \
-        do {                                                                                      \
-            int8x16_t w0 = vld1q_s8(wk + 64 * g), w1 = vld1q_s8(wk + 64 * g + 16);                \
-            int8x16_t w2 = vld1q_s8(wk + 64 * g + 32), w3 = vld1q_s8(wk + 64 * g + 48);           \
-            c[0][0] = vdotq_laneq_s32(c[0][0], w0, x0, g); c[0][1] = vdotq_laneq_s32(c[0][1], w1, x0, g); \
-            c[0][2] = vdotq_laneq_s32(c[0][2], w2, x0, g); c[0][3] = vdotq_laneq_s32(c[0][3], w3, x0, g); \
-            if (R > 1) { c[1][0] = vdotq_laneq_s32(c[1][0], w0, x1, g); c[1][1] = vdotq_laneq_s32(c[1][1], w1, x1, g); \
-                         c[1][2] = vdotq_laneq_s32(c[1][2], w2, x1, g); c[1][3] = vdotq_laneq_s32(c[1][3], w3, x1, g); } \
-            if (R > 2) { c[2][0] = vdotq_laneq_s32(c[2][0], w0, x2, g); c[2][1] = vdotq_laneq_s32(c[2][1], w1, x2, g); \
-                         c[2][2] = vdotq_laneq_s32(c[2][2], w2, x2, g); c[2][3] = vdotq_laneq_s32(c[2][3], w3, x2, g); } \
-            if (R > 3) { c[3][0] = vdotq_laneq_s32(c[3][0], w0, x3, g); c[3][1] = vdotq_laneq_s32(c[3][1], w1, x3, g); \
-                         c[3][2] = vdotq_laneq_s32(c[3][2], w2, x3, g); c[3][3] = vdotq_laneq_s32(c[3][3], w3, x3, g); } \
-        } while (0)
-        DOT_GROUP(0); DOT_GROUP(1); DOT_GROUP(2); DOT_GROUP(3);
-#undef DOT_GROUP
+/* `R` rows (1...4) × 4·G channels (G 2 or 4: a last block of at most 8 valid channels computes
+ * half) of one block from accumulator start to stored output, `sdot` by element: full chunks of 16
+ * k (four lanes of each row's 16 bytes), then the last one to three quads of `k4` (the depth
+ * rounded up to 4; rows are readable to the depth rounded up to 16, filters past the depth are
+ * zero). The accumulators are local to the tile, so in named registers (the caller-owned array
+ * of the first version was copied in from `start` through the stack and spilled inside the k
+ * loop); the start and stage constants are read from memory in each tile (`OPAQUE`, as
+ * `pair_tile4_out`); then each row through `out_row16`, or stored raw for BOOTH_OUT_INT32. */
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_tile_out(
+    const int8_t *a, ptrdiff_t as, ptrdiff_t k4, const int8_t *w, int R, int G, const int32x4_t *start,
+    const stage4 *s, int shifted, int addzp, int kind, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
+    ptrdiff_t o_stride, ptrdiff_t valid) {
+#define OPAQUE(p) __asm__("" : "+r"(p))
+    int32x4_t c[4][4];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; r++) {
+        const int32x4_t *st = start;
+        OPAQUE(st);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) c[r][j] = j < G ? st[j] : vdupq_n_s32(0);
     }
+#define DOT_ROW(r, xr, q)                                                                          \
+    do {                                                                                           \
+        c[r][0] = vdotq_laneq_s32(c[r][0], w0, xr, q); c[r][1] = vdotq_laneq_s32(c[r][1], w1, xr, q); \
+        if (G > 2) { c[r][2] = vdotq_laneq_s32(c[r][2], w2, xr, q); c[r][3] = vdotq_laneq_s32(c[r][3], w3, xr, q); } \
+    } while (0)
+#define DOT_QUAD(q)                                                                                \
+    do {                                                                                           \
+        int8x16_t w0 = vld1q_s8(w + 64 * (q)), w1 = vld1q_s8(w + 64 * (q) + 16);                   \
+        int8x16_t w2 = G > 2 ? vld1q_s8(w + 64 * (q) + 32) : w0, w3 = G > 2 ? vld1q_s8(w + 64 * (q) + 48) : w0; \
+        DOT_ROW(0, x0, q);                                                                         \
+        if (R > 1) DOT_ROW(1, x1, q);                                                              \
+        if (R > 2) DOT_ROW(2, x2, q);                                                              \
+        if (R > 3) DOT_ROW(3, x3, q);                                                              \
+    } while (0)
+#define DOT_LOAD(k)                                                                                \
+    int8x16_t x0 = vld1q_s8(a + (k));                                                              \
+    int8x16_t x1 = R > 1 ? vld1q_s8(a + as + (k)) : x0;                                            \
+    int8x16_t x2 = R > 2 ? vld1q_s8(a + 2 * as + (k)) : x0;                                        \
+    int8x16_t x3 = R > 3 ? vld1q_s8(a + 3 * as + (k)) : x0
+    ptrdiff_t k = 0;
+    for (; k + 16 <= k4; k += 16, w += 256) {
+        DOT_LOAD(k);
+        DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
+    }
+    ptrdiff_t quads = (k4 - k) / 4;
+    if (quads > 0) {
+        DOT_LOAD(k);
+        DOT_QUAD(0);
+        if (quads > 1) DOT_QUAD(1);
+        if (quads > 2) DOT_QUAD(2);
+    }
+#undef DOT_LOAD
+#undef DOT_QUAD
+#undef DOT_ROW
+    OPAQUE(s);
+#undef OPAQUE
+#pragma GCC unroll 4
+    for (int r = 0; r < R; r++) {
+        if (kind == BOOTH_OUT_INT32) store16(kind, o + r * o_stride, c[r][0], c[r][1], c[r][2], c[r][3], valid);
+        else out_row16(kind, G == 2, shifted, addzp, c[r][0], c[r][1], c[r][2], c[r][3], s, zp, lo16, hi16,
+                       o + r * o_stride, valid);
+    }
+}
+
+/* Every row of one block through `dot_tile_out`: 4-row tiles, then the last 1...3 rows. With
+ * `flags` the stage's left shift and zero point are known to be used or not (`shifted`, `addzp`
+ * constants in the copy); the other copies apply both (a shift by 0 and a zero point of 0 leave
+ * the value as it is), so only the 4-row tiles of full blocks get the four variants. */
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dot_rows(
+    const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t k4, gemm8_block b, int G, const int32x4_t start[4],
+    const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind, int shifted, int addzp) {
+    int16x8_t lo16 = vcombine_s16(vmovn_s32(call->lo), vmovn_s32(call->lo));
+    int16x8_t hi16 = vcombine_s16(vmovn_s32(call->hi), vmovn_s32(call->hi));
+    ptrdiff_t ob = os * (ptrdiff_t)call->esize, r = 0;
+#define TILE(RR, SH, ZP) \
+    dot_tile_out(a + r * as, as, k4, b.w, RR, G, start, s, SH, ZP, kind, call->zp, lo16, hi16, b.out + r * ob, ob, b.valid)
+    for (; r + 4 <= rows; r += 4) TILE(4, shifted, addzp);
+    ptrdiff_t left = rows - r;
+    if (left == 3) TILE(3, 1, 1);
+    else if (left == 2) TILE(2, 1, 1);
+    else if (left == 1) TILE(1, 1, 1);
+#undef TILE
 }
 
 static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
     const int8_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels,
     const int32_t *row_sums, int32_t zero_point, const booth_output_stage *stage, void *out, ptrdiff_t os, int kind) {
     gemm8_call call = gemm8_begin(stage, depth, kind);
+    ptrdiff_t k4 = (depth + 3) / 4 * 4;
+    int addzp = kind != BOOTH_OUT_INT32 && call.zp_scalar != 0;
     for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
         int32x4_t start[4];
         stage4 s[4];
         gemm8_block b = gemm8_block_begin(&call, stage, w, call.k16, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
-        int32x4_t c[4][4];
-        ptrdiff_t r = 0;
-        for (; r + 4 <= rows; r += 4) {
-            dot_tile(a + r * as, as, call.k16, b.w, 4, start, c);
-            for (int i = 0; i < 4; i++)
-                finish_row16(kind, c[i], s, call.zp, call.lo, call.hi, b.out + (size_t)((r + i) * os) * call.esize, b.valid);
-        }
-        for (; r < rows; r++) {
-            dot_tile(a + r * as, as, call.k16, b.w, 1, start, c);
-            finish_row16(kind, c[0], s, call.zp, call.lo, call.hi, b.out + (size_t)(r * os) * call.esize, b.valid);
-        }
+        int shifted = kind != BOOTH_OUT_INT32 && any_left_shift(s);
+#define ROWS(GG, SH, ZP) dot_rows(a, rows, as, k4, b, GG, start, s, &call, os, kind, SH, ZP)
+        if (b.valid <= 8) ROWS(2, 1, 1);
+        else if (kind == BOOTH_OUT_INT32) ROWS(4, 0, 0);
+        else if (shifted) { if (addzp) ROWS(4, 1, 1); else ROWS(4, 1, 0); }
+        else { if (addzp) ROWS(4, 0, 1); else ROWS(4, 0, 0); }
+#undef ROWS
     }
 }
 

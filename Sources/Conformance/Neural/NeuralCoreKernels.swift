@@ -175,6 +175,9 @@ public enum NeuralCoreKernels {
     /// chunk, the models' 3×3 depths, a depth of 4096 (the deepest `booth_gemm_s16_dot` takes,
     /// where Σ x·w leaves int32 and wraps) and 4100 (refused there: `gemmNEON` runs it).
     static let gemm16Shapes: [(rows: Int, k: Int)] = [(1, 1), (2, 16), (3, 17), (4, 40), (5, 147), (2, 576), (3, 4096), (1, 4100)]
+    /// Added after the first cases (so their seeds stay): depths ending three quads into a 16-value
+    /// chunk (`sdot` runs the chunk's first three lanes only), odd and even row counts.
+    static let gemm16TailShapes: [(rows: Int, k: Int)] = [(3, 12), (2, 28), (5, 44)]
 
     /// The int16 table's GEMM (`IntegerKernels.all16`: `neon16` runs `booth_gemm_s16`, `neon-dot16`
     /// `booth_gemm_s16_dot`) on every int16 activation value (a quarter of them −32768, 32767, −1,
@@ -185,6 +188,13 @@ public enum NeuralCoreKernels {
         for (ci, n) in channelCounts.enumerated() {
             for (si, s) in gemm16Shapes.enumerated() {
                 let kind = (ci + si) % 3
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
+                                             width: n, height: s.rows, slack: kind, extra: s.k))
+            }
+        }
+        for (ci, n) in channelCounts.enumerated() {
+            for (si, s) in gemm16TailShapes.enumerated() {
+                let kind = (ci + si + 1) % 3
                 cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
                                              width: n, height: s.rows, slack: kind, extra: s.k))
             }
@@ -236,6 +246,9 @@ public enum NeuralCoreKernels {
     /// Row counts and depths of the int8-activation GEMM cases: below, at and above the 2-row
     /// `smlal` and 4-row `sdot` tiles, depths below, at and above the 16-byte step.
     static let gemm8Shapes: [(rows: Int, k: Int)] = [(1, 1), (2, 16), (3, 17), (4, 40), (5, 33), (8, 64), (9, 3)]
+    /// Added after the first cases (so their seeds stay): depths ending three quads into a 16-byte
+    /// step (`booth_gemm_s8_dot` runs only the quads that reach the depth), 4-row tiles and 1-3 rows left.
+    static let gemm8TailShapes: [(rows: Int, k: Int)] = [(4, 12), (7, 28), (6, 44)]
 
     /// Every set with a `gemm8` (aarch64: `neon`'s `gemm8MLAL`, `neon-dot`'s `gemm8Dot`) against
     /// the scalar `gemmScalar` on `A − zeroPoint`, which `GEMM8Kernel` promises to equal bit for
@@ -248,6 +261,13 @@ public enum NeuralCoreKernels {
         for (ci, n) in channelCounts.enumerated() {
             for (si, s) in gemm8Shapes.enumerated() {
                 let kind = (ci + si) % 3
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
+                                             width: n, height: s.rows, slack: kind, extra: s.k))
+            }
+        }
+        for (ci, n) in channelCounts.enumerated() {
+            for (si, s) in gemm8TailShapes.enumerated() {
+                let kind = (ci + si + 1) % 3
                 cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(["int8", "int16", "int32"][kind])",
                                              width: n, height: s.rows, slack: kind, extra: s.k))
             }
