@@ -17,6 +17,9 @@ final class FloatProgram {
         case concatenatePart([Int], axis: Int, outAxisSize: Int, axisOffset: Int, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
         case clamp(Activation, count: Int, UnsafeMutablePointer<Float>)
         case resize([Int], out: [Int], alignCorners: Bool, halfPixelCenters: Bool, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case landmarksMatrix(LandmarksTransformParameters, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case transformBilinear([Int], out: [Int], input: UnsafePointer<Float>, matrix: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
+        case transformLandmarks(count: Int, dimensions: Int, input: UnsafePointer<Float>, matrix: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)
     }
 
     /// Selects the scalar reference kernels instead of the SIMD ones (for tests).
@@ -253,6 +256,13 @@ final class FloatProgram {
                 if activation != .none { steps.append(.clamp(activation, count: graph.tensors[op.output].elementCount, out)) }
             case .resizeBilinear(let ac, let hp):
                 steps.append(.resize(xs, out: os, alignCorners: ac, halfPixelCenters: hp, input: input, output: out))
+            case .landmarksToTransformMatrix(let p):
+                steps.append(.landmarksMatrix(p, input: input, output: out))
+            case .transformTensorBilinear:
+                steps.append(.transformBilinear(xs, out: os, input: input, matrix: UnsafePointer(pointer(op.inputs[1])), output: out))
+            case .transformLandmarks:
+                let s = graph.tensors[x].shape
+                steps.append(.transformLandmarks(count: s[1], dimensions: s[2], input: input, matrix: UnsafePointer(pointer(op.inputs[1])), output: out))
             }
         }
     }
@@ -359,6 +369,12 @@ final class FloatProgram {
             FloatKernels.clamp(act, count: count, p)
         case .resize(let s, let so, let ac, let hp, let i, let o):
             FloatKernels.resizeBilinear(s, out: so, alignCorners: ac, halfPixelCenters: hp, input: i, output: o)
+        case .landmarksMatrix(let p, let i, let o):
+            FloatLandmarkTransforms.matrix(p, landmarks: i, output: o)
+        case .transformBilinear(let s, let so, let i, let m, let o):
+            FloatLandmarkTransforms.bilinear(s, out: so, input: i, matrix: m, output: o)
+        case .transformLandmarks(let count, let dims, let i, let m, let o):
+            FloatLandmarkTransforms.landmarks(count: count, dimensions: dims, input: i, matrix: m, output: o)
         }
     }
 }

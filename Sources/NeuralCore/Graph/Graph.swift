@@ -504,6 +504,10 @@ struct GraphBuilder {
             inputs = [x, w, b]
             shape = keepNumDims ? Array(tensors[x].shape.dropLast()) + [outC] : [1, outC]
 
+        case BuiltinCode.custom, BuiltinCode.stridedSlice:
+            guard let t = try landmarkTransform(op, out: out, label: label) else { throw .unsupportedOperator(name + " (operator " + String(n) + ")") }
+            (kind, inputs, shape) = t
+
         default:
             throw .unsupportedOperator(name + " (operator " + String(n) + ")")
         }

@@ -33,6 +33,7 @@ public struct PoolGeometry: Sendable, Equatable {
 /// - `add`, `mul`: a, b (NumPy broadcasting, rank ≤ 4)
 /// - `prelu`: x, alpha (alpha broadcast to x)
 /// - `concatenation`: the tensors joined along `axis`
+/// - `transformTensorBilinear`, `transformLandmarks`: x, matrix [1,4,4] (MediaPipe's custom ops)
 /// - everything else: x
 public enum OperationKind: Sendable, Equatable {
     case conv2D(ConvGeometry)
@@ -54,6 +55,10 @@ public enum OperationKind: Sendable, Equatable {
     /// Joined along `axis` of the 4-D form of the inputs.
     case concatenation(axis: Int, activation: Activation)
     case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
+    /// MediaPipe's custom operators of the attention mesh (`LandmarkTransformOperations.swift`).
+    case landmarksToTransformMatrix(LandmarksTransformParameters)
+    case transformTensorBilinear
+    case transformLandmarks
 
     /// The operator name as the schema spells it.
     public var name: String {
@@ -74,6 +79,9 @@ public enum OperationKind: Sendable, Equatable {
         case .reshape: return "RESHAPE"
         case .concatenation: return "CONCATENATION"
         case .resizeBilinear: return "RESIZE_BILINEAR"
+        case .landmarksToTransformMatrix: return "Landmarks2TransformMatrix"
+        case .transformTensorBilinear: return "TransformTensorBilinear"
+        case .transformLandmarks: return "TransformLandmarks"
         }
     }
 }

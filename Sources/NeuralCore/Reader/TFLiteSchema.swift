@@ -53,7 +53,7 @@ public enum BuiltinCode {
     public static let logistic: Int32 = 14, maxPool2D: Int32 = 17, mul: Int32 = 18, relu: Int32 = 19
     public static let reshape: Int32 = 22, resizeBilinear: Int32 = 23, custom: Int32 = 32
     public static let pad: Int32 = 34, mean: Int32 = 40, prelu: Int32 = 54, hardSwish: Int32 = 117
-    public static let densify: Int32 = 124
+    public static let densify: Int32 = 124, stridedSlice: Int32 = 45
 
     /// The schema's name for a builtin code ("builtin N" when unknown).
     public static func name(_ code: Int32) -> String {

@@ -51,6 +51,8 @@ extension IntegerProgram {
             case .reshape: try lowerReshape(op)
             case .concatenation(let axis, let act): try lowerConcatenation(op, axis: axis, activation: act)
             case .resizeBilinear(let ac, let hp): try lowerResize(op, alignCorners: ac, halfPixelCenters: hp)
+            case .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks:
+                throw .unsupported(label + ": MediaPipe's landmark transforms run on the float path only")
             }
         }
 

@@ -1,0 +1,98 @@
+import ImageCore
+import NeuralCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// MediaPipe's attention face mesh (`face_landmark_with_attention`, 478 points with refined lips,
+/// eyes and irises) run on a still for its 80 refined lip points. It runs on the float path
+/// only: its custom transforms (`LandmarkTransformOperations.swift`) have no integer form.
+///
+/// The region is the mesh's own next region (`FaceMesh.trackingRegion` of the plain mesh's points:
+/// the box round the vertices, rotated by the outer eye corners, 1.5×), as MediaPipe's graph
+/// feeds the attention model. The lip points are in the order of the model's lips subset
+/// (`meshIndices`): point k refines mesh vertex `meshIndices[k]`.
+public final class RefinedLips {
+    public let interpreter: Interpreter
+    let lipsOutput: Int, meshOutput: Int, flagOutput: Int
+    public var matrix: YUVMatrix = .bt601Full
+
+    /// The mesh vertices the 80 lip points refine (MediaPipe's lips subset, in output order).
+    public static let meshIndices: [Int] = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 185, 40, 39, 37, 0, 267, 269, 270, 409,
+                                            78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308, 191, 80, 81, 82, 13, 312, 311, 310, 415,
+                                            76, 77, 90, 180, 85, 16, 315, 404, 320, 307, 306, 184, 74, 73, 72, 11, 302, 303, 304, 408,
+                                            62, 96, 89, 179, 86, 15, 316, 403, 319, 325, 292, 183, 42, 41, 38, 12, 268, 271, 272, 407]
+
+    public init(model bytes: [UInt8]) throws(ModelError) {
+        interpreter = try Interpreter(model: bytes, path: .float)
+        var lips = -1, mesh = -1, flag = -1
+        for i in 0..<interpreter.outputCount {
+            switch interpreter.outputShape(i).last {
+            case 160: lips = i
+            case 1404: mesh = i
+            case 1: flag = i
+            default: break
+            }
+        }
+        guard lips >= 0, mesh >= 0, flag >= 0, interpreter.inputCount == 1, interpreter.inputShape(0) == [1, 192, 192, 3] else {
+            throw .wrongModel("the attention face mesh needs a [1x192x192x3] input and lips [160], mesh [1404] and face flag outputs")
+        }
+        (lipsOutput, meshOutput, flagOutput) = (lips, mesh, flag)
+    }
+
+    /// The refined lips found on `mesh`'s region of `image`: 80 points (image pixels) and the
+    /// model's own 468 mesh points (x, y).
+    public func run(_ image: Image, mesh: [Point3]) -> (lips: [Point2], mesh: [Point2]) {
+        precondition(mesh.count == FaceMeshTopology.vertexCount, "RefinedLips needs the 468-point mesh")
+        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
+        var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
+        for p in mesh {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        let region = RotatedRect.aligned(box: Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
+                                         from: mesh[FaceMeshTopology.rightEyeCorners.outer].xy,
+                                         to: mesh[FaceMeshTopology.leftEyeCorners.outer].xy).scaled(by: 1.5)
+        let size = 192
+        interpreter.withInput(0) { tensor in
+            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                 range: .zeroToOne, border: .replicate, matrix: matrix)
+        }
+        interpreter.run()
+        let c = cosf(region.rotation), s = sinf(region.rotation)
+        let kx = region.width / Float(size), ky = region.height / Float(size)
+        func project(_ x: Float, _ y: Float) -> Point2 {
+            let dx = (x - Float(size) / 2) * kx, dy = (y - Float(size) / 2) * ky
+            return Point2(region.center.x + c * dx - s * dy, region.center.y + s * dx + c * dy)
+        }
+        let lips = interpreter.withOutput(lipsOutput) { o in (0..<80).map { project(o[2 * $0], o[2 * $0 + 1]) } }
+        let points = interpreter.withOutput(meshOutput) { o in (0..<468).map { project(o[3 * $0], o[3 * $0 + 1]) } }
+        return (lips, points)
+    }
+
+    /// `mesh` with its lip vertices moved to the refined points (x, y; z kept), as MediaPipe's
+    /// landmark refinement does.
+    public static func refine(_ mesh: [Point3], lips: [Point2]) -> [Point3] {
+        var out = mesh
+        for (k, v) in meshIndices.enumerated() { out[v] = Point3(lips[k].x, lips[k].y, mesh[v].z) }
+        return out
+    }
+
+    /// The inner lips' opening over the mouth's width, from refined lip points: the largest of the
+    /// gaps between the upper and the lower inner-lip points facing each other (80/88, 81/178,
+    /// 82/87, 13/14, 312/317, 311/402, 310/318), over the corners' distance (61–291).
+    public static func innerGap(_ lips: [Point2]) -> Float {
+        func at(_ vertex: Int) -> Point2 { lips[meshIndices.firstIndex(of: vertex)!] }
+        func distance(_ a: Point2, _ b: Point2) -> Float { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        let width = distance(at(61), at(291))
+        guard width > 0 else { return 0 }
+        var gap: Float = 0
+        for (u, l) in [(80, 88), (81, 178), (82, 87), (13, 14), (312, 317), (311, 402), (310, 318)] {
+            gap = max(gap, distance(at(u), at(l)))
+        }
+        return gap / width
+    }
+}
