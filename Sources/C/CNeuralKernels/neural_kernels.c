@@ -938,6 +938,13 @@ static inline __attribute__((always_inline)) void dwl_group(
     int16_t *out) {
     const int J = 3 * S + K;
     const ptrdiff_t row_stride = iw * channels;
+    /* 3×3: all nine filters stay in registers across the layer (the window rows are unrolled so
+     * each names its three); 5×5 loads a window row's five per row and block. */
+    int16x8_t w3[9];
+    if (K == 3) {
+#pragma GCC unroll 9
+        for (int t = 0; t < 9; t++) w3[t] = vld1q_s16(wc + t * tap_stride);
+    }
     for (ptrdiff_t oy = 0; oy < oh; oy++) {
         ptrdiff_t iy0 = oy * S - pad_top;
         ptrdiff_t ky0 = iy0 < 0 ? -iy0 : 0, ky1 = ih - iy0 < K ? ih - iy0 : K;
@@ -949,29 +956,44 @@ static inline __attribute__((always_inline)) void dwl_group(
             int32x4_t a0[4], a1[4];
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) { a0[p] = start0; a1[p] = start1; }
-            /* One window row: the K filters of row ky, then each of the J input columns (x, set
+            /* One window row: its K filters (`WV(kx)`), then each of the J input columns (x, set
              * by LOAD_X) into the pixels whose window covers it. */
-#define DWL_WINDOW_ROW(LOAD_X)                                                                      \
+#define DWL_COLUMNS(LOAD_X, WV)                                                                     \
     do {                                                                                            \
-        const int16_t *wr = wc + ky * K * tap_stride;                                               \
-        int16x8_t wv[5];                                                                            \
-        _Pragma("GCC unroll 5") for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride); \
         _Pragma("GCC unroll 11") for (int j = 0; j < J; j++) {                                      \
             int16x8_t x;                                                                            \
             LOAD_X;                                                                                 \
             _Pragma("GCC unroll 4") for (int p = 0; p < 4; p++) {                                   \
                 int kx = j - S * p;                                                                 \
                 if (kx < 0 || kx >= K) continue;                                                    \
-                a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(wv[kx]));                    \
-                a1[p] = vmlal_high_s16(a1[p], x, wv[kx]);                                           \
+                a0[p] = vmlal_s16(a0[p], vget_low_s16(x), vget_low_s16(WV(kx)));                    \
+                a1[p] = vmlal_high_s16(a1[p], x, WV(kx));                                           \
             }                                                                                       \
         }                                                                                           \
+    } while (0)
+#define DWL_LOADED(kx) wv[kx]
+#define DWL_HELD(kx) w3[ky * 3 + (kx)]
+#define DWL_WINDOW_ROW(LOAD_X)                                                                      \
+    do {                                                                                            \
+        const int16_t *wr = wc + ky * K * tap_stride;                                               \
+        int16x8_t wv[5];                                                                            \
+        _Pragma("GCC unroll 5") for (int kx = 0; kx < K; kx++) wv[kx] = vld1q_s16(wr + kx * tap_stride); \
+        DWL_COLUMNS(LOAD_X, DWL_LOADED);                                                            \
     } while (0)
             if (ix0 >= 0 && ix0 + J <= iw) {
                 /* Every window column inside: one row pointer, the columns at fixed offsets. */
                 const int16_t *row = first + ix0 * channels;
-                for (ptrdiff_t ky = ky0; ky < ky1; ky++, row += row_stride)
-                    DWL_WINDOW_ROW(x = vld1q_s16(row + j * channels));
+                if (K == 3) {
+#pragma GCC unroll 3
+                    for (int ky = 0; ky < 3; ky++) {
+                        if (ky < ky0 || ky >= ky1) continue;
+                        DWL_COLUMNS(x = vld1q_s16(row + j * channels), DWL_HELD);
+                        row += row_stride;
+                    }
+                } else {
+                    for (ptrdiff_t ky = ky0; ky < ky1; ky++, row += row_stride)
+                        DWL_WINDOW_ROW(x = vld1q_s16(row + j * channels));
+                }
             } else {
                 const int16_t *xp[11];
                 ptrdiff_t xs[11];
@@ -982,9 +1004,20 @@ static inline __attribute__((always_inline)) void dwl_group(
                     xp[j] = inside ? first + ix * channels : dw_zero8;
                     xs[j] = inside ? row_stride : 0;
                 }
-                for (ptrdiff_t ky = ky0; ky < ky1; ky++)
-                    DWL_WINDOW_ROW(x = vld1q_s16(xp[j]); xp[j] += xs[j]);
+                if (K == 3) {
+#pragma GCC unroll 3
+                    for (int ky = 0; ky < 3; ky++) {
+                        if (ky < ky0 || ky >= ky1) continue;
+                        DWL_COLUMNS(x = vld1q_s16(xp[j]); xp[j] += xs[j], DWL_HELD);
+                    }
+                } else {
+                    for (ptrdiff_t ky = ky0; ky < ky1; ky++)
+                        DWL_WINDOW_ROW(x = vld1q_s16(xp[j]); xp[j] += xs[j]);
+                }
             }
+#undef DWL_COLUMNS
+#undef DWL_LOADED
+#undef DWL_HELD
 #undef DWL_WINDOW_ROW
             int16_t *o = out + (oy * ow + ox) * channels;
 #pragma GCC unroll 4
@@ -1029,6 +1062,8 @@ int booth_depthwise_layer_s16(const int16_t *input, ptrdiff_t input_height, ptrd
               w, tap_stride, stage, out)
     if (k == 5 && stride == 1) DWL_LAYER(5, 1);
     else if (k == 5 && stride == 2) DWL_LAYER(5, 2);
+    else if (k == 3 && stride == 1) DWL_LAYER(3, 1);
+    else if (k == 3 && stride == 2) DWL_LAYER(3, 2);
     else return 0;
 #undef DWL_LAYER
     return 1;
@@ -2830,6 +2865,128 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
         }
     }
 }
+
+/* ---- Whole int8 3×3 depthwise layers, taps in pairs (booth_depthwise_layer_s8_pairs) ----
+ * Eight channels, four output pixels of a row at a time, the nine filters (int8, no −128) in
+ * registers across the layer. Per block, each input column under the four windows is loaded once
+ * (three rows) and serves every pixel whose window covers it: window rows 0 and 1 of a column as
+ * one pair (`smull` + `smlal` into int16, |sum| ≤ 2·128·127), row 2 of two neighbouring columns
+ * as another, the ninth tap alone, each int16 sum then `saddw`/`saddw2` into the int32
+ * accumulators (as booth_depthwise_s8_pairs, with (3 + 3·S)·3 loads per four pixels instead of
+ * 36). A tap outside the input reads eight copies of the input zero point: the accumulator
+ * starts at bias − zp·Σw over all nine taps, so such a tap adds zp·w − zp·w = 0 and the sum is
+ * the reference's Σ over the inside taps of (x − zp)·w (wrapping int32, each product exact): the
+ * outputs are bit for bit booth_depthwise_s8_pairs's and booth_depthwise_border_s8's. */
+static inline __attribute__((always_inline)) void dwl8_group(
+    int S, int shifted, int addzp, const int8_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
+    const int8_t *zp8, int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int32x4_t zp, int8x8_t lo8,
+    int8x8_t hi8, int8_t *out) {
+    enum { J = 3 * 2 + 3 }; /* the most columns under four windows (stride 2) */
+    const int cols = 3 * S + 3;
+    const ptrdiff_t row_stride = iw * channels;
+    int8x8_t w[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; t++) w[t] = vmovn_s16(vld1q_s16(wc + t * tap_stride));
+    for (ptrdiff_t oy = 0; oy < oh; oy++) {
+        ptrdiff_t iy0 = oy * S - pad_top;
+        int rows_inside = iy0 >= 0 && iy0 + 3 <= ih;
+        for (ptrdiff_t ob = 0; ob < ow; ob += 4) {
+            /* A last partial block is the last four pixels again (the same values). */
+            ptrdiff_t ox = ob + 4 <= ow ? ob : ow - 4;
+            ptrdiff_t ix0 = ox * S - pad_left;
+            int32x4_t a0[4], a1[4];
+            int16x8_t pend[4];
+#pragma GCC unroll 4
+            for (int p = 0; p < 4; p++) { a0[p] = start0; a1[p] = start1; }
+            /* Column j's three rows (x0, x1, x2) into every pixel p whose window column kx = j − S·p
+             * it is: rows 0 and 1 as a pair; row 2 of columns kx 0 and 1 as a pair (`pend` holds
+             * kx 0's product until kx 1), of kx 2 alone. */
+#define DWL8_COLUMN(j, x0, x1, x2)                                                                 \
+    do {                                                                                           \
+        _Pragma("GCC unroll 4") for (int p = 0; p < 4; p++) {                                      \
+            int kx = (j) - S * p;                                                                  \
+            if (kx < 0 || kx > 2) continue;                                                        \
+            int16x8_t pr = vmlal_s8(vmull_s8(x0, w[kx]), x1, w[3 + kx]);                           \
+            a0[p] = vaddw_s16(a0[p], vget_low_s16(pr));                                            \
+            a1[p] = vaddw_high_s16(a1[p], pr);                                                     \
+            if (kx == 0) pend[p] = vmull_s8(x2, w[6]);                                             \
+            else {                                                                                 \
+                int16x8_t q = kx == 1 ? vmlal_s8(pend[p], x2, w[7]) : vmull_s8(x2, w[8]);          \
+                a0[p] = vaddw_s16(a0[p], vget_low_s16(q));                                         \
+                a1[p] = vaddw_high_s16(a1[p], q);                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+            if (rows_inside && ix0 >= 0 && ix0 + cols <= iw) {
+                const int8_t *x = input + iy0 * row_stride + ix0 * channels;
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++)
+                    DWL8_COLUMN(j, vld1_s8(x + j * channels), vld1_s8(x + row_stride + j * channels),
+                                vld1_s8(x + 2 * row_stride + j * channels));
+            } else {
+                const int8_t *xp[3][J];
+#pragma GCC unroll 3
+                for (int ky = 0; ky < 3; ky++) {
+                    ptrdiff_t iy = iy0 + ky;
+#pragma GCC unroll 9
+                    for (int j = 0; j < cols; j++) {
+                        ptrdiff_t ix = ix0 + j;
+                        int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
+                        xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
+                    }
+                }
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++)
+                    DWL8_COLUMN(j, vld1_s8(xp[0][j]), vld1_s8(xp[1][j]), vld1_s8(xp[2][j]));
+            }
+#undef DWL8_COLUMN
+            int8_t *o = out + (oy * ow + ox) * channels;
+#pragma GCC unroll 4
+            for (int p = 0; p < 4; p++) {
+                int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(a0[p], s0)), DW_SCALE(a1[p], s1));
+                vst1_s8(o + p * channels, vmin_s8(vmax_s8(vqmovn_s16(h), lo8), hi8));
+            }
+        }
+    }
+}
+
+int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                   ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                   ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                   ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                   const booth_output_stage *stage, int8_t *out) {
+    if (k != 3 || (stride != 1 && stride != 2) || channels < 8 || output_width < 4 || zero_point < -128 ||
+        zero_point > 127)
+        return 0;
+    int8_t zp8[8];
+    for (int i = 0; i < 8; i++) zp8[i] = (int8_t)zero_point;
+    int32x4_t zp = vdupq_n_s32(stage->zero_point);
+    /* The clamp bounds lie in int8 (the output stage of an int8 tensor). */
+    int8x8_t lo8 = vdup_n_s8((int8_t)stage->minimum), hi8 = vdup_n_s8((int8_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+        /* The last group overlaps the one before it when channels are no multiple of 8. */
+        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+        int32x4_t start[2];
+        stage4 s[2];
+        stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
+        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+#define DWL8(S, SH, ZP)                                                                                          \
+        dwl8_group(S, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height,  \
+                   output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp, lo8, hi8, out + cc)
+#define DWL8_S(S)                                                                                                \
+        do {                                                                                                     \
+            if (shifted) { if (addzp) DWL8(S, 1, 1); else DWL8(S, 1, 0); }                                       \
+            else { if (addzp) DWL8(S, 0, 1); else DWL8(S, 0, 0); }                                               \
+        } while (0)
+        if (stride == 1) DWL8_S(1);
+        else DWL8_S(2);
+#undef DWL8_S
+#undef DWL8
+    }
+    return 1;
+}
 #undef CONVERT_BY_FLAGS
 #undef CONVERT_RT
 #undef CONVERT_ZI
@@ -2848,6 +3005,16 @@ void booth_convert_s16_s8(const int16_t *in, ptrdiff_t n, int32_t zp_in, int32_t
 void booth_convert_s8_s8(const int8_t *in, ptrdiff_t n, int32_t zp_in, int32_t multiplier, int32_t left_shift,
                          int32_t right_shift, int32_t zp_out, int8_t *out) {
     (void)in; (void)n; (void)zp_in; (void)multiplier; (void)left_shift; (void)right_shift; (void)zp_out; (void)out;
+}
+int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                   ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                   ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                   ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                   const booth_output_stage *stage, int8_t *out) {
+    (void)input; (void)input_height; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_top;
+    (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)tap_sums;
+    (void)zero_point; (void)stage; (void)out;
+    return 0;
 }
 void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                               ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,

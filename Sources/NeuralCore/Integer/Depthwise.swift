@@ -395,10 +395,14 @@ func depthwiseNarrow<E: QuantizedActivation>(
 /// start, the output stage with `sqrdmulh`/`srshl` as in `gemmNEON`), border pixels through
 /// `booth_depthwise_border_*` (`depthwiseBorderNEON`); fewer than sixteen channels as `depthwiseSIMD`. Square filters of any size, any stride; an output stage
 /// outside `StageRegisters`' exact range runs `depthwiseSIMD`. int16 layers with input zero point
-/// 0 that `booth_depthwise_layer_s16` takes (5×5 at stride 1 or 2, at least four output columns)
+/// 0 that `booth_depthwise_layer_s16` takes (3×3 or 5×5 at stride 1 or 2, at least four output columns)
 /// run whole through
 /// `booth_depthwise_layer_s16`: eight channels and four pixels at a time, each window row's
 /// filters and input pixels loaded once for the four, border pixels as interior ones reading zeros.
+/// int8 3×3 layers at stride 1 or 2 with pair-safe filters (no −128), at least four output
+/// columns, run whole through `booth_depthwise_layer_s8_pairs` (the same blocks, the nine filters
+/// in registers, taps in pairs as `booth_depthwise_s8_pairs`; a tap outside reads the input zero
+/// point, which adds nothing to the bias − zp·Σw start).
 public func depthwiseNEON<E: QuantizedActivation>(
     _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
     _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
@@ -422,6 +426,17 @@ public func depthwiseNEON<E: QuantizedActivation>(
         if booth_depthwise_layer_s16(src, g.inputHeight, g.inputWidth, c, Int32(g.kernelWidth), g.strideX, g.padTop,
                                      g.padLeft, g.outputHeight, g.outputWidth, weights.narrow, weights.paddedChannels,
                                      &neonStage, dst) != 0 {
+            return
+        }
+    }
+    // int8 3×3 with pair-safe filters: the whole layer, borders included, in one call when the
+    // C kernel takes its shape (it returns 0 otherwise).
+    if E.bitWidth == 8 && weights.int8Pairs && g.strideX == g.strideY {
+        let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self)
+        let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self)
+        if booth_depthwise_layer_s8_pairs(src, g.inputHeight, g.inputWidth, c, Int32(g.kernelWidth), g.strideX,
+                                          g.padTop, g.padLeft, g.outputHeight, g.outputWidth, weights.narrow,
+                                          weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage, dst) != 0 {
             return
         }
     }

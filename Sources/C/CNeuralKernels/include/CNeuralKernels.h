@@ -90,7 +90,7 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
 
 /*
  * A whole int16 depthwise layer whose input zero point is 0 (the int16 tables are symmetric):
- * 5×5 taps, stride 1 or 2 in both directions, `pad_top`/`pad_left` as the window
+ * 3×3 or 5×5 taps, stride 1 or 2 in both directions, `pad_top`/`pad_left` as the window
  * geometry's, interior and border pixels alike (acc = bias + Σ x·w over the taps inside the
  * input, then the output stage: booth_depthwise_s16's and booth_depthwise_border_s16's values
  * bit for bit). `input` ih × iw × channels, `out` oh × ow × channels (not overlapping `input`),
@@ -273,6 +273,17 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
                               ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,
                               const int32_t *tap_sums, int32_t zero_point, const booth_output_stage *stage,
                               int8_t *out);
+
+/* A whole int8 3×3 depthwise layer (stride 1 or 2, ≥ 8 channels, ≥ 4 output columns, filters
+ * without −128 as for booth_depthwise_s8_pairs, the input zero point in int8), borders included,
+ * into `out` (output_height × output_width × channels); `pad_top`/`pad_left` as the geometry's.
+ * The values of booth_depthwise_s8_pairs and booth_depthwise_border_s8. Returns 0 (nothing
+ * written) for any other shape, 1 when done. aarch64; elsewhere it returns 0. */
+int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                   ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                   ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                   ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                   const booth_output_stage *stage, int8_t *out);
 
 /* PAD of an NHWC tensor along H, W and C with the zero point (`element_size` 1 or 2 bytes): the
  * output filled, then each input pixel's values copied to (top + y, left + x, front). Portable C. */
