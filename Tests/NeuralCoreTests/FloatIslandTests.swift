@@ -1,3 +1,4 @@
+import CNeuralKernels
 import NeuralCore
 import TestSupport
 import Testing
@@ -101,6 +102,50 @@ import Testing
             #expect(MixedPrecisionTests.run(fused, seed: 9, output: o).map(\.bitPattern) == want, "output \(o)")
             #expect(MixedPrecisionTests.run(reference, seed: 9, output: o).map(\.bitPattern) == want, "output \(o)")
             #expect(MixedPrecisionTests.run(broken, seed: 9, output: o).map(\.bitPattern) != want, "output \(o)")
+        }
+    }
+
+    /// A run's last convolution writing its quantised output itself (`IntegerKernelSetOf.islandConv`,
+    /// the `neon` set's `IslandConvKernel.c`): on the landscape model (int16) and the mesh (int8),
+    /// runs of a convolution alone reading the float model input, of a later convolution alone, of a
+    /// depthwise alone and of an operation and a depthwise give the separate passes' bits (off
+    /// aarch64 the C kernel takes no shape, so this checks the run's own packing and fallback); a
+    /// kernel writing zeros instead changes them (the fused path is the one taken).
+    @Test(arguments: ["selfie_segmentation_landscape", "face_landmark"])
+    func fusedConvolutionEdgesGiveTheSeparatePassesBits(model: String) throws {
+        let bytes = try LiteRTReferenceTests.modelBytes(model)
+        var table = try MixedPrecisionTests.table(bytes, settings: .unit)
+        let ops = try Interpreter(model: bytes, path: .float).graph.operations
+        func isConv(_ k: Int) -> Bool { if case .conv2D = ops[k].kind { return true } else { return false } }
+        func isDepthwise(_ k: Int) -> Bool { if case .depthwiseConv2D = ops[k].kind { return true } else { return false } }
+        // The tensor the integer program's operation k writes (a RELU after it is folded into it).
+        func written(_ k: Int) -> Int {
+            if k + 1 < ops.count, case .relu = ops[k + 1].kind, ops[k + 1].inputs[0] == ops[k].output { return ops[k + 1].output }
+            return ops[k].output
+        }
+        let convs = ops.indices.filter(isConv), depthwise = ops.indices.filter(isDepthwise)
+        #expect(convs.count > 8 && depthwise.count > 6)
+        #expect(ops[convs[0]].inputs[0] == 0, "the first convolution reads the model input")
+        // A depthwise right after the operation producing its input.
+        let pair = try #require(depthwise.dropFirst(4).first { ops[$0].inputs[0] == written($0 - 1) && $0 - 1 != convs[0] })
+        table.floatTensors = [written(convs[0]), written(convs[6]), written(depthwise[2]), written(pair - 1), written(pair)]
+        func kernels(_ conv: IslandConvKernel?) -> InterpreterKernels {
+            var k = InterpreterKernels.native
+            k.int8.islandConv = conv
+            return k
+        }
+        let zeros = IslandConvKernel { _, shape, _, _, _, bits, _, out in
+            let d = shape.pointee
+            out.initializeMemory(as: UInt8.self, repeating: 0, count: d.batch * d.out_h * d.out_w * d.out_c * bits / 8)
+            return true
+        }
+        let passes = try Self.integer(bytes, table, kernels: kernels(nil))
+        let fused = try Self.integer(bytes, table, kernels: kernels(.c))
+        let broken = try Self.integer(bytes, table, kernels: kernels(zeros))
+        for o in 0..<passes.outputCount {
+            let want = MixedPrecisionTests.run(passes, seed: 5, output: o).map(\.bitPattern)
+            #expect(MixedPrecisionTests.run(fused, seed: 5, output: o).map(\.bitPattern) == want, "output \(o)")
+            #expect(MixedPrecisionTests.run(broken, seed: 5, output: o).map(\.bitPattern) != want, "output \(o)")
         }
     }
 

@@ -1664,6 +1664,59 @@ static inline void fstore_lanes(float *out, float32x4_t v, ptrdiff_t n) {
     if (n >= 1) vst1q_lane_f32(out, v, 0);
 }
 
+/* Where a float convolution's outputs go: float32 when the kernels get no `fquant` (NULL, a
+ * constant after inlining), else quantised in the store (a float island's output edge,
+ * booth_island_conv_q / booth_island_depthwise_q): the clamped values through booth_quantize_s16's
+ * (zero point 0) or booth_quantize_s8's (|zero point| ≤ 128) operations, lane for lane. */
+typedef struct {
+    int bits;            /* 16 or 8 */
+    float32x4_t inv;     /* the inverse scale */
+    int16x8_t zp;        /* int8: the zero point; int16: 0 */
+    float inverse_scale;
+    int32_t zero_point;
+} fquant;
+
+/* Element size of the output: `bits` is 0 (float32), 16 or 8, a constant after inlining (the
+ * kernels below take it beside `q`, which is NULL exactly when it is 0). */
+#define FQ_SIZE(bits) ((bits) ? (ptrdiff_t)((bits) / 8) : (ptrdiff_t)sizeof(float))
+
+/* The first `n` (1...8) of the eight values v0, v1 at element `i` of `out`; `inv`, `zp` are
+ * q->inv, q->zp held in registers by the caller. */
+static inline __attribute__((always_inline)) void fstore8(int bits, float32x4_t inv, int16x8_t zp, void *out, ptrdiff_t i,
+                                                          float32x4_t v0, float32x4_t v1, ptrdiff_t n) {
+    if (!bits) {
+        float *op = (float *)out + i;
+        if (n >= 8) { vst1q_f32(op, v0); vst1q_f32(op + 4, v1); }
+        else if (n > 4) { vst1q_f32(op, v0); fstore_lanes(op + 4, v1, n - 4); }
+        else fstore_lanes(op, v0, n);
+        return;
+    }
+    int16x8_t r = vqmovn_high_s32(vqmovn_s32(vcvtaq_s32_f32(vmulq_f32(v0, inv))), vcvtaq_s32_f32(vmulq_f32(v1, inv)));
+    if (bits == 16) {
+        int16_t *op = (int16_t *)out + i;
+        if (n >= 8) { vst1q_s16(op, r); return; }
+        /* Fewer lanes: 4, 2, 1 of them by lane stores (no stack copy, no call). */
+        if (n & 4) { vst1_s16(op, vget_low_s16(r)); op += 4; r = vextq_s16(r, r, 4); }
+        if (n & 2) { vst1q_lane_s32((int32_t *)(void *)op, vreinterpretq_s32_s16(r), 0); op += 2; r = vextq_s16(r, r, 2); }
+        if (n & 1) vst1q_lane_s16(op, r, 0);
+    } else {
+        int8x8_t v = vqmovn_s16(vqaddq_s16(r, zp));
+        int8_t *op = (int8_t *)out + i;
+        if (n >= 8) { vst1_s8(op, v); return; }
+        if (n & 4) { vst1_lane_s32((int32_t *)(void *)op, vreinterpret_s32_s8(v), 0); op += 4; v = vext_s8(v, v, 4); }
+        if (n & 2) { vst1_lane_s16((int16_t *)(void *)op, vreinterpret_s16_s8(v), 0); op += 2; v = vext_s8(v, v, 2); }
+        if (n & 1) vst1_lane_s8(op, v, 0);
+    }
+}
+
+/* One value at element `i` (the quantise passes' scalar form). */
+static inline void fstore1(int bits, const fquant *q, void *out, ptrdiff_t i, float v) {
+    if (!bits) { ((float *)out)[i] = v; return; }
+    float r = __builtin_roundf(v * q->inverse_scale) + (float)q->zero_point;
+    if (bits == 16) ((int16_t *)out)[i] = (int16_t)(int32_t)(r < -32768 ? -32768 : (r > 32767 ? 32767 : r));
+    else ((int8_t *)out)[i] = (int8_t)(int32_t)(r < -128 ? -128 : (r > 127 ? 127 : r));
+}
+
 /* `P` pixels (base pointers `x`, `pstep` apart) × `4·NB` channels (weights from each segment's
  * `w` plus `o`): acc = start, then every segment's products in order, four input values at a
  * time by lane. `P` and `NB` are constants after inlining. */
@@ -1721,32 +1774,53 @@ static inline fbounds fbounds_of(float lo, float hi) {
  * clamped and stored (`out_c − o` lanes of the last block), pixel p at `out + p · out_c`. */
 static inline __attribute__((always_inline)) void fconv_pixels(
     int P, const float *x, ptrdiff_t pstep, const fseg *seg, int nseg, const float *bias, ptrdiff_t out_c,
-    fbounds b, float *out) {
+    fbounds b, const fquant *q, int bits, void *out) {
     ptrdiff_t ocp = (out_c + 7) & ~(ptrdiff_t)7;
+    const float32x4_t inv = bits ? q->inv : vdupq_n_f32(0);
+    const int16x8_t zp = bits ? q->zp : vdupq_n_s16(0);
     float32x4_t acc[8][2];
     for (ptrdiff_t o = 0; o < ocp; o += 8) {
         ftile(P, 2, x, pstep, seg, nseg, o, ocp, vld1q_f32(bias + o), vld1q_f32(bias + o + 4), acc);
         ptrdiff_t rest = out_c - o;
+        if (bits && rest >= 8) {
+            /* Quantised, a whole block: the lane count decided once for the tile. */
+#pragma GCC unroll 8
+            for (int p = 0; p < P; p++) {
+                float32x4_t v0 = fclamp4(acc[p][0], b.lo, b.hi, b.has_lo, b.has_hi);
+                float32x4_t v1 = fclamp4(acc[p][1], b.lo, b.hi, b.has_lo, b.has_hi);
+                fstore8(bits, inv, zp, out, p * out_c + o, v0, v1, 8);
+            }
+            continue;
+        }
 #pragma GCC unroll 8
         for (int p = 0; p < P; p++) {
             float32x4_t v0 = fclamp4(acc[p][0], b.lo, b.hi, b.has_lo, b.has_hi);
             float32x4_t v1 = fclamp4(acc[p][1], b.lo, b.hi, b.has_lo, b.has_hi);
-            float *op = out + p * out_c + o;
-            if (rest >= 8) { vst1q_f32(op, v0); vst1q_f32(op + 4, v1); }
-            else if (rest > 4) { vst1q_f32(op, v0); fstore_lanes(op + 4, v1, rest - 4); }
-            else fstore_lanes(op, v0, rest);
+            fstore8(bits, inv, zp, out, p * out_c + o, v0, v1, rest);
         }
     }
 }
 
 /* A run of pixels `pstep` apart with the same segments: tiles of 8, 4, then 1. (Not cloned, so
  * the NEON check finds it by name.) */
-__attribute__((noinline, noclone)) static void fconv_run(const float *x, ptrdiff_t pstep, ptrdiff_t pixels, const fseg *seg, int nseg,
-                      const float *bias, ptrdiff_t out_c, fbounds b, float *out) {
+static inline __attribute__((always_inline)) void fconv_run_to(const float *x, ptrdiff_t pstep, ptrdiff_t pixels,
+                                                                const fseg *seg, int nseg, const float *bias,
+                                                                ptrdiff_t out_c, fbounds b, const fquant *q, int bits,
+                                                                void *out) {
+    char *o = (char *)out;
+    const ptrdiff_t es = FQ_SIZE(bits);
     ptrdiff_t p = 0;
-    for (; p + 8 <= pixels; p += 8) fconv_pixels(8, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
-    for (; p + 4 <= pixels; p += 4) fconv_pixels(4, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
-    for (; p < pixels; p++) fconv_pixels(1, x + p * pstep, pstep, seg, nseg, bias, out_c, b, out + p * out_c);
+    for (; p + 8 <= pixels; p += 8) fconv_pixels(8, x + p * pstep, pstep, seg, nseg, bias, out_c, b, q, bits, o + p * out_c * es);
+    for (; p + 4 <= pixels; p += 4) fconv_pixels(4, x + p * pstep, pstep, seg, nseg, bias, out_c, b, q, bits, o + p * out_c * es);
+    for (; p < pixels; p++) fconv_pixels(1, x + p * pstep, pstep, seg, nseg, bias, out_c, b, q, bits, o + p * out_c * es);
+}
+
+/* The float store's loop and the quantising one, each compiled on its own. */
+__attribute__((noinline, noclone)) static void fconv_run(const float *x, ptrdiff_t pstep, ptrdiff_t pixels, const fseg *seg, int nseg,
+                      const float *bias, ptrdiff_t out_c, fbounds b, const fquant *q, void *out) {
+    if (!q) fconv_run_to(x, pstep, pixels, seg, nseg, bias, out_c, b, NULL, 0, out);
+    else if (q->bits == 16) fconv_run_to(x, pstep, pixels, seg, nseg, bias, out_c, b, q, 16, out);
+    else fconv_run_to(x, pstep, pixels, seg, nseg, bias, out_c, b, q, 8, out);
 }
 
 static inline ptrdiff_t fmax_pd(ptrdiff_t a, ptrdiff_t b) { return a > b ? a : b; }
@@ -1798,8 +1872,10 @@ static int fsegments(const booth_fconv *d, const float *w, ptrdiff_t ky0, ptrdif
     return n;
 }
 
-int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+static inline __attribute__((always_inline)) int fconv_all(const booth_fconv *d, const float *in, const float *w,
+                                                           const float *bias, const fquant *q, int bits, void *out) {
     if (d->k_h * d->k_w > BOOTH_FCONV_MAX_TAPS) return 0;
+    const ptrdiff_t es = FQ_SIZE(bits);
     fbounds b = fbounds_of(d->lo, d->hi);
     fseg seg[BOOTH_FCONV_MAX_TAPS];
     ptrdiff_t c = d->in_c;
@@ -1807,7 +1883,7 @@ int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const 
         seg[0].off = 0;
         seg[0].w = w;
         seg[0].k = c;
-        fconv_run(in, c, d->batch * d->in_h * d->in_w, seg, 1, bias, d->out_c, b, out);
+        fconv_run(in, c, d->batch * d->in_h * d->in_w, seg, 1, bias, d->out_c, b, q, out);
         return 1;
     }
     ptrdiff_t is, ie;
@@ -1820,18 +1896,18 @@ int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const 
             fvalid(y0, d->dilation_h, d->k_h, d->in_h, &ky0, &ky1);
             /* The input element under tap (0, 0) of output column 0 (may lie outside). */
             const float *row = image + (y0 * d->in_w - d->pad_left) * c;
-            float *orow = out + ((n * d->out_h + oy) * d->out_w) * d->out_c;
+            char *orow = (char *)out + ((n * d->out_h + oy) * d->out_w) * d->out_c * es;
             for (ptrdiff_t ox = 0; ox < d->out_w;) {
                 if (ox == is && ie > is) {
                     int ns = fsegments(d, w, ky0, ky1, 0, d->k_w, seg);
-                    fconv_run(row + ox * sx * c, sx * c, ie - is, seg, ns, bias, d->out_c, b, orow + ox * d->out_c);
+                    fconv_run(row + ox * sx * c, sx * c, ie - is, seg, ns, bias, d->out_c, b, q, orow + ox * d->out_c * es);
                     ox = ie;
                     continue;
                 }
                 ptrdiff_t kx0, kx1;
                 fvalid(ox * sx - d->pad_left, d->dilation_w, d->k_w, d->in_w, &kx0, &kx1);
                 int ns = fsegments(d, w, ky0, ky1, kx0, kx1, seg);
-                fconv_pixels(1, row + ox * sx * c, 0, seg, ns, bias, d->out_c, b, orow + ox * d->out_c);
+                fconv_pixels(1, row + ox * sx * c, 0, seg, ns, bias, d->out_c, b, q, bits, orow + ox * d->out_c * es);
                 ox++;
             }
         }
@@ -1839,12 +1915,18 @@ int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const 
     return 1;
 }
 
+int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    return fconv_all(d, in, w, bias, NULL, 0, out);
+}
+
 /* Depthwise (multiplier 1): weights [k_h][k_w][ocp], bias [ocp]. `P` pixels `step` apart, the
  * channels from `o` in blocks of 8, then 4, then one at a time (`fmaf`). */
 static inline __attribute__((always_inline)) void fdw_pixels(
     int P, const booth_fconv *d, const float *x, ptrdiff_t step, ptrdiff_t ky0, ptrdiff_t ky1, ptrdiff_t kx0,
-    ptrdiff_t kx1, const float *w, const float *bias, fbounds b, float *out) {
+    ptrdiff_t kx1, const float *w, const float *bias, fbounds b, const fquant *q, int bits, void *out) {
     ptrdiff_t c = d->out_c, ocp = (c + 7) & ~(ptrdiff_t)7, rs = d->dilation_h * d->in_w * c, cs = d->dilation_w * c;
+    const float32x4_t inv = bits ? q->inv : vdupq_n_f32(0);
+    const int16x8_t zp = bits ? q->zp : vdupq_n_s16(0);
     ptrdiff_t o = 0;
     for (; o + 8 <= c; o += 8) {
         float32x4_t a[8][2];
@@ -1864,10 +1946,9 @@ static inline __attribute__((always_inline)) void fdw_pixels(
             }
         }
 #pragma GCC unroll 8
-        for (int p = 0; p < P; p++) {
-            vst1q_f32(out + p * c + o, fclamp4(a[p][0], b.lo, b.hi, b.has_lo, b.has_hi));
-            vst1q_f32(out + p * c + o + 4, fclamp4(a[p][1], b.lo, b.hi, b.has_lo, b.has_hi));
-        }
+        for (int p = 0; p < P; p++)
+            fstore8(bits, inv, zp, out, p * c + o, fclamp4(a[p][0], b.lo, b.hi, b.has_lo, b.has_hi),
+                    fclamp4(a[p][1], b.lo, b.hi, b.has_lo, b.has_hi), 8);
     }
     for (; o + 4 <= c; o += 4) {
         float32x4_t a[8];
@@ -1882,7 +1963,10 @@ static inline __attribute__((always_inline)) void fdw_pixels(
             }
         }
 #pragma GCC unroll 8
-        for (int p = 0; p < P; p++) vst1q_f32(out + p * c + o, fclamp4(a[p], b.lo, b.hi, b.has_lo, b.has_hi));
+        for (int p = 0; p < P; p++) {
+            float32x4_t v = fclamp4(a[p], b.lo, b.hi, b.has_lo, b.has_hi);
+            fstore8(bits, inv, zp, out, p * c + o, v, v, 4);
+        }
     }
     for (; o < c; o++) {
         for (int p = 0; p < P; p++) {
@@ -1892,13 +1976,15 @@ static inline __attribute__((always_inline)) void fdw_pixels(
                     acc = __builtin_fmaf(x[p * step + ky * rs + kx * cs + o], w[(ky * d->k_w + kx) * ocp + o], acc);
             if (b.has_lo && acc < d->lo) acc = d->lo;
             if (b.has_hi && acc > d->hi) acc = d->hi;
-            out[p * c + o] = acc;
+            fstore1(bits, q, out, p * c + o, acc);
         }
     }
 }
 
-int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+static inline __attribute__((always_inline)) int fdw_all(const booth_fconv *d, const float *in, const float *w,
+                                                         const float *bias, const fquant *q, int bits, void *out) {
     if (d->in_c != d->out_c) return 0;
+    const ptrdiff_t es = FQ_SIZE(bits);
     fbounds b = fbounds_of(d->lo, d->hi);
     ptrdiff_t c = d->out_c, sx = d->stride_w, is, ie;
     finterior(d, &is, &ie);
@@ -1908,29 +1994,58 @@ int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, c
             ptrdiff_t y0 = oy * d->stride_h - d->pad_top, ky0, ky1;
             fvalid(y0, d->dilation_h, d->k_h, d->in_h, &ky0, &ky1);
             const float *row = image + (y0 * d->in_w - d->pad_left) * c;
-            float *orow = out + ((n * d->out_h + oy) * d->out_w) * c;
+            char *orow = (char *)out + ((n * d->out_h + oy) * d->out_w) * c * es;
             for (ptrdiff_t ox = 0; ox < d->out_w;) {
                 if (ox >= is && ox < ie) {
                     if (ox + 8 <= ie) {
-                        fdw_pixels(8, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        fdw_pixels(8, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, q, bits, orow + ox * c * es);
                         ox += 8;
                     } else if (ox + 4 <= ie) {
-                        fdw_pixels(4, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        fdw_pixels(4, d, row + ox * sx * c, sx * c, ky0, ky1, 0, d->k_w, w, bias, b, q, bits, orow + ox * c * es);
                         ox += 4;
                     } else {
-                        fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, 0, d->k_w, w, bias, b, orow + ox * c);
+                        fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, 0, d->k_w, w, bias, b, q, bits, orow + ox * c * es);
                         ox++;
                     }
                     continue;
                 }
                 ptrdiff_t kx0, kx1;
                 fvalid(ox * sx - d->pad_left, d->dilation_w, d->k_w, d->in_w, &kx0, &kx1);
-                fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, kx0, kx1, w, bias, b, orow + ox * c);
+                fdw_pixels(1, d, row + ox * sx * c, 0, ky0, ky1, kx0, kx1, w, bias, b, q, bits, orow + ox * c * es);
                 ox++;
             }
         }
     }
     return 1;
+}
+
+int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    return fdw_all(d, in, w, bias, NULL, 0, out);
+}
+
+/* The island's quantised outputs (see the glue section of CNeuralKernels.h). */
+static int fquant_of(int bits, float inverse_scale, int32_t zero_point, fquant *q) {
+    if (!(bits == 16 && zero_point == 0) && !(bits == 8 && zero_point >= -128 && zero_point <= 127)) return 0;
+    q->bits = bits;
+    q->inv = vdupq_n_f32(inverse_scale);
+    q->zp = vdupq_n_s16((int16_t)zero_point);
+    q->inverse_scale = inverse_scale;
+    q->zero_point = zero_point;
+    return 1;
+}
+
+int booth_island_conv_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                        float inverse_scale, int32_t zero_point, void *out) {
+    fquant q;
+    if (!fquant_of(bits, inverse_scale, zero_point, &q)) return 0;
+    return bits == 16 ? fconv_all(d, in, w, bias, &q, 16, out) : fconv_all(d, in, w, bias, &q, 8, out);
+}
+
+int booth_island_depthwise_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                             float inverse_scale, int32_t zero_point, void *out) {
+    fquant q;
+    if (!fquant_of(bits, inverse_scale, zero_point, &q)) return 0;
+    return bits == 16 ? fdw_all(d, in, w, bias, &q, 16, out) : fdw_all(d, in, w, bias, &q, 8, out);
 }
 
 /* The products of `P` input pixels for every column (blocks of 8, then 4), from 0, into
@@ -2342,6 +2457,16 @@ int booth_conv_f32(const booth_fconv *d, const float *in, const float *w, const 
 }
 int booth_depthwise_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
     (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+int booth_island_conv_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                        float inverse_scale, int32_t zero_point, void *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)bits; (void)inverse_scale; (void)zero_point; (void)out;
+    return 0;
+}
+int booth_island_depthwise_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                             float inverse_scale, int32_t zero_point, void *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)bits; (void)inverse_scale; (void)zero_point; (void)out;
     return 0;
 }
 int booth_transpose_f32(const booth_fconv *d, const float *in, float *packed, const float *bias, float *out) {

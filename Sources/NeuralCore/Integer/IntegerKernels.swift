@@ -27,6 +27,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     /// A float island's PRELU fused with its int8 edges (`FloatIsland`, neural_glue.c); nil: the
     /// island runs its dequantise, float PRELU and quantise passes (the reference, and x86).
     public var islandPReLU: IslandPReLUKernel? = nil
+    /// A float island's last convolution writing its quantised output (`FloatIsland`,
+    /// `IslandConvKernel`); nil: the island runs the float convolution and the quantise pass.
+    public var islandConv: IslandConvKernel? = nil
 }
 
 /// The int8 kernel table.
@@ -51,13 +54,14 @@ public enum IntegerKernels {
     /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`,
     /// `resizeBilinearNEON`, `quantizeNEON`, `dequantizeNEON`, `logisticNEON`, the width
     /// conversions `WidthConversion.neon`; CNeuralKernels) and the pooling, MEAN and float
-    /// islands' PRELU edges of neural_glue.c (`poolNEON`, `meanNEON`, `IslandPReLUKernel.c`).
+    /// islands' PRELU edges of neural_glue.c (`poolNEON`, `meanNEON`, `IslandPReLUKernel.c`), and
+    /// the islands' last convolutions writing their quantised outputs (`IslandConvKernel.c`).
     public static let neon = IntegerKernelSet(
         name: "neon", gemm: gemmNEON, depthwise: depthwiseNEON, elementwise: elementwiseNEON,
         requantize: requantizeNEON, pool: poolNEON, mean: meanNEON, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
-        widthConversion: .neon, islandPReLU: .c)
+        widthConversion: .neon, islandPReLU: .c, islandConv: .c)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot` and the int16
     /// GEMM through `sdot` (`gemmNEONDot`).

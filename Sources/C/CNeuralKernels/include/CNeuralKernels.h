@@ -342,6 +342,19 @@ void booth_island_prelu_s8(const int8_t *in, float in_scale, int32_t in_zp, cons
 void booth_island_prelu_f32_s8(const float *in, const float *alpha, ptrdiff_t pixels, ptrdiff_t channels,
                                float out_inverse_scale, int32_t out_zp, int8_t *out);
 
+/* A float island's last convolution writing its quantised output itself (NeuralCore's
+ * FloatIsland; defined beside booth_conv_f32 / booth_depthwise_f32 in neural_kernels.c, whose
+ * tiles they share): the same fused multiply-adds and clamp as booth_conv_f32 /
+ * booth_depthwise_f32, then in the store y · inverse_scale rounded half away from zero, plus the
+ * zero point, saturated (booth_quantize_s16's / booth_quantize_s8's operations lane for lane), as
+ * int16 (`bits` 16, zero point 0) or int8 (`bits` 8, zero point in int8) at `out`: bit for bit the
+ * float kernel and the quantise pass, without the float tensor between them. Return 0 (nothing
+ * written) where the float kernel would, for other bits or zero points, and off aarch64. */
+int booth_island_conv_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                        float inverse_scale, int32_t zero_point, void *out);
+int booth_island_depthwise_q(const booth_fconv *d, const float *in, const float *w, const float *bias, int bits,
+                             float inverse_scale, int32_t zero_point, void *out);
+
 /* MARK: dot (neural_dot.c): the int16 GEMM through `sdot` (ARMv8.2 dot product, Cortex-A76).
  * booth_gemm_s16's C[r][n] = Σ_k A[r][k] · W[n][k] with the int16 activations split into a signed
  * high byte h = x >> 8 and a low byte l = (x & 0xFF) − 128 (x = 256·h + l + 128), each summed with

@@ -1,3 +1,5 @@
+import CNeuralKernels
+
 /// A run of consecutive operations of an integer program computed in float32 by the float path's
 /// own kernels (`FloatProgram`, fused multiply-adds as the float engine runs them): the layers a
 /// model's `CalibrationTable` names in `f` records, chosen offline because int8 weights or
@@ -125,6 +127,63 @@ final class FloatIsland {
         }
     }
 
+    /// The run's last operation when it is a CONV_2D, or a DEPTHWISE_CONV_2D with one output per
+    /// input channel, whose output goes to one int8 or int16 slot only: computed with its own
+    /// packed weights by `IslandConvKernel`, which quantises in its store, so the float output is
+    /// never written (when the kernel does not take the shape, the float convolution into the
+    /// run's arena and the quantise pass). When it is the whole run and reads a float tensor (a
+    /// model input), it reads it where the program keeps it, without the copy.
+    struct FusedConv {
+        let depthwise: Bool
+        let dims: FloatConvolution.Dims
+        let shape: UnsafeMutablePointer<booth_fconv>
+        let input: UnsafePointer<Float>
+        /// Packed as `FloatProgram` packs them (the run's own copy: its program no longer has the operation).
+        let weights: UnsafeMutablePointer<Float>, bias: UnsafeMutablePointer<Float>
+        let weightCount: Int
+        /// The float output in the run's arena (the passes' route only).
+        let slot: UnsafeMutablePointer<Float>
+        let sink: Sink
+        let kernel: IslandConvKernel
+
+        func run(_ k8: IntegerKernelSetOf<Int8>, _ k16: IntegerKernelSetOf<Int16>) {
+            let count = dims.batch * dims.outH * dims.outW * dims.outC
+            switch sink {
+            case .int16(let p, let q):
+                if kernel.run(depthwise, shape, input, weights, bias, 16, q, UnsafeMutableRawPointer(p)) { return }
+                runFloat()
+                k16.quantize(UnsafePointer(slot), count, q, p)
+            case .int8(let p, let q):
+                if kernel.run(depthwise, shape, input, weights, bias, 8, q, UnsafeMutableRawPointer(p)) { return }
+                runFloat()
+                k8.quantize(UnsafePointer(slot), count, q, p)
+            case .float(let p):
+                runFloat()
+                copyFloats(slot, count, to: p)
+            }
+        }
+
+        /// The float path's convolution (`FloatProgram`'s kernel choice) into `slot`.
+        private func runFloat() {
+            let m = FloatArithmetic.Fused.self, w = UnsafePointer(weights), b = UnsafePointer(bias)
+            if depthwise {
+#if arch(x86_64)
+                if FloatConvolution.depthwiseX86(dims, input: input, weights: w, bias: b, output: slot) { return }
+#endif
+                if !FloatConvolution.depthwiseNEON(dims, input: input, weights: w, bias: b, output: slot) {
+                    FloatConvolution.depthwise(m, dims, input: input, weights: w, bias: b, output: slot)
+                }
+            } else {
+#if arch(x86_64)
+                if FloatConvolution.convX86(dims, input: input, weights: w, bias: b, output: slot) { return }
+#endif
+                if !FloatConvolution.convNEON(dims, input: input, weights: w, bias: b, output: slot) {
+                    FloatConvolution.conv(m, dims, input: input, weights: w, bias: b, output: slot)
+                }
+            }
+        }
+    }
+
     /// The graph operations the run computes (indices into the program's graph).
     let operations: Range<Int>
     /// The run's operations in float (without a fused final PRELU).
@@ -134,13 +193,14 @@ final class FloatIsland {
     private let entries: [Edge<Source>]
     private let exits: [Edge<Sink>]
     let fused: FusedPReLU?
+    let fusedConv: FusedConv?
 
     /// The run laid out in `layout`, in `memory` (at least `layout.plan.byteCount` bytes);
     /// `source(t)` says where the program keeps input tensor `t`, `sinks(t)` where output tensor
     /// `t` must go. `floatSIMD` selects the float path's SIMD kernels (false: its scalar reference).
     /// With `prelu` a final PRELU that qualifies is computed by it (`FusedPReLU`).
     init(_ layout: Layout, memory: Memory, elementCounts graph: Graph, floatSIMD: Bool, prelu: IslandPReLUKernel? = nil,
-         source: (Int) throws(ModelError) -> Source, sinks: (Int) throws(ModelError) -> [Sink]) throws(ModelError) {
+         conv: IslandConvKernel? = nil, source: (Int) throws(ModelError) -> Source, sinks: (Int) throws(ModelError) -> [Sink]) throws(ModelError) {
         precondition(layout.plan.byteCount <= memory.byteCount, "a float run larger than the shared arena")
         operations = layout.operations
         self.memory = memory
@@ -182,13 +242,88 @@ final class FloatIsland {
                 sub.operations.removeLast()
             }
         }
+        var fusedConv: FusedConv? = nil
+        if fused == nil, let conv, let op = sub.operations.last, let geometry = Self.fusableConvolution(op, sub),
+           layout.outputs.contains(op.output) {
+            let writes = exits.indices.filter { exits[$0].island == slot(op.output) }
+            var quantized = false
+            if writes.count == 1 { switch exits[writes[0]].endpoint { case .int8, .int16: quantized = true; case .float: break } }
+            if quantized {
+                let x = op.inputs[0]
+                var input = UnsafePointer(slot(x))
+                // A run of the convolution alone reads a float input where the program keeps it.
+                if sub.operations.count == 1, let e = entries.firstIndex(where: { $0.island == slot(x) }),
+                   case .float(let p) = entries[e].endpoint {
+                    input = p
+                    entries.remove(at: e)
+                }
+                fusedConv = Self.fuse(op, geometry, sub, input: input, slot: slot(op.output), sink: exits[writes[0]].endpoint, kernel: conv)
+                exits.remove(at: writes[0])
+                sub.operations.removeLast()
+            }
+        }
         program = FloatProgram(graph: sub, plan: plan, arena: base, scalarOnly: !floatSIMD, fused: true)
         self.fused = fused
+        self.fusedConv = fusedConv
         self.entries = entries
         self.exits = exits
     }
 
-    deinit { fused?.alpha.deallocate() }
+    deinit {
+        fused?.alpha.deallocate()
+        if let c = fusedConv {
+            c.weights.deallocate()
+            c.bias.deallocate()
+            c.shape.deallocate()
+        }
+    }
+
+    /// The geometry of `op` when it is a CONV_2D, or a DEPTHWISE_CONV_2D with one output per
+    /// input channel, with constant filters of the float path's layout (a bias constant or none).
+    static func fusableConvolution(_ op: Operation, _ g: Graph) -> ConvGeometry? {
+        guard op.inputs.count >= 2, op.inputs[0] >= 0, op.inputs[1] >= 0, g.tensors[op.inputs[1]].constantOffset != nil,
+              g.tensors[op.inputs[0]].shape4.count == 4, g.tensors[op.output].shape4.count == 4,
+              g.tensors[op.inputs[1]].shape.count == 4 else { return nil }
+        if op.inputs.count > 2 && op.inputs[2] >= 0 && g.tensors[op.inputs[2]].constantOffset == nil { return nil }
+        switch op.kind {
+        case .conv2D(let geometry): return geometry
+        case .depthwiseConv2D(let geometry):
+            let x = g.tensors[op.inputs[0]].shape4, y = g.tensors[op.output].shape4
+            return geometry.depthMultiplier == 1 && x[3] == y[3] ? geometry : nil
+        default: return nil
+        }
+    }
+
+    /// `op`'s weights and bias packed as `FloatProgram` packs them, and its shape.
+    static func fuse(_ op: Operation, _ geometry: ConvGeometry, _ g: Graph, input: UnsafePointer<Float>,
+                     slot: UnsafeMutablePointer<Float>, sink: Sink, kernel: IslandConvKernel) -> FusedConv {
+        let xs = g.tensors[op.inputs[0]].shape4, os = g.tensors[op.output].shape4, ws = g.tensors[op.inputs[1]].shape
+        let dims = FloatConvolution.Dims(batch: xs[0], inH: xs[1], inW: xs[2], inC: xs[3], outH: os[1], outW: os[2], outC: os[3],
+                                         kH: ws[1], kW: ws[2], g: geometry)
+        let depthwise: Bool
+        if case .depthwiseConv2D = op.kind { depthwise = true } else { depthwise = false }
+        let ocp = dims.outCPadded
+        let count = depthwise ? ws[1] * ws[2] * ocp : ws[1] * ws[2] * ws[3] * ocp
+        let weights = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        let bias = UnsafeMutablePointer<Float>.allocate(capacity: ocp)
+        weights.initialize(repeating: 0, count: count)
+        bias.initialize(repeating: 0, count: ocp)
+        let src = g.constant(op.inputs[1])
+        let b: ArraySlice<Float>? = op.inputs.count > 2 && op.inputs[2] >= 0 ? g.constant(op.inputs[2]) : nil
+        if depthwise {
+            // [1,KH,KW,OC] is already [KH][KW][OC] (FloatProgram's packing).
+            let oc = ws[3], s0 = src.startIndex
+            for tap in 0..<(ws[1] * ws[2]) { for o in 0..<oc { weights[tap * ocp + o] = src[s0 + tap * oc + o] } }
+            if let b { for o in 0..<oc { bias[o] = b[b.startIndex + o] } }
+        } else {
+            FloatConvolution.packConvWeights(ohwi: src, bias: b, outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3],
+                                             weightsAt: weights, biasAt: bias)
+        }
+        let shape = UnsafeMutablePointer<booth_fconv>.allocate(capacity: 1)
+        shape.initialize(to: FloatConvolution.cDims(dims))
+        return FusedConv(depthwise: depthwise, dims: dims, shape: shape, input: input, weights: weights, bias: bias,
+                         weightCount: count + ocp, slot: slot, sink: sink, kernel: kernel)
+    }
 
     /// The channel count of PRELU `op` when its slope is a constant with one value per channel of
     /// an input of the output's shape (the float path's rows with a broadcast-free slope row).
@@ -203,7 +338,7 @@ final class FloatIsland {
 
     /// Bytes of float memory of its own: the packed constants (the shared arena counts once, in
     /// `Memory`).
-    var constantBytes: Int { program.constantCount * 4 + (fused?.channels ?? 0) * 4 }
+    var constantBytes: Int { program.constantCount * 4 + (fused?.channels ?? 0) * 4 + (fusedConv?.weightCount ?? 0) * 4 }
 
     /// Dequantises the inputs, runs the operations in float (a fused final PRELU writing its int8
     /// output), and quantises the other outputs with the program's kernels `k8` / `k16`.
@@ -217,6 +352,7 @@ final class FloatIsland {
         }
         program.run()
         fused?.run()
+        fusedConv?.run(k8, k16)
         for x in exits {
             switch x.endpoint {
             case .int8(let p, let q): k8.quantize(UnsafePointer(x.island), x.count, q, p)

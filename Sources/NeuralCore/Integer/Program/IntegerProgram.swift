@@ -165,7 +165,8 @@ final class IntegerProgram {
                 let end = layout.operations.upperBound
                 let island = try Self.island(layout, islandMemory, g, quantization: quantization, narrow: narrow, wide: wide,
                                              floatSIMD: kernels.floatSIMD,
-                                             prelu: kernels.floatSIMD ? kernels.int8.islandPReLU : nil)
+                                             prelu: kernels.floatSIMD ? kernels.int8.islandPReLU : nil,
+                                             conv: kernels.floatSIMD ? kernels.int8.islandConv : nil)
                 islands.append(island)
                 for o in layout.outputs where g.outputs.contains(o) { islandOutputs.insert(o) }
                 steps.append(.float(island))
@@ -233,8 +234,8 @@ final class IntegerProgram {
     /// (the int8 set's `islandPReLU`, SIMD kernels only) a final PRELU writes its int8 slot itself.
     static func island(_ layout: FloatIsland.Layout, _ memory: FloatIsland.Memory, _ g: Graph, quantization: QuantizationPlan,
                        narrow: Lowering<Int8>, wide: Lowering<Int16>, floatSIMD: Bool,
-                       prelu: IslandPReLUKernel? = nil) throws(ModelError) -> FloatIsland {
-        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, prelu: prelu, source: { t throws(ModelError) -> FloatIsland.Source in
+                       prelu: IslandPReLUKernel? = nil, conv: IslandConvKernel? = nil) throws(ModelError) -> FloatIsland {
+        try FloatIsland(layout, memory: memory, elementCounts: g, floatSIMD: floatSIMD, prelu: prelu, conv: conv, source: { t throws(ModelError) -> FloatIsland.Source in
             if g.inputs.contains(t) || quantization.isFloat[t] { return .float(UnsafePointer(try narrow.float(t))) }
             if quantization.tensorBits[t] == 16 { return .int16(UnsafePointer(try wide.quantized(t)), try wide.parameters(t)) }
             return .int8(UnsafePointer(try narrow.quantized(t)), try narrow.parameters(t))

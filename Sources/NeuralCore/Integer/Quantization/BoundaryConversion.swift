@@ -107,3 +107,29 @@ func islandQuantize(_ y: Float, _ p: QuantParams) -> Int8 {
     let v = (y * (1 / p.scale)).rounded() + Float(p.zeroPoint)
     return Int8(truncatingIfNeeded: Int32(v < -128 ? -128 : (v > 127 ? 127 : v)))
 }
+
+/// A float island's last convolution (CONV_2D, or DEPTHWISE_CONV_2D with one output per input
+/// channel) writing its quantised output itself (`FloatIsland`): the float path's fused
+/// multiply-adds and clamp, then `quantizeScalar`'s rounding, zero point and clamp in the store,
+/// as `bits` (16: `Int16`, 8: `Int8`) at `output`'s parameters into `out`; bit for bit the float
+/// convolution and the island's quantise pass without the float tensor between them. Returns
+/// false, having written nothing, where it does not take the shape (the island then runs the two
+/// passes). A set without one (`IntegerKernelSetOf.islandConv` nil) runs the passes.
+public struct IslandConvKernel: Sendable {
+    public let run: @Sendable (_ depthwise: Bool, _ shape: UnsafePointer<booth_fconv>, _ input: UnsafePointer<Float>,
+                               _ weights: UnsafePointer<Float>, _ bias: UnsafePointer<Float>, _ bits: Int,
+                               _ output: QuantParams, _ out: UnsafeMutableRawPointer) -> Bool
+
+    public init(run: @escaping @Sendable (Bool, UnsafePointer<booth_fconv>, UnsafePointer<Float>, UnsafePointer<Float>,
+                                          UnsafePointer<Float>, Int, QuantParams, UnsafeMutableRawPointer) -> Bool) {
+        self.run = run
+    }
+
+    /// The C kernels (`booth_island_conv_q`, `booth_island_depthwise_q`, beside the float
+    /// convolutions in neural_kernels.c): aarch64, int16 with zero point 0 or int8; false elsewhere.
+    public static let c = IslandConvKernel { depthwise, shape, input, weights, bias, bits, output, out in
+        depthwise
+            ? booth_island_depthwise_q(shape, input, weights, bias, Int32(bits), 1 / output.scale, output.zeroPoint, out) != 0
+            : booth_island_conv_q(shape, input, weights, bias, Int32(bits), 1 / output.scale, output.zeroPoint, out) != 0
+    }
+}
