@@ -105,16 +105,13 @@ public enum ExaminerEstimator {
         var gap: Float = 0
         for (a, b) in FaceExpression.innerLipPairs { gap += FaceExpression.distance(p[a], p[b]) }
         m.lipGap = gap / 3 / faceHeight
-        // The polygons the grids below test thousands of points against, laid out once.
-        let outerLipsPolygon = FacePolygon(p, outerLips), innerLipsPolygon = FacePolygon(p, innerLips)
-        let facePolygon = FacePolygon(p, faceOval)
         var lipSamples = 0, teethSamples = 0
         let refSaturation = ref.saturation
         px.polygon(p, outerLips) { q, s in
             lipSamples += 1
             // Teeth show between the lips: inside the inner-lip contour (a closed mouth's is a
             // line, so light on closed lips is not counted).
-            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) && innerLipsPolygon.contains(q.x, q.y) {
+            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) && FacePixels.inside(p, innerLips, q.x, q.y) {
                 teethSamples += 1
             }
         }
@@ -219,7 +216,7 @@ public enum ExaminerEstimator {
         // Around the mouth, leaving out the lips themselves (not skin-coloured).
         var ring = 0, ringAll = 0
         px.grid(axes.point(mouthC, 0, 0.05 * d), axes, halfU: 0.95 * d, halfV: 0.5 * d, columns: 32, rows: 18) { _, q, s in
-            guard !outerLipsPolygon.contains(q.x, q.y), facePolygon.contains(q.x, q.y) else { return }
+            guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
             ringAll += 1
             if foreign(s) { ring += 1 }
         }
@@ -234,7 +231,7 @@ public enum ExaminerEstimator {
         func side(_ c: Point2, light: Float) -> (edges: Float, white: Float) {
             var n = 0, e = 0, w = 0
             px.grid(c, axes, halfU: 0.18 * d, halfV: 0.18 * d, columns: 12, rows: 12) { _, q, s in
-                guard !outerLipsPolygon.contains(q.x, q.y), facePolygon.contains(q.x, q.y) else { return }
+                guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
                 n += 1
                 let a = px.sample(q.x - step * axes.ux, q.y - step * axes.uy).y, b = px.sample(q.x + step * axes.ux, q.y + step * axes.uy).y
                 let c = px.sample(q.x - step * axes.vx, q.y - step * axes.vy).y, f = px.sample(q.x + step * axes.vx, q.y + step * axes.vy).y
@@ -257,7 +254,7 @@ public enum ExaminerEstimator {
         var mouthWhite = 0, mouthAll = 0
         px.grid(axes.point(mouthC, 0, 0.025 * d), axes, halfU: 0.75 * d, halfV: 0.325 * d, columns: 40, rows: 20) { _, q, s in
             mouthAll += 1
-            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !innerLipsPolygon.contains(q.x, q.y) { mouthWhite += 1 }
+            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !FacePixels.inside(p, innerLips, q.x, q.y) { mouthWhite += 1 }
         }
         m.mouthWhite = Float(mouthWhite) / Float(max(1, mouthAll))
         // Below the lips down to the chin, inside the face oval and outside the outer lips: a
@@ -265,7 +262,7 @@ public enum ExaminerEstimator {
         // filter at the lips is not white). The oval keeps a light background and a collar out.
         var chinWhite = 0, chinAll = 0
         px.grid(axes.point(mouthC, 0, 0.45 * d), axes, halfU: 0.45 * d, halfV: 0.35 * d, columns: 30, rows: 30) { _, q, s in
-            guard facePolygon.contains(q.x, q.y), !outerLipsPolygon.contains(q.x, q.y) else { return }
+            guard FacePixels.inside(p, faceOval, q.x, q.y), !FacePixels.inside(p, outerLips, q.x, q.y) else { return }
             chinAll += 1
             if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation { chinWhite += 1 }
         }
@@ -276,7 +273,7 @@ public enum ExaminerEstimator {
         let mouthMid = FaceExpression.midpoint(p[61], p[291]).xy
         var redR: Float = 0, redL: Float = 0, nR = 0, nL = 0
         px.grid(mouthMid, axes, halfU: 1.05 * halfMouth, halfV: 0.6 * halfMouth, columns: 24, rows: 14) { _, q, s in
-            guard outerLipsPolygon.contains(q.x, q.y) else { return }
+            guard FacePixels.inside(p, outerLips, q.x, q.y) else { return }
             let red = (s.v - 128) / max(16, s.y) - refCV
             if (q.x - mouthMid.x) * axes.ux + (q.y - mouthMid.y) * axes.uy < 0 { redR += red; nR += 1 } else { redL += red; nL += 1 }
         }

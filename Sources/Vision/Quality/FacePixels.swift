@@ -79,12 +79,11 @@ struct FacePixels {
             minY = min(minY, points[i].y); maxY = max(maxY, points[i].y)
         }
         let step = max(1, max(maxX - minX, maxY - minY) / 32)
-        let polygon = FacePolygon(points, indices)
         var y = minY + step / 2
         while y < maxY {
             var x = minX + step / 2
             while x < maxX {
-                if polygon.contains(x, y) { body(Point2(x, y), sample(x, y)) }
+                if FacePixels.inside(points, indices, x, y) { body(Point2(x, y), sample(x, y)) }
                 x += step
             }
             y += step
@@ -116,9 +115,18 @@ struct FacePixels {
         }
     }
 
-    /// Even-odd point-in-polygon test over mesh vertices `indices` (`FacePolygon.reference`; for
-    /// many tests against one polygon, `FacePolygon.contains` gives the same answers faster).
+    /// Even-odd point-in-polygon test over mesh vertices `indices`.
     static func inside(_ points: [Point3], _ indices: [Int], _ x: Float, _ y: Float) -> Bool {
-        FacePolygon.reference(points, indices, x, y)
+        var result = false
+        var j = indices.count - 1
+        for k in 0..<indices.count {
+            let a = points[indices[k]], b = points[indices[j]]
+            if (a.y > y) != (b.y > y) {
+                let cross = a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x)
+                if x < cross { result.toggle() }
+            }
+            j = k
+        }
+        return result
     }
 }
