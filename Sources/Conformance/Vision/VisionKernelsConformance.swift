@@ -12,7 +12,7 @@ public enum VisionKernelsConformance {
     public static var conformance: [ConformanceKernel] {
         QualityKernelTable.all.map { quality($0) }
             + [guidedFilter, maskWarp, modelInputSampler, tensorWarp, temporalStabilizer, lumaSampler, boxBlur,
-               colorGuidedFilter, modelInputSamplerQuantized, tensorWarpQuantized]
+               colorGuidedFilter]
     }
 
     static func words(_ p: Plane) -> UnsafeMutableBufferPointer<UInt32> {
@@ -189,81 +189,6 @@ public enum VisionKernelsConformance {
                                 matrix: matrix)
             }
             return ConformanceInstance(inputs: frame.planes, outputs: [PlaneShape(width: 24 * 20 * 3, height: 1, bytesPerPixel: 4)],
-                                       reference: scalar, variants: [simd])
-        }
-    }
-
-    /// `modelInputSampler` into a quantised input (an integer model's slot, int16 symmetric):
-    /// the reference `fill(quantized:)` and the live segmenter's tabled twin, with the slot's
-    /// scale seeded around the [0, 1] range (some values past the int16 bounds).
-    static var modelInputSamplerQuantized: ConformanceKernel {
-        var cases: [ConformanceCase] = []
-        for (w, h, slack) in [(2, 2, 0), (9, 7, 3), (40, 30, 0), (100, 75, 5)] {
-            for e in 0..<20 { cases.append(ConformanceCase(label: "\(w)x\(h)+\(slack)q\(e)", width: w, height: h, slack: slack, extra: e)) }
-        }
-        return ConformanceKernel(name: "vision.modelInputSamplerQuantized", cases: cases,
-                                 benchCase: ConformanceCase(label: "320x240q3", width: 320, height: 240, extra: 3),
-                                 variantNames: ["reference", "tabled"]) { c, r in
-            let format = formats[c.extra % 5], setting = c.extra / 5
-            let frame = image(format, c.width, c.height, slack: c.slack, &r)
-            let mapping = MaskMapping(frameWidth: c.width, frameHeight: c.height, rotation: FrameRotation.allCases[setting],
-                                      modelWidth: 16, modelHeight: 12, fit: setting % 2 == 0 ? .stretch : .letterbox)
-            let scale = Float.random(in: 0.8...1.2, using: &r) / 32767
-            func int16s(_ p: Plane) -> UnsafeMutableBufferPointer<Int16> {
-                UnsafeMutableBufferPointer(start: p.base.assumingMemoryBound(to: Int16.self), count: p.width)
-            }
-            let run = ConformanceVariant(name: "reference") { _, o in
-                ModelInputSampler.fill(quantized: int16s(o[0]), scale: scale, zeroPoint: 0, luma: bytes(o[1]), from: frame.image,
-                                       mapping: mapping, taps: setting < 2 ? 1 : 3, yuvFullRange: setting != 3)
-            }
-            let tables = ModelInputTables(maxSide: 16, maxTaps: 4)
-            let tabled = ConformanceVariant(name: "tabled") { _, o in
-                ModelInputSampler.fillTabled(quantized: int16s(o[0]), scale: scale, zeroPoint: 0, luma: bytes(o[1]), from: frame.image,
-                                             mapping: mapping, taps: setting < 2 ? 1 : 3, yuvFullRange: setting != 3, tables: tables)
-            }
-            return ConformanceInstance(inputs: frame.planes,
-                                       outputs: [PlaneShape(width: 16 * 12 * 3, height: 1, bytesPerPixel: 2),
-                                                 PlaneShape(width: 16 * 12, height: 1, bytesPerPixel: 1)],
-                                       reference: run, variants: [tabled])
-        }
-    }
-
-    /// `tensorWarp` into a quantised tensor (an integer model's int8 slot, seeded scale and zero
-    /// point; some values past the int8 bounds), scalar and SIMD.
-    static var tensorWarpQuantized: ConformanceKernel {
-        var cases: [ConformanceCase] = []
-        for (w, h, slack) in [(1, 1, 0), (9, 7, 3), (40, 30, 0), (130, 90, 5)] {
-            for e in 0..<20 { cases.append(ConformanceCase(label: "\(w)x\(h)+\(slack)u\(e)", width: w, height: h, slack: slack, extra: e)) }
-        }
-        return ConformanceKernel(name: "vision.tensorWarpQuantized", cases: cases,
-                                 benchCase: ConformanceCase(label: "320x240u3", width: 320, height: 240, extra: 3),
-                                 variantNames: ["scalar", "simd"]) { c, r in
-            let format = formats[c.extra % 5], setting = c.extra / 5
-            let frame = image(format, c.width, c.height, slack: c.slack, &r)
-            let cs = Float.random(in: -1...1, using: &r), sn = (1 - cs * cs).squareRoot() * (r.next() & 1 == 0 ? 1 : -1)
-            let scale = Float(max(c.width, c.height)) / 24 * Float.random(in: 0.6...(setting >= 2 ? 4 : 1.4), using: &r)
-            let flip: Float = setting == 1 ? -1 : 1
-            let grid = TensorGrid(originX: Float.random(in: -2...Float(c.width) + 2, using: &r),
-                                  originY: Float.random(in: -2...Float(c.height) + 2, using: &r),
-                                  ux: flip * cs * scale, uy: flip * sn * scale, vx: -sn * scale, vy: cs * scale,
-                                  tapsU: TensorWarp.taps(scale), tapsV: TensorWarp.taps(scale))
-            let range = setting % 2 == 0 ? TensorRange.minusOneToOne : TensorRange.zeroToOne
-            let border: TensorBorder = setting == 0 || setting == 2 ? .zero : .replicate
-            let matrix: YUVMatrix = setting == 3 ? .bt709Limited : .bt601Full
-            let qScale = Float.random(in: 0.8...1.2, using: &r) / 255 * (range == .zeroToOne ? 1 : 2)
-            let zeroPoint = Int32(truncatingIfNeeded: r.next() % 40) - (range == .zeroToOne ? 128 : 20)
-            func int8s(_ p: Plane) -> UnsafeMutableBufferPointer<Int8> {
-                UnsafeMutableBufferPointer(start: p.base.assumingMemoryBound(to: Int8.self), count: p.width)
-            }
-            let scalar = ConformanceVariant(name: "scalar") { _, o in
-                TensorWarp.sample(frame.image, grid: grid, into: int8s(o[0]), scale: qScale, zeroPoint: zeroPoint, width: 24, height: 20,
-                                  range: range, border: border, matrix: matrix, variant: .scalar)
-            }
-            let simd = ConformanceVariant(name: "simd") { _, o in
-                TensorWarp.sample(frame.image, grid: grid, into: int8s(o[0]), scale: qScale, zeroPoint: zeroPoint, width: 24, height: 20,
-                                  range: range, border: border, matrix: matrix, variant: .simd)
-            }
-            return ConformanceInstance(inputs: frame.planes, outputs: [PlaneShape(width: 24 * 20 * 3, height: 1, bytesPerPixel: 1)],
                                        reference: scalar, variants: [simd])
         }
     }

@@ -96,24 +96,9 @@ public final class FaceLandmarker {
     /// The mesh pass: input, run, the points and presence into `face`.
     func runMesh(_ image: Image, region: RotatedRect, into face: FaceMesh) {
         let size = FaceLandmarker.meshInputSize
-        // The integer path's input slot written quantised (no float copy, no quantise pass): the
-        // same bits as the floats quantised.
-        switch mesh.quantizedInput(0) {
-        case let q? where q.bits == 8:
-            mesh.withQuantizedInput(0, as: Int8.self) { tensor in
-                TensorSampler.sample(image, region: region, into: tensor, scale: q.parameters.scale, zeroPoint: q.parameters.zeroPoint,
-                                     width: size, height: size, range: .zeroToOne, border: .replicate, matrix: matrix)
-            }
-        case let q? where q.bits == 16:
-            mesh.withQuantizedInput(0, as: Int16.self) { tensor in
-                TensorSampler.sample(image, region: region, into: tensor, scale: q.parameters.scale, zeroPoint: q.parameters.zeroPoint,
-                                     width: size, height: size, range: .zeroToOne, border: .replicate, matrix: matrix)
-            }
-        default:
-            mesh.withInput(0) { tensor in
-                TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
-                                     range: .zeroToOne, border: .replicate, matrix: matrix)
-            }
+        mesh.withInput(0) { tensor in
+            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                 range: .zeroToOne, border: .replicate, matrix: matrix)
         }
         mesh.run()
         face.region = region

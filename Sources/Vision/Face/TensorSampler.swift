@@ -30,19 +30,6 @@ public enum TensorSampler {
                           into: tensor, width: width, height: height, range: range, border: border, matrix: matrix)
     }
 
-    /// `sample` into a quantised tensor (an integer model's input slot, `Interpreter.withQuantizedInput`;
-    /// `scale` and `zeroPoint` from `Interpreter.quantizedInput`): the same bits as sampling floats
-    /// and quantising them (`TensorWarp.sample(_:grid:into:scale:zeroPoint:…)`).
-    public static func sample<E: FixedWidthInteger & SignedInteger>(
-        _ image: Image, region: RotatedRect, into tensor: UnsafeMutableBufferPointer<E>, scale: Float, zeroPoint: Int32,
-        width: Int, height: Int, range: TensorRange, border: TensorBorder,
-        flipHorizontally: Bool = false, matrix: YUVMatrix = .bt601Full
-    ) {
-        TensorWarp.sample(image, grid: grid(region, width: width, height: height, flipHorizontally: flipHorizontally),
-                          into: tensor, scale: scale, zeroPoint: zeroPoint, width: width, height: height, range: range,
-                          border: border, matrix: matrix)
-    }
-
     /// The sampling grid of `region` over a `width`×`height` tensor.
     public static func grid(_ region: RotatedRect, width: Int, height: Int, flipHorizontally flip: Bool = false) -> TensorGrid {
         let c = cosf(region.rotation), s = sinf(region.rotation)

@@ -174,24 +174,9 @@ public final class PersonSegmenter {
     func runModel(_ frame: Image, mapping: MaskMapping, taps: Int, model m: SegmentationModel) {
         let interp = interpreter(m)
         let luma = modelLuma.pointer
-        // The integer path's input slot written quantised (no float copy, no quantise pass): the
-        // same bits as the floats quantised.
-        switch interp.quantizedInput(0) {
-        case let q? where q.bits == 16:
-            interp.withQuantizedInput(0, as: Int16.self) { input in
-                ModelInputSampler.fillTabled(quantized: input, scale: q.parameters.scale, zeroPoint: q.parameters.zeroPoint, luma: luma,
-                                             from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange, tables: inputTables)
-            }
-        case let q? where q.bits == 8:
-            interp.withQuantizedInput(0, as: Int8.self) { input in
-                ModelInputSampler.fillTabled(quantized: input, scale: q.parameters.scale, zeroPoint: q.parameters.zeroPoint, luma: luma,
-                                             from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange, tables: inputTables)
-            }
-        default:
-            interp.withInput(0) { input in
-                ModelInputSampler.fillTabled(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange,
-                                             tables: inputTables)
-            }
+        interp.withInput(0) { input in
+            ModelInputSampler.fillTabled(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange,
+                                         tables: inputTables)
         }
         interp.run()
         let out = modelMask.pointer

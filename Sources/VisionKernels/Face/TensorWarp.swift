@@ -97,39 +97,14 @@ public enum TensorWarp {
         dispatch(image, grid, tensor, width, height, range, border, matrix, vector: true)
     }
 
-    /// `sample` into a quantised tensor (an integer model's input slot, `value = scale · (q −
-    /// zeroPoint)`; `E` is `Int8` or `Int16`): every value the float variant computes, rounded as
-    /// NeuralCore's quantise kernels round it (`QuantizeLanes`), so the same bits as the float
-    /// tensor followed by the model's quantise pass, without the float copy and the pass.
-    @inline(never)
-    public static func sample<E: FixedWidthInteger & SignedInteger>(
-        _ image: Image, grid: TensorGrid, into tensor: UnsafeMutableBufferPointer<E>, scale: Float, zeroPoint: Int32,
-        width: Int, height: Int, range: TensorRange, border: TensorBorder, matrix: YUVMatrix = .bt601Full,
-        variant: KernelVariant = .simd
-    ) {
-        precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
-        guard let base = tensor.baseAddress else { return }
-        dispatch(image, grid, QuantizedTensorSink(out: base, scale: scale, zeroPoint: zeroPoint), width, height, range, border,
-                 matrix, vector: variant == .simd)
-    }
-
     @inline(__always)
     static func dispatch(
         _ image: Image, _ grid: TensorGrid, _ tensor: UnsafeMutableBufferPointer<Float>, _ width: Int, _ height: Int,
         _ range: TensorRange, _ border: TensorBorder, _ matrix: YUVMatrix, vector: Bool
     ) {
         precondition(tensor.count >= width * height * 3, "tensor smaller than width x height x 3")
-        guard let base = tensor.baseAddress else { return }
-        dispatch(image, grid, FloatTensorSink(out: base), width, height, range, border, matrix, vector: vector)
-    }
-
-    @inline(__always)
-    static func dispatch<T: TensorSink>(
-        _ image: Image, _ grid: TensorGrid, _ base: T, _ width: Int, _ height: Int,
-        _ range: TensorRange, _ border: TensorBorder, _ matrix: YUVMatrix, vector: Bool
-    ) {
         precondition(grid.tapsU >= 1 && grid.tapsV >= 1, "tensor grid without taps")
-        guard width > 0, height > 0 else { return }
+        guard let base = tensor.baseAddress, width > 0, height > 0 else { return }
         switch image.format {
         case .rgb888:
             let s = PackedSource(plane: image.luma, r: 0, g: 1, b: 2)
@@ -159,8 +134,8 @@ public enum TensorWarp {
     /// pixel `x0` (advanced by `(ux, uy)` per pixel). Inlined into the SIMD loop too, for its row
     /// tail: no call inside a kernel's loops.
     @inline(always)
-    static func warpRow<S: PixelSource, T: TensorSink>(
-        _ source: S, _ grid: TensorGrid, _ out: T, px: inout Float, py: inout Float,
+    static func warpRow<S: PixelSource>(
+        _ source: S, _ grid: TensorGrid, _ out: UnsafeMutablePointer<Float>, px: inout Float, py: inout Float,
         from x0: Int, to x1: Int, _ maxX: Int, _ maxY: Int, _ range: TensorRange, _ zero: Bool
     ) {
         let tapsU = grid.tapsU, tapsV = grid.tapsV
@@ -175,8 +150,10 @@ public enum TensorWarp {
                 }
             }
             let rgb = source.rgb(acc * inv)
-            out.store(rgb.x * range.scale + range.offset, rgb.y * range.scale + range.offset, rgb.z * range.scale + range.offset,
-                      at: j)
+            let o = out + 3 * j
+            o[0] = rgb.x * range.scale + range.offset
+            o[1] = rgb.y * range.scale + range.offset
+            o[2] = rgb.z * range.scale + range.offset
             px += grid.ux
             py += grid.uy
             j += 1
@@ -204,14 +181,14 @@ public enum TensorWarp {
     }
 
     @inline(__always)
-    static func warp<S: PixelSource, T: TensorSink>(
-        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: T,
+    static func warp<S: PixelSource>(
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: UnsafeMutablePointer<Float>,
         _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder
     ) {
         let maxX = image.width - 1, maxY = image.height - 1
         for i in 0..<height {
             var (px, py) = rowStart(grid, i)
-            warpRow(source, grid, base.row(i * width), px: &px, py: &py, from: 0, to: width, maxX, maxY, range, border == .zero)
+            warpRow(source, grid, base + i * width * 3, px: &px, py: &py, from: 0, to: width, maxX, maxY, range, border == .zero)
         }
     }
 
@@ -219,8 +196,8 @@ public enum TensorWarp {
     /// 1.5 × the tensor side; 2×2: up to 2×), so their tap loops and offsets fold away; other
     /// counts run the same code with them as variables. The same operations either way.
     @inline(never)
-    static func warpSIMD<S: PixelSource, T: TensorSink>(
-        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: T,
+    static func warpSIMD<S: PixelSource>(
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: UnsafeMutablePointer<Float>,
         _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder
     ) {
         switch (grid.tapsU, grid.tapsV) {
@@ -231,8 +208,8 @@ public enum TensorWarp {
     }
 
     @inline(__always)
-    static func warpRowsSIMD<S: PixelSource, T: TensorSink>(
-        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: T,
+    static func warpRowsSIMD<S: PixelSource>(
+        _ source: S, _ image: Image, _ grid: TensorGrid, _ base: UnsafeMutablePointer<Float>,
         _ width: Int, _ height: Int, _ range: TensorRange, _ border: TensorBorder, tapsU: Int, tapsV: Int
     ) {
         let maxX = image.width - 1, maxY = image.height - 1
@@ -245,7 +222,7 @@ public enum TensorWarp {
         let sy1 = lanesFrom(1, grid.uy), sy2 = lanesFrom(2, grid.uy), sy3 = lanesFrom(3, grid.uy), sy4 = lanesFrom(4, grid.uy)
         let sy5 = lanesFrom(5, grid.uy), sy6 = lanesFrom(6, grid.uy), sy7 = lanesFrom(7, grid.uy)
         for i in 0..<height {
-            let out = base.row(i * width)
+            let out = base + i * width * 3
             var (px, py) = rowStart(grid, i)
             var j = 0
             while j + 8 <= width {
@@ -266,10 +243,26 @@ public enum TensorWarp {
                 }
                 let rgb = source.rgb8(a0 * inv, a1 * inv, a2 * inv)
                 let r = rgb.0 * scale + offset, g = rgb.1 * scale + offset, b = rgb.2 * scale + offset
-                out.store8(r, g, b, at: j)
+                let o = UnsafeMutableRawPointer(out + 3 * j)
+                #if arch(x86_64)
+                // x86-64: the eight pixels' R, G and B vectors stored as they are, where their 24
+                // interleaved values go; `interleaveInPlace` reorders them after the row. Shuffled
+                // here, LLVM pushed the shuffles back through the interpolation and conversion
+                // (much of it then on single lanes); across the store and reload it cannot.
+                o.storeBytes(of: r, as: SIMD8<Float>.self)
+                o.storeBytes(of: g, toByteOffset: 32, as: SIMD8<Float>.self)
+                o.storeBytes(of: b, toByteOffset: 64, as: SIMD8<Float>.self)
+                #else
+                // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
+                o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+                o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
+                #endif
                 j += 8
             }
-            out.finishRow(pixels: j)
+            #if arch(x86_64)
+            interleaveInPlace(out, pixels: j)
+            #endif
             warpRow(source, grid, out, px: &px, py: &py, from: j, to: width, maxX, maxY, range, zero)
         }
     }
@@ -398,87 +391,6 @@ public enum TensorWarp {
         }
         return source.fetch(x, y)
     }
-}
-
-/// Where `TensorWarp` writes a tensor pixel's values (`row` gives the sink of a row starting at
-/// pixel `p`; `store` and `store8` take pixel indices within it).
-protocol TensorSink {
-    func row(_ p: Int) -> Self
-    func store(_ r: Float, _ g: Float, _ b: Float, at j: Int)
-    /// Pixels `j..<j + 8` in lanes (`j` a multiple of 8 from the row's start).
-    func store8(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, at j: Int)
-    /// After the lanes of a row: pixels `0..<pixels` written by `store8`.
-    func finishRow(pixels: Int)
-}
-
-/// The float tensor, RGB interleaved.
-struct FloatTensorSink: TensorSink {
-    let out: UnsafeMutablePointer<Float>
-
-    @inline(__always) func row(_ p: Int) -> FloatTensorSink { FloatTensorSink(out: out + 3 * p) }
-
-    @inline(__always) func store(_ r: Float, _ g: Float, _ b: Float, at j: Int) {
-        let o = out + 3 * j
-        o[0] = r; o[1] = g; o[2] = b
-    }
-
-    @inline(__always) func store8(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, at j: Int) {
-        let o = UnsafeMutableRawPointer(out + 3 * j)
-        #if arch(x86_64)
-        // x86-64: the eight pixels' R, G and B vectors stored as they are, where their 24
-        // interleaved values go; `interleaveInPlace` reorders them after the row. Shuffled
-        // here, LLVM pushed the shuffles back through the interpolation and conversion
-        // (much of it then on single lanes); across the store and reload it cannot.
-        o.storeBytes(of: r, as: SIMD8<Float>.self)
-        o.storeBytes(of: g, toByteOffset: 32, as: SIMD8<Float>.self)
-        o.storeBytes(of: b, toByteOffset: 64, as: SIMD8<Float>.self)
-        #else
-        // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
-        o.storeBytes(of: SIMD8(r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]), as: SIMD8<Float>.self)
-        o.storeBytes(of: SIMD8(b[2], r[3], g[3], b[3], r[4], g[4], b[4], r[5]), toByteOffset: 32, as: SIMD8<Float>.self)
-        o.storeBytes(of: SIMD8(g[5], b[5], r[6], g[6], b[6], r[7], g[7], b[7]), toByteOffset: 64, as: SIMD8<Float>.self)
-        #endif
-    }
-
-    @inline(__always) func finishRow(pixels: Int) {
-        #if arch(x86_64)
-        TensorWarp.interleaveInPlace(out, pixels: pixels)
-        #endif
-    }
-}
-
-/// A quantised tensor (`E`: Int8 or Int16), RGB interleaved, each value rounded by `QuantizeLanes`.
-struct QuantizedTensorSink<E: FixedWidthInteger & SignedInteger>: TensorSink {
-    let out: UnsafeMutablePointer<E>
-    let lanes: QuantizeLanes
-
-    init(out: UnsafeMutablePointer<E>, scale: Float, zeroPoint: Int32) {
-        self.init(out: out, lanes: QuantizeLanes(scale: scale, zeroPoint: zeroPoint, min: Float(E.min), max: Float(E.max)))
-    }
-
-    init(out: UnsafeMutablePointer<E>, lanes: QuantizeLanes) {
-        self.out = out
-        self.lanes = lanes
-    }
-
-    @inline(__always) func row(_ p: Int) -> QuantizedTensorSink { QuantizedTensorSink(out: out + 3 * p, lanes: lanes) }
-
-    @inline(__always) func store(_ r: Float, _ g: Float, _ b: Float, at j: Int) {
-        let o = out + 3 * j
-        o[0] = E(truncatingIfNeeded: lanes.quantize(r))
-        o[1] = E(truncatingIfNeeded: lanes.quantize(g))
-        o[2] = E(truncatingIfNeeded: lanes.quantize(b))
-    }
-
-    @inline(__always) func store8(_ r8: SIMD8<Float>, _ g8: SIMD8<Float>, _ b8: SIMD8<Float>, at j: Int) {
-        let r = lanes.quantize8(r8), g = lanes.quantize8(g8), b = lanes.quantize8(b8)
-        let o = out + 3 * j
-        for k in 0..<8 {
-            o[3 * k] = E(truncatingIfNeeded: r[k]); o[3 * k + 1] = E(truncatingIfNeeded: g[k]); o[3 * k + 2] = E(truncatingIfNeeded: b[k])
-        }
-    }
-
-    @inline(__always) func finishRow(pixels: Int) {}
 }
 
 /// Reads one pixel's channels as floats in 0...255 (RGB, or Y Cb Cr for YCbCr frames), and turns

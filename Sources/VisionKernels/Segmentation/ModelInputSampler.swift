@@ -12,35 +12,14 @@ import ImageCore
 public enum ModelInputSampler {
     public static func fill(_ input: UnsafeMutableBufferPointer<Float>, luma: UnsafeMutablePointer<UInt8>?,
                             from frame: Image, mapping: MaskMapping, taps: Int = 1, yuvFullRange: Bool = true) {
-        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
-        guard let out = input.baseAddress else { return }
-        fill(FloatInputSink(out: out), luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange)
-    }
-
-    /// `fill` into a quantised input (an integer model's input slot: `value = scale · (q − zeroPoint)`):
-    /// each float value `fill` computes, rounded as NeuralCore's quantise kernels round it
-    /// (`(value · (1 / scale)).rounded() + zeroPoint`, half away from zero, saturating at `E`'s
-    /// range), so the same bits as `fill` followed by the model's quantise pass. `E`: `Int8`
-    /// or `Int16`.
-    public static func fill<E: FixedWidthInteger & SignedInteger>(
-        quantized input: UnsafeMutableBufferPointer<E>, scale: Float, zeroPoint: Int32, luma: UnsafeMutablePointer<UInt8>?,
-        from frame: Image, mapping: MaskMapping, taps: Int = 1, yuvFullRange: Bool = true
-    ) {
-        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
-        guard let out = input.baseAddress else { return }
-        fill(QuantizedInputSink(out: out, scale: scale, zeroPoint: zeroPoint), luma: luma, from: frame, mapping: mapping,
-             taps: taps, yuvFullRange: yuvFullRange)
-    }
-
-    @inline(__always)
-    static func fill<S: ModelInputSink>(_ sink: S, luma: UnsafeMutablePointer<UInt8>?,
-                                        from frame: Image, mapping: MaskMapping, taps: Int, yuvFullRange: Bool) {
         precondition(frame.width == mapping.frameWidth && frame.height == mapping.frameHeight, "sampler: frame size differs from mapping")
+        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
         let mw = mapping.modelWidth, mh = mapping.modelHeight
         let c = mapping.content
         let t = max(1, taps)
         let inv = 1 / Float(t)
         let src = FramePixels(frame, fullRange: yuvFullRange)
+        let out = input.baseAddress!
         for my in 0..<mh {
             for mx in 0..<mw {
                 let cx = Float(mx) + 0.5, cy = Float(my) + 0.5
@@ -58,16 +37,16 @@ public enum ModelInputSampler {
                     let k = inv * inv / 255
                     r *= k; g *= k; b *= k
                 }
-                store(r, g, b, at: my * mw + mx, sink, luma)
+                store(r, g, b, at: my * mw + mx, out, luma)
             }
         }
     }
 
     /// Writes one model pixel's RGB (and its luma byte, when asked) at pixel index `i`.
     @inline(always)
-    static func store<S: ModelInputSink>(_ r: Float, _ g: Float, _ b: Float, at i: Int, _ sink: S,
-                                         _ luma: UnsafeMutablePointer<UInt8>?) {
-        sink.store(r, g, b, at: i)
+    static func store(_ r: Float, _ g: Float, _ b: Float, at i: Int, _ out: UnsafeMutablePointer<Float>,
+                      _ luma: UnsafeMutablePointer<UInt8>?) {
+        out[3 * i] = r; out[3 * i + 1] = g; out[3 * i + 2] = b
         if let luma {
             let y = (0.299 * r + 0.587 * g + 0.114 * b) * 255 + 0.5
             luma[i] = UInt8(min(max(y, 0), 255))
@@ -81,35 +60,14 @@ public enum ModelInputSampler {
     public static func fillTabled(_ input: UnsafeMutableBufferPointer<Float>, luma: UnsafeMutablePointer<UInt8>?,
                                   from frame: Image, mapping: MaskMapping, taps: Int = 1, yuvFullRange: Bool = true,
                                   tables: ModelInputTables) {
-        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
-        guard let out = input.baseAddress else { return }
-        fillTabled(FloatInputSink(out: out), luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange,
-                   tables: tables)
-    }
-
-    /// `fillTabled` into a quantised input, as `fill(quantized:…)`: the same bits as `fillTabled`
-    /// followed by the model's quantise pass, without the float copy (the live segmenter writes
-    /// the landscape model's int16 input slot so).
-    public static func fillTabled<E: FixedWidthInteger & SignedInteger>(
-        quantized input: UnsafeMutableBufferPointer<E>, scale: Float, zeroPoint: Int32, luma: UnsafeMutablePointer<UInt8>?,
-        from frame: Image, mapping: MaskMapping, taps: Int = 1, yuvFullRange: Bool = true, tables: ModelInputTables
-    ) {
-        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
-        guard let out = input.baseAddress else { return }
-        fillTabled(QuantizedInputSink(out: out, scale: scale, zeroPoint: zeroPoint), luma: luma, from: frame, mapping: mapping,
-                   taps: taps, yuvFullRange: yuvFullRange, tables: tables)
-    }
-
-    @inline(__always)
-    static func fillTabled<S: ModelInputSink>(_ sink: S, luma: UnsafeMutablePointer<UInt8>?,
-                                              from frame: Image, mapping: MaskMapping, taps: Int, yuvFullRange: Bool,
-                                              tables: ModelInputTables) {
         let t = max(1, taps)
         guard frame.format == .i420 || frame.format == .nv12, tables.fits(mapping, taps: t) else {
-            fill(sink, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange)
+            fill(input, luma: luma, from: frame, mapping: mapping, taps: taps, yuvFullRange: yuvFullRange)
             return
         }
         precondition(frame.width == mapping.frameWidth && frame.height == mapping.frameHeight, "sampler: frame size differs from mapping")
+        precondition(input.count >= mapping.modelWidth * mapping.modelHeight * 3, "sampler: input tensor too small")
+        guard let out = input.baseAddress else { return }
         let p0 = frame.planes.0, p1 = frame.planes.1, p2 = frame.planes.2
         let nv12 = frame.format == .nv12
         tables.build(mapping, taps: t, lumaWidth: p0.width, lumaHeight: p0.height, chromaWidth: p1.width, chromaHeight: p1.height)
@@ -159,7 +117,7 @@ public enum ModelInputSampler {
                 }
                 r *= k; g *= k; b *= k
             }
-            store(r, g, b, at: my * mw + mx, sink, luma)
+            store(r, g, b, at: my * mw + mx, out, luma)
         }
         // yuvToRGB's constants, for the lanes.
         let kc: Float = yuvFullRange ? 1 : 255 / 224, lq: Float = 255 / 219
@@ -233,7 +191,11 @@ public enum ModelInputSampler {
                     g8 += clamp8(yy - gu * u - gv * v)
                     b8 += clamp8(yy + bu * u)
                     r8 *= k; g8 *= k; b8 *= k
-                    sink.store8(r8, g8, b8, at: my * mw + mx)
+                    // RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
+                    let o = UnsafeMutableRawPointer(out + (my * mw + mx) * 3)
+                    o.storeBytes(of: SIMD8(r8[0], g8[0], b8[0], r8[1], g8[1], b8[1], r8[2], g8[2]), as: SIMD8<Float>.self)
+                    o.storeBytes(of: SIMD8(b8[2], r8[3], g8[3], b8[3], r8[4], g8[4], b8[4], r8[5]), toByteOffset: 32, as: SIMD8<Float>.self)
+                    o.storeBytes(of: SIMD8(g8[5], b8[5], r8[6], g8[6], b8[6], r8[7], g8[7], b8[7]), toByteOffset: 64, as: SIMD8<Float>.self)
                     if let luma {
                         // UInt8(min(max(l, 0), 255)) in lanes: clamp, truncate, low bytes.
                         let l = clamp8((0.299 * r8 + 0.587 * g8 + 0.114 * b8) * 255 + 0.5)
@@ -312,9 +274,10 @@ public enum ModelInputSampler {
                 }
                 r8 *= k; g8 *= k; b8 *= k
                 let lum = (0.299 * r8 + 0.587 * g8 + 0.114 * b8) * 255 + 0.5
-                sink.store8(r8, g8, b8, at: my * mw + mx)
-                if let luma {
-                    for j in 0..<8 { luma[my * mw + mx + j] = UInt8(min(max(lum[j], 0), 255)) }
+                for j in 0..<8 {
+                    let o = (my * mw + mx + j) * 3
+                    out[o] = r8[j]; out[o + 1] = g8[j]; out[o + 2] = b8[j]
+                    if let luma { luma[my * mw + mx + j] = UInt8(min(max(lum[j], 0), 255)) }
                 }
                 mx += 8
             }
@@ -349,61 +312,6 @@ public enum ModelInputSampler {
                 o0.storeBytes(of: r0[a], toByteOffset: 2 * x, as: UInt8.self); o0.storeBytes(of: r0[b], toByteOffset: 2 * x + 1, as: UInt8.self)
                 o1.storeBytes(of: r1[a], toByteOffset: 2 * x, as: UInt8.self); o1.storeBytes(of: r1[b], toByteOffset: 2 * x + 1, as: UInt8.self)
             }
-        }
-    }
-}
-
-/// Where `ModelInputSampler` writes a model pixel's RGB: a float tensor, or a quantised one.
-protocol ModelInputSink {
-    /// Pixel `i`'s RGB (values in [0, 1]).
-    func store(_ r: Float, _ g: Float, _ b: Float, at i: Int)
-    /// Pixels `i..<i + 8`' RGB in lanes.
-    func store8(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, at i: Int)
-}
-
-/// The float tensor, RGB interleaved.
-struct FloatInputSink: ModelInputSink {
-    let out: UnsafeMutablePointer<Float>
-
-    @inline(__always)
-    func store(_ r: Float, _ g: Float, _ b: Float, at i: Int) {
-        out[3 * i] = r; out[3 * i + 1] = g; out[3 * i + 2] = b
-    }
-
-    /// RGB interleaved by constant-index lane constructors (vector shuffles), three stores.
-    @inline(__always)
-    func store8(_ r8: SIMD8<Float>, _ g8: SIMD8<Float>, _ b8: SIMD8<Float>, at i: Int) {
-        let o = UnsafeMutableRawPointer(out + 3 * i)
-        o.storeBytes(of: SIMD8(r8[0], g8[0], b8[0], r8[1], g8[1], b8[1], r8[2], g8[2]), as: SIMD8<Float>.self)
-        o.storeBytes(of: SIMD8(b8[2], r8[3], g8[3], b8[3], r8[4], g8[4], b8[4], r8[5]), toByteOffset: 32, as: SIMD8<Float>.self)
-        o.storeBytes(of: SIMD8(g8[5], b8[5], r8[6], g8[6], b8[6], r8[7], g8[7], b8[7]), toByteOffset: 64, as: SIMD8<Float>.self)
-    }
-}
-
-/// A quantised tensor (`E`: Int8 or Int16), RGB interleaved, each value rounded as NeuralCore's
-/// quantise kernels round (`QuantizeLanes`).
-struct QuantizedInputSink<E: FixedWidthInteger & SignedInteger>: ModelInputSink {
-    let out: UnsafeMutablePointer<E>
-    let lanes: QuantizeLanes
-
-    init(out: UnsafeMutablePointer<E>, scale: Float, zeroPoint: Int32) {
-        self.out = out
-        lanes = QuantizeLanes(scale: scale, zeroPoint: zeroPoint, min: Float(E.min), max: Float(E.max))
-    }
-
-    @inline(__always)
-    func store(_ r: Float, _ g: Float, _ b: Float, at i: Int) {
-        out[3 * i] = E(truncatingIfNeeded: lanes.quantize(r))
-        out[3 * i + 1] = E(truncatingIfNeeded: lanes.quantize(g))
-        out[3 * i + 2] = E(truncatingIfNeeded: lanes.quantize(b))
-    }
-
-    @inline(__always)
-    func store8(_ r8: SIMD8<Float>, _ g8: SIMD8<Float>, _ b8: SIMD8<Float>, at i: Int) {
-        let r = lanes.quantize8(r8), g = lanes.quantize8(g8), b = lanes.quantize8(b8)
-        let o = out + 3 * i
-        for j in 0..<8 {
-            o[3 * j] = E(truncatingIfNeeded: r[j]); o[3 * j + 1] = E(truncatingIfNeeded: g[j]); o[3 * j + 2] = E(truncatingIfNeeded: b[j])
         }
     }
 }
