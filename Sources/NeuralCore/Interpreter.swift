@@ -18,6 +18,13 @@ public final class Interpreter {
     /// Where the memory lives when shared (the arena is then its boundary block).
     let shared: SharedArena?
     let engine: Engine
+    /// Per model input: the integer program's step that quantises it from the float tensor, and
+    /// where its quantised values live (nil on the float path, or where a float run reads the
+    /// input as float). See `quantizedInput(_:)`.
+    let inputSlots: [InputSlot?]
+    /// Per model input: written quantised (`withQuantizedInput`) since the last `withInput`, so
+    /// `run()` leaves out its quantise step.
+    var inputWrittenQuantized: [Bool]
 
     /// The execution engines; the integer path adds its case here.
     enum Engine {
@@ -132,6 +139,7 @@ public final class Interpreter {
                 engine = .float(FloatProgram(taking: &graph, plan: plan, arena: arena, scalarOnly: !kernels.floatSIMD, fused: true))
             }
             self.graph = graph
+            inputSlots = graph.inputs.map { _ in nil }
         case .integer:
             // The float arena holds the boundary tensors (inputs, outputs); the program owns its int8 arena.
             // Only they are zeroed: the rest is never touched, so a large arena (an mmap'd block)
@@ -158,17 +166,21 @@ public final class Interpreter {
             let bits = calibration.activationWidth(for: graph) == .int16 ? 16 : 8
             var working = graph
             graph.constants = []
+            let program: IntegerProgram
             do {
-                engine = .integer(try IntegerProgram(taking: &working, floatPlan: plan, floatArena: arena,
-                                                     calibration: calibration, bits: bits, kernels: kernels,
-                                                     shared: shared, releasingConstants: releasingIntegerWeights))
+                program = try IntegerProgram(taking: &working, floatPlan: plan, floatArena: arena,
+                                             calibration: calibration, bits: bits, kernels: kernels,
+                                             shared: shared, releasingConstants: releasingIntegerWeights)
             } catch {
                 if shared == nil { arena.deallocate() }
                 throw error
             }
+            engine = .integer(program)
             working.constants = []
             self.graph = graph
+            inputSlots = Interpreter.inputSlots(program, inputs: graph.inputs)
         }
+        inputWrittenQuantized = graph.inputs.map { _ in false }
     }
 
     deinit {
@@ -216,9 +228,11 @@ public final class Interpreter {
         (arena + plan.offsets[t]!).assumingMemoryBound(to: Float.self)
     }
 
-    /// Lends input `i`'s storage for writing float32 NHWC values.
+    /// Lends input `i`'s storage for writing float32 NHWC values (the next `run()` reads them,
+    /// also after the input was written quantised).
     public func withInput<R>(_ i: Int, _ body: (UnsafeMutableBufferPointer<Float>) -> R) -> R {
         let t = graph.inputs[i]
+        inputWrittenQuantized[i] = false
         return body(UnsafeMutableBufferPointer(start: tensorPointer(t), count: graph.tensors[t].elementCount))
     }
 
@@ -226,7 +240,9 @@ public final class Interpreter {
     public func run() {
         switch engine {
         case .float(let program): program.run()
-        case .integer(let program): program.run()
+        case .integer(let program):
+            guard inputWrittenQuantized.contains(true) else { program.run(); return }
+            runSkippingQuantizedInputs(program)
         }
     }
 
