@@ -268,6 +268,9 @@ import Vision
         "cmd-without_mask-196.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 8): lip gap "
             + "0.016 against 0.024, slit 0.006, teeth 0.000, mouth evidence 0.93 against 1.7; "
             + "lip aspect 0.40 against 0.47 (session 9)",
+        "ama-train-p48.jpg": "smoke in front of the mouth and chin, no hand or solid object (added in session 14): every cover "
+            + "measure reads nothing (cover 0.000, mouth white 0.000, chin white 0.000, sides 0.035, palm 0.000, hand at mouth "
+            + "0.000, hand in frame 0.357); the close-up mesh sees the lips through the smoke (mouth mesh 1.000)",
     ]
 
     /// The open mouths of the held half caught by the mouth or expression rules, measured (a
