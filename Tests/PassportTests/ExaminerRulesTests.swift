@@ -66,6 +66,7 @@ import Vision
         try check({ $0.sideWhite = Float(e.maxObject + 0.05) }, "face_uncovered_object", .faceCovered)
         try check({ $0.mouthWhite = Float(e.maxMouthObject + 0.05) }, "face_uncovered_mouth", .faceCovered)
         try check({ $0.chinWhite = Float(e.maxChinObject + 0.05) }, "face_uncovered_chin", .faceCovered)
+        try check({ $0.mouthBar = Float(e.maxMouthBar + 0.05) }, "face_uncovered_mouth_bar", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)

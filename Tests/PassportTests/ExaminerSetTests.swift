@@ -182,6 +182,7 @@ import Vision
             ("no_hands_in_frame", false, t({ $0.covered }, { no($0.handInFrame) })),
             ("face_uncovered_hand_mouth", false, t({ $0.covered }, { no($0.handAtMouth) })),
             ("face_uncovered_mouth_mesh", false, t({ $0.covered }, { no($0.mouthMesh) })),
+            ("face_uncovered_mouth_bar", false, t({ $0.covered }, { no($0.mouthBar) })),
             // The ten rules before `face_uncovered_mouth_mesh` (session 13), to show what it adds.
             ("group: the ten cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
@@ -190,6 +191,11 @@ import Vision
             ("group: the eleven cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
                     || no($0.handInFrame) || no($0.handAtMouth) || no($0.mouthMesh)
+            })),
+            // With `face_uncovered_mouth_bar` (session 14).
+            ("group: the twelve cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+                    || no($0.handInFrame) || no($0.handAtMouth) || no($0.mouthMesh) || no($0.mouthBar)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),

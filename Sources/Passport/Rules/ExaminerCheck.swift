@@ -35,6 +35,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var mouthObject: Outcome? = nil
     /// `face_uncovered_chin`: a light object below the lips (a hanging cigarette).
     public var chinObject: Outcome? = nil
+    /// `face_uncovered_mouth_bar`: a light bar leaving the lips (a cigarette held in them).
+    public var mouthBar: Outcome? = nil
     /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
     public var sides: Outcome? = nil
     /// `face_uncovered_lips`: one half of the lips unlike the other (a hand over a mouth corner).
@@ -86,6 +88,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             object = below(m.sideWhite, e.maxObject)
             mouthObject = below(m.mouthWhite, e.maxMouthObject)
             chinObject = below(m.chinWhite, e.maxChinObject)
+            mouthBar = below(m.mouthBar, e.maxMouthBar)
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
             if let h = m.hand { hand = below(h, e.maxHand) }
@@ -115,7 +118,7 @@ public struct ExaminerCheck: Sendable, Equatable {
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
         if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
             || handAtJaw?.passed == false || handInFrame?.passed == false || handAtMouth?.passed == false
-            || mouthMesh?.passed == false {
+            || mouthMesh?.passed == false || mouthBar?.passed == false {
             return .faceCovered
         }
         if eyesVisible?.passed == false || iris?.passed == false { return .eyesHidden }
@@ -141,6 +144,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
         add("face_uncovered_mouth", mouthObject, "≤ \(fmt3(e.maxMouthObject))", .faceCovered)
         add("face_uncovered_chin", chinObject, "≤ \(fmt3(e.maxChinObject))", .faceCovered)
+        add("face_uncovered_mouth_bar", mouthBar, "≤ \(fmt3(e.maxMouthBar))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)
         add("face_uncovered_hand", hand, "≤ \(fmt3(e.maxHand))", .faceCovered)

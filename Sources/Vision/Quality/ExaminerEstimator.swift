@@ -267,6 +267,7 @@ public enum ExaminerEstimator {
             if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation { chinWhite += 1 }
         }
         m.chinWhite = Float(chinWhite) / Float(max(1, chinAll))
+        m.mouthBar = MouthBar.measure(image, points: p, skinLuma: m.skinLuma)
 
         // Lip halves: redness above the skin's on each side of the mouth's centre.
         let halfMouth = 0.5 * max(2, ((p[291].x - p[61].x) * (p[291].x - p[61].x) + (p[291].y - p[61].y) * (p[291].y - p[61].y)).squareRoot())

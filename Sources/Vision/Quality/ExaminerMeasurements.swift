@@ -77,6 +77,10 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// `mouthWhite`'s box; the oval keeps a light background and a collar out. Higher = a light
     /// object over the chin.
     public var chinWhite: Float = 0
+    /// A light bar leaving the lips (`MouthBar`): the largest, over rays from the lip line down
+    /// and sideways, of the ray's luma above both its flanks over the skin's. Higher = a
+    /// cigarette or a straw held in the lips.
+    public var mouthBar: Float = 0
     /// Lip redness (V chroma over luma, above the skin's) of the lips' half on one side of the
     /// mouth's centre against the other half's: the difference over the redder half's. Higher =
     /// one side of the lips hidden (a hand or an object over a mouth corner reads as skin).
