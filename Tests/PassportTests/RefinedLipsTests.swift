@@ -14,6 +14,9 @@ import Vision
 @Suite(.serialized) struct RefinedLipsTests {
     static let model = Fixtures.models + "/face_landmark_with_attention.tflite"
     static var available: Bool { FileManager.default.fileExists(atPath: model) }
+    /// Its own face models: `ExaminerRealTests` runs in parallel with this suite, and one
+    /// analyzer must not run on two threads at once.
+    nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
 
     struct Row {
         var name: String; var open: Bool; var note: String; var gap: Float; var meshError: Float; var lipError: Float
@@ -33,7 +36,7 @@ import Vision
         for l in try ExaminerSetTests.labels(in: ExaminerRealTests.folder) where l.split == split {
             let photo = try ImageDecoder.decode(path: ExaminerRealTests.folder + "/" + l.file, as: .rgb888)
             let row: Row? = photo.withImage { img in
-                guard let face = ExaminerRealTests.analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
+                guard let face = Self.analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
                 let r = lips.run(img, mesh: face.mesh)
                 func d(_ a: Point2, _ b: Point2) -> Float { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
                 // Both meshes' disagreement, as a share of the face box's width.

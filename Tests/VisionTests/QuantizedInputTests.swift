@@ -44,29 +44,25 @@ import Vision
         #expect(slot.count == count)
         // The detectors read [-1, 1], the others [0, 1]; a margin outside reaches the clamps.
         let lower: Float = model == .faceDetection || model == .faceDetectionFullRange ? -1.1 : -0.1
+        // The slot filled from `x` by the scalar quantiser, as a caller writing integers would.
+        func writeQuantized(_ x: [Float]) {
+            x.withUnsafeBufferPointer { src in
+                switch slot.bits {
+                case 8:
+                    interpreter.withQuantizedInput(0, as: Int8.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
+                default:
+                    interpreter.withQuantizedInput(0, as: Int16.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
+                }
+            }
+        }
         for seed: UInt32 in [1, 2] {
             let x = Self.noise(count, seed: seed, lower: lower, upper: 1.1)
             interpreter.withInput(0) { t in for i in 0..<count { t[i] = x[i] } }
             interpreter.run()
             let reference = Self.outputs(interpreter)
-            x.withUnsafeBufferPointer { src in
-                switch slot.bits {
-                case 8:
-                    interpreter.withQuantizedInput(0, as: Int8.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
-                default:
-                    interpreter.withQuantizedInput(0, as: Int16.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
-                }
-            }
             // The float tensor holds other values now: a run that read it would differ.
             interpreter.withInput(0) { t in for i in 0..<count { t[i] = 0.5 } }
-            x.withUnsafeBufferPointer { src in
-                switch slot.bits {
-                case 8:
-                    interpreter.withQuantizedInput(0, as: Int8.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
-                default:
-                    interpreter.withQuantizedInput(0, as: Int16.self) { q in quantizeScalar(src.baseAddress!, count, slot.parameters, q.baseAddress!) }
-                }
-            }
+            writeQuantized(x)
             interpreter.run()
             #expect(Self.outputs(interpreter) == reference, "\(model.rawValue) seed \(seed)")
             // Floats again: the program's quantise step runs again.

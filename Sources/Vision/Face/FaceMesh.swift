@@ -33,7 +33,10 @@ public final class FaceMesh {
     }
 
     /// The box around the mesh's face oval (forehead top to chin, ear to ear).
-    public var boundingBox: Rect {
+    public var boundingBox: Rect { Self.boundingBox(of: points) }
+
+    /// The box around `points` (image pixels).
+    public static func boundingBox(of points: [Point3]) -> Rect {
         var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
         var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
         for p in points {
@@ -64,10 +67,13 @@ public final class FaceMesh {
 
     /// The next frame's mesh region, as MediaPipe's `face_landmark_landmarks_to_roi`: the box around
     /// all vertices, rotated by the outer eye corners (33 → 263), scaled 1.5×, squared.
-    public var trackingRegion: RotatedRect {
+    public var trackingRegion: RotatedRect { Self.trackingRegion(of: points) }
+
+    /// `trackingRegion` for 468 mesh points (MediaPipe numbering, image pixels).
+    public static func trackingRegion(of points: [Point3]) -> RotatedRect {
         let a = points[FaceMeshTopology.rightEyeCorners.outer].xy
         let b = points[FaceMeshTopology.leftEyeCorners.outer].xy
-        return RotatedRect.aligned(box: boundingBox, from: a, to: b).scaled(by: 1.5)
+        return RotatedRect.aligned(box: boundingBox(of: points), from: a, to: b).scaled(by: 1.5)
     }
 
     func copy(from other: FaceMesh) {

@@ -28,15 +28,7 @@ public enum MouthCloseUp {
     /// The close-up region for a mesh (468 points, MediaPipe numbering, image pixels).
     public static func region(_ mesh: [Point3]) -> RotatedRect {
         precondition(mesh.count == FaceMeshTopology.vertexCount, "MouthCloseUp needs the 468-point mesh")
-        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
-        var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
-        for p in mesh {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
-        }
-        let own = RotatedRect.aligned(box: Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
-                                      from: mesh[FaceMeshTopology.rightEyeCorners.outer].xy,
-                                      to: mesh[FaceMeshTopology.leftEyeCorners.outer].xy).scaled(by: 1.5)
+        let own = FaceMesh.trackingRegion(of: mesh)
         let mouth = HandAtMouth.mouth(mesh)
         let centre = Point2(own.center.x + shift * (mouth.x - own.center.x), own.center.y + shift * (mouth.y - own.center.y))
         return RotatedRect(center: centre, width: own.width * scale, height: own.height * scale, rotation: own.rotation)

@@ -47,15 +47,7 @@ public final class RefinedLips {
     /// model's own 468 mesh points (x, y).
     public func run(_ image: Image, mesh: [Point3]) -> (lips: [Point2], mesh: [Point2]) {
         precondition(mesh.count == FaceMeshTopology.vertexCount, "RefinedLips needs the 468-point mesh")
-        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
-        var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
-        for p in mesh {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
-        }
-        let region = RotatedRect.aligned(box: Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
-                                         from: mesh[FaceMeshTopology.rightEyeCorners.outer].xy,
-                                         to: mesh[FaceMeshTopology.leftEyeCorners.outer].xy).scaled(by: 1.5)
+        let region = FaceMesh.trackingRegion(of: mesh)
         let size = 192
         interpreter.withInput(0) { tensor in
             TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
