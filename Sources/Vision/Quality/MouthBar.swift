@@ -44,7 +44,6 @@ public enum MouthBar {
         let mid = FaceExpression.midpoint(p[13], p[14]).xy
         let corners = (p[61].xy, p[291].xy)
         var best = -Float.infinity
-        var values = [Float](repeating: 0, count: samples)
         for k in 0..<7 {
             // Along the lip line: corner 61 to the middle (k 0...3), the middle to corner 291 (3...6).
             let f = Float(k) / 6
@@ -57,15 +56,18 @@ public enum MouthBar {
                 let nx = -dy, ny = dx
                 for flank in flanks {
                     let o = flank * d
+                    // The lowest and second-lowest of the ray's values, kept as they come (no
+                    // array: this runs on every live frame, which allocates nothing).
+                    var lowest = Float.infinity, second = Float.infinity
                     for i in 0..<samples {
                         let t = (reach.lowerBound + (reach.upperBound - reach.lowerBound) * Float(i) / Float(samples - 1)) * d
                         let x = sx + t * dx, y = sy + t * dy
                         let centre = px.sample(x, y).y
                         let side = max(px.sample(x + o * nx, y + o * ny).y, px.sample(x - o * nx, y - o * ny).y)
-                        values[i] = (centre - side) / ref
+                        let v = (centre - side) / ref
+                        if v < lowest { second = lowest; lowest = v } else if v < second { second = v }
                     }
-                    values.sort()
-                    best = max(best, values[1])
+                    best = max(best, second)
                 }
             }
         }
