@@ -113,7 +113,7 @@ let package = Package(
         // What the kiosk took from Foundation, on POSIX alone (threads, a mutex and condition,
         // printf formatting, path strings, whole reads and writes), so the booth binary links
         // neither libFoundation nor ICU.
-        .target(name: "Posix"),
+        .target(name: "Posix", dependencies: ["Syscalls"]),
         .target(name: "ImageFiles", dependencies: ["ImageCore", "Syscalls", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(
             name: "Hardware",
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "VisionTests", dependencies: ["Vision", "ImageFiles", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "PassportTests", dependencies: ["Passport", "Config", "ImageFiles", "TestSupport"]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "Syscalls"]),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "CSyscalls", "TestSupport"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Vision", "Passport", "ImageFiles", "Hardware", "TestSupport"]),
         // The built `booth` executable from the outside (arguments, files, exit codes).

@@ -5,60 +5,52 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Syscalls
 
 /// Whole writes to a file descriptor and whole reads of small files (what `FileHandle` was for the
-/// kiosk), straight through write(2)/read(2).
+/// kiosk), through the package's one syscall layer (`SystemCalls`: EINTR retried, short writes
+/// continued). `calls` is the live kernel unless a test passes its own.
 public enum FileDescriptorIO {
-    /// Writes all of `text` to standard error (one write(2) unless the kernel takes less);
-    /// errors are dropped, as a log line has nowhere else to go.
+    /// Writes all of `text` to standard error; errors are dropped, as a log line has nowhere
+    /// else to go.
     public static func writeStandardError(_ text: String) {
         _ = writeAll(2, text)
     }
 
-    /// Writes all of `text` to `fd`, retrying short writes and EINTR; false on any other error.
+    /// Writes all of `text` to `fd`; false on an error other than EINTR.
     @discardableResult
-    public static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    public static func writeAll(_ fd: Int32, _ text: String, calls: SystemCalls = .live) -> Bool {
         var copy = text
         return copy.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                done += n
-            }
-            return true
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+            do { try calls.write(fd, from: base, count: bytes.count); return true } catch { return false }
         }
     }
 
     /// Writes `text` to the file at `path` (which must exist: no O_CREAT), e.g. a /proc control
     /// file; false when it cannot be opened or written.
     @discardableResult
-    public static func writeExisting(_ path: String, _ text: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return writeAll(fd, text)
+    public static func writeExisting(_ path: String, _ text: String, calls: SystemCalls = .live) -> Bool {
+        guard let fd = try? calls.open(path, flags: O_WRONLY) else { return false }
+        defer { try? calls.close(fd) }
+        return writeAll(fd, text, calls: calls)
     }
 
     /// The bytes of the file at `path`, read to its end (so /proc files, which report size 0,
     /// come whole); nil when it cannot be opened or read.
-    public static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    public static func readAll(_ path: String, calls: SystemCalls = .live) -> [UInt8]? {
+        guard let fd = try? calls.open(path, flags: O_RDONLY) else { return nil }
+        defer { try? calls.close(fd) }
         var bytes: [UInt8] = []
         var chunk = 16_384
         while true {
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let n = bytes.withUnsafeMutableBufferPointer { read(fd, $0.baseAddress! + start, chunk) }
-            if n < 0 {
-                if errno == EINTR { bytes.removeLast(chunk); continue }
-                return nil
+            let got = bytes.withUnsafeMutableBufferPointer { buffer -> Int? in
+                (try? calls.read(fd, into: buffer.baseAddress! + start, count: chunk)) ?? nil
             }
+            // nil: an error, or EAGAIN, which a blocking regular file does not give.
+            guard let n = got else { return nil }
             bytes.removeLast(chunk - n)
             if n == 0 { return bytes }
             chunk = min(chunk * 2, 1 << 20)
@@ -66,8 +58,8 @@ public enum FileDescriptorIO {
     }
 
     /// The text of the file at `path` (`readAll`, decoded as UTF-8 with repairs).
-    public static func readText(_ path: String) -> String? {
-        readAll(path).map { String(decoding: $0, as: UTF8.self) }
+    public static func readText(_ path: String, calls: SystemCalls = .live) -> String? {
+        readAll(path, calls: calls).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -82,15 +74,32 @@ public enum Directories {
     /// `mkdir -p`: nil when `path` is a folder afterwards, else the errno of the step that failed
     /// (ENOTDIR when a file stands in its place). New folders get `mode` less the umask.
     public static func make(_ path: String, mode: mode_t = 0o777) -> Int32? {
-        if mkdir(path, mode) == 0 { return nil }
-        let e = errno
-        if e == EEXIST { return isDirectory(path) ? nil : ENOTDIR }
-        guard e == ENOENT else { return e }
-        let parent = Path.deletingLastComponent(path)
-        if parent.isEmpty || parent == path { return e }
-        if let pe = make(parent, mode: mode) { return pe }
-        if mkdir(path, mode) == 0 { return nil }
-        return errno == EEXIST && isDirectory(path) ? nil : errno
+        do throws(SystemCallError) { try create(path, mode: UInt32(mode)) } catch { return error.errno.rawValue }
+        return isDirectory(path) ? nil : ENOTDIR
+    }
+
+    /// `mkdir -p` through `calls` (the kiosk's photo store passes its own): creates `path` and
+    /// its missing parents with `mode` less the umask. Returns whether `path` itself was created
+    /// (false: something already stood there, a folder or not); throws the first mkdir(2) that
+    /// failed otherwise.
+    @discardableResult
+    public static func create(_ path: String, mode: UInt32, calls: SystemCalls = .live) throws(SystemCallError) -> Bool {
+        do throws(SystemCallError) {
+            try calls.mkdir(path, mode: mode)
+            return true
+        } catch where error.errno == .exists {
+            return false
+        } catch where error.errno == .noSuchFile {
+            let parent = Path.deletingLastComponent(path)
+            guard !parent.isEmpty && parent != path else { throw error }
+            try create(parent, mode: mode, calls: calls)
+            do throws(SystemCallError) {
+                try calls.mkdir(path, mode: mode)
+                return true
+            } catch where error.errno == .exists {
+                return false
+            }
+        }
     }
 
     /// The names in the folder `path` (not `.` and `..`), in the order readdir(3) gives them.

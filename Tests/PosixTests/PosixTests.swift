@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import Syscalls
 import Synchronization
 import Testing
 
@@ -147,5 +148,71 @@ struct FileDescriptorIOTests {
         FileManager.default.createFile(atPath: path, contents: Data())
         #expect(FileDescriptorIO.writeExisting(path, "héllo"))
         #expect(FileDescriptorIO.readText(path) == "héllo")
+    }
+
+    /// Through `SystemCalls`: an interrupted or short write is continued, an interrupted read
+    /// retried, and any other failure is a plain `false` / `nil` (nothing half-written reported as done).
+    @Test func interruptedAndShortCallsAreContinuedAndFailuresReported() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("posix-k-\(getpid())").path
+        defer { unlink(path) }
+        FileManager.default.createFile(atPath: path, contents: Data())
+
+        let writes = Mutex(0)
+        var calls = SystemCalls.live
+        calls.rawWrite = { fd, buffer, count in
+            let n = writes.withLock { $0 += 1; return $0 }
+            if n == 1 { return -Int(EINTR) }
+            return SystemCalls.live.rawWrite(fd, buffer, min(count, 3))   // three bytes at a time
+        }
+        #expect(FileDescriptorIO.writeExisting(path, "interrupted and short", calls: calls))
+        #expect(writes.withLock { $0 } > 2)
+
+        let reads = Mutex(0)
+        calls.rawRead = { fd, buffer, count in
+            let n = reads.withLock { $0 += 1; return $0 }
+            return n == 1 ? -Int(EINTR) : SystemCalls.live.rawRead(fd, buffer, count)
+        }
+        #expect(FileDescriptorIO.readText(path, calls: calls) == "interrupted and short")
+
+        calls.rawRead = { _, _, _ in -Int(EIO) }
+        #expect(FileDescriptorIO.readAll(path, calls: calls) == nil)
+        calls.rawWrite = { _, _, _ in -Int(ENOSPC) }
+        #expect(!FileDescriptorIO.writeExisting(path, "full disk", calls: calls))
+    }
+}
+
+struct DirectoriesTests {
+    @Test func createMakesMissingParentsAndSaysWhetherItCreatedThePath() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("posix-dirs-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(try Directories.create(root + "/a/b/c", mode: 0o750))
+        #expect(Directories.isDirectory(root + "/a/b/c"))
+        #expect(try !Directories.create(root + "/a/b", mode: 0o750))
+        #expect(Directories.make(root + "/a/b/c/") == nil)
+        FileManager.default.createFile(atPath: root + "/file", contents: Data())
+        #expect(Directories.make(root + "/file") == ENOTDIR)
+        #expect(Directories.make(root + "/file/below") == ENOTDIR)
+    }
+
+    @Test func createThrowsTheFailingCallsErrorAndStopsThere() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("posix-dirs-e-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let made = Mutex([String]())
+        var calls = SystemCalls.live
+        calls.rawMkdir = { path, mode in
+            let p = String(cString: path)
+            if p.hasSuffix("/deny") { return -EACCES }
+            made.withLock { $0.append(p) }
+            return SystemCalls.live.rawMkdir(path, mode)
+        }
+        do {
+            try Directories.create(root + "/deny/x/y", mode: 0o700, calls: calls)
+            Issue.record("a refused parent was not reported")
+        } catch {
+            #expect(error.errno == .accessDenied && error.call.contains("/deny"))
+        }
+        #expect(!Directories.isDirectory(root + "/deny"))
+        // y and x were tried (ENOENT), then deny refused: nothing is tried after the refusal.
+        #expect(made.withLock { $0 } == [root + "/deny/x/y", root + "/deny/x"])
     }
 }

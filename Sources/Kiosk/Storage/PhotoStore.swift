@@ -222,22 +222,7 @@ public final class PhotoStore: @unchecked Sendable {
     @discardableResult
     private func makeDirectory(_ path: String) throws(StorageError) -> Bool {
         do throws(SystemCallError) {
-            try sys.mkdir(path, mode: 0o750)
-            return true
-        } catch where error.errno == .exists {
-            return false
-        } catch where error.errno == .noSuchFile {
-            // Create parents (the root may be nested below an existing state directory).
-            let parent = Path.deletingLastComponent(path)
-            if !parent.isEmpty && parent != path { try makeDirectory(parent) }
-            do throws(SystemCallError) {
-                try sys.mkdir(path, mode: 0o750)
-                return true
-            } catch where error.errno == .exists {
-                return false
-            } catch {
-                throw .cannotCreateDirectory(path: path, errno: error.errno.rawValue)
-            }
+            return try Directories.create(path, mode: 0o750, calls: sys)
         } catch {
             throw .cannotCreateDirectory(path: path, errno: error.errno.rawValue)
         }
