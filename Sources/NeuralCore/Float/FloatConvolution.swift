@@ -54,6 +54,20 @@ enum FloatConvolution {
         }
     }
 
+    /// A depthwise filter (multiplier 1) packed for the depthwise kernels, into memory the caller
+    /// owns (zeroed beforehand): `[1,KH,KW,OC]` is already `[KH][KW][OC]`, so each of the `taps`
+    /// rows of `outC` values moves to a row of `outCPadded`; the bias to `outCPadded` values.
+    static func packDepthwiseWeights<Values: RandomAccessCollection<Float>>(
+        _ filter: Values, bias: Values?, taps: Int, outC: Int,
+        weightsAt packed: UnsafeMutablePointer<Float>, biasAt packedBias: UnsafeMutablePointer<Float>) where Values.Index == Int {
+        let ocp = (outC + 7) & ~7
+        let base = filter.startIndex
+        for tap in 0..<taps {
+            for o in 0..<outC { packed[tap * ocp + o] = filter[base + tap * outC + o] }
+        }
+        if let bias { for o in 0..<outC { packedBias[o] = bias[bias.startIndex + o] } }
+    }
+
     // MARK: Regular convolution
 
     /// Scalar reference: out[n,y,x,o] = act(bias[o] + Σ in[n, y·s−pad+ky·d, x·s−pad+kx·d, i] · w[ky,kx,i,o]).

@@ -96,11 +96,13 @@ public enum FloatConvolutionVariants {
             var w = [Float](), b = [Float]()
             if kind == .depthwise {
                 w = [Float](repeating: 0, count: kH * kW * ocp)
-                for tap in 0..<(kH * kW) {
-                    for o in 0..<outC { w[tap * ocp + o] = weights[tap * outC + o] }
-                }
                 b = [Float](repeating: 0, count: ocp)
-                for o in 0..<outC { b[o] = bias[o] }
+                w.withUnsafeMutableBufferPointer { wp in
+                    b.withUnsafeMutableBufferPointer { bp in
+                        FloatConvolution.packDepthwiseWeights(weights, bias: bias, taps: kH * kW, outC: outC,
+                                                              weightsAt: wp.baseAddress!, biasAt: bp.baseAddress!)
+                    }
+                }
             } else {
                 FloatConvolution.packConvWeights(ohwi: weights[...], bias: bias[...], outC: outC, kH: kH, kW: kW, inC: inC,
                                                  into: &w, bias: &b)

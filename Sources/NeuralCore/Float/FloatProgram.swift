@@ -156,13 +156,7 @@ final class FloatProgram {
             let src = source(op.inputs[1])
             let bias: UnsafeBufferPointer<Float>? = op.inputs[2] >= 0 ? source(op.inputs[2]) : nil
             if case .depthwiseConv2D = op.kind {
-                // [1,KH,KW,OC] is already [KH][KW][OC]; as "conv" packing with inC = 1 and outC = OC.
-                let oc = ws[3]
-                let ocp = (oc + 7) & ~7
-                for tap in 0..<(ws[1] * ws[2]) {
-                    for o in 0..<oc { w[tap * ocp + o] = src[tap * oc + o] }
-                }
-                if let bias { for o in 0..<oc { b[o] = bias[o] } }
+                FloatConvolution.packDepthwiseWeights(src, bias: bias, taps: ws[1] * ws[2], outC: ws[3], weightsAt: w, biasAt: b)
             } else if neon, case .transposeConvBias = op.kind {
                 let count = ws[1] * ws[2] * ws[3] * ((ws[0] + 7) & ~7)
                 let conv = UnsafeMutablePointer<Float>.allocate(capacity: count)
@@ -295,6 +289,20 @@ final class FloatProgram {
     @inline(__always)
     private func conv<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
                                            _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+        Self.conv(m, d, i, w, b, o, scalarOnly: scalarOnly, neon: neon)
+    }
+
+    @inline(__always)
+    private func depthwise<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                                _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+        Self.depthwise(m, d, i, w, b, o, scalarOnly: scalarOnly, neon: neon)
+    }
+
+    /// The float path's choice of convolution kernel (scalar reference, x86, NEON, portable SIMD),
+    /// for a program's steps and for an integer program's island convolution (`FloatIsland`).
+    @inline(__always)
+    static func conv<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                          _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>, scalarOnly: Bool, neon: Bool) {
         if scalarOnly {
             FloatConvolution.convScalar(m, d, input: i, weights: w, bias: b, output: o)
             return
@@ -307,9 +315,10 @@ final class FloatProgram {
         }
     }
 
+    /// The float path's choice of depthwise kernel (see `conv`).
     @inline(__always)
-    private func depthwise<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
-                                                _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>) {
+    static func depthwise<M: FloatMultiplyAdd>(_ m: M.Type, _ d: FloatConvolution.Dims, _ i: UnsafePointer<Float>, _ w: UnsafePointer<Float>,
+                                               _ b: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>, scalarOnly: Bool, neon: Bool) {
         if scalarOnly {
             FloatConvolution.depthwiseScalar(m, d, input: i, weights: w, bias: b, output: o)
             return

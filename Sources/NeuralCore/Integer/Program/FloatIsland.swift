@@ -163,23 +163,14 @@ final class FloatIsland {
             }
         }
 
-        /// The float path's convolution (`FloatProgram`'s kernel choice) into `slot`.
+        /// The float path's convolution (`FloatProgram`'s kernel choice, fused arithmetic) into `slot`.
         private func runFloat() {
             let m = FloatArithmetic.Fused.self, w = UnsafePointer(weights), b = UnsafePointer(bias)
+            let neon = FloatProgram.usesNEON(scalarOnly: false, fused: true)
             if depthwise {
-#if arch(x86_64)
-                if FloatConvolution.depthwiseX86(dims, input: input, weights: w, bias: b, output: slot) { return }
-#endif
-                if !FloatConvolution.depthwiseNEON(dims, input: input, weights: w, bias: b, output: slot) {
-                    FloatConvolution.depthwise(m, dims, input: input, weights: w, bias: b, output: slot)
-                }
+                FloatProgram.depthwise(m, dims, input, w, b, slot, scalarOnly: false, neon: neon)
             } else {
-#if arch(x86_64)
-                if FloatConvolution.convX86(dims, input: input, weights: w, bias: b, output: slot) { return }
-#endif
-                if !FloatConvolution.convNEON(dims, input: input, weights: w, bias: b, output: slot) {
-                    FloatConvolution.conv(m, dims, input: input, weights: w, bias: b, output: slot)
-                }
+                FloatProgram.conv(m, dims, input, w, b, slot, scalarOnly: false, neon: neon)
             }
         }
     }
@@ -311,10 +302,7 @@ final class FloatIsland {
         let src = g.constant(op.inputs[1])
         let b: ArraySlice<Float>? = op.inputs.count > 2 && op.inputs[2] >= 0 ? g.constant(op.inputs[2]) : nil
         if depthwise {
-            // [1,KH,KW,OC] is already [KH][KW][OC] (FloatProgram's packing).
-            let oc = ws[3], s0 = src.startIndex
-            for tap in 0..<(ws[1] * ws[2]) { for o in 0..<oc { weights[tap * ocp + o] = src[s0 + tap * oc + o] } }
-            if let b { for o in 0..<oc { bias[o] = b[b.startIndex + o] } }
+            FloatConvolution.packDepthwiseWeights(src, bias: b, taps: ws[1] * ws[2], outC: ws[3], weightsAt: weights, biasAt: bias)
         } else {
             FloatConvolution.packConvWeights(ohwi: src, bias: b, outC: ws[0], kH: ws[1], kW: ws[2], inC: ws[3],
                                              weightsAt: weights, biasAt: bias)
