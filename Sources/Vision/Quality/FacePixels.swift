@@ -13,9 +13,14 @@ struct FacePixels {
         var saturation: Float { abs(u - 128) + abs(v - 128) }
     }
 
+    /// The column and row of the pixel nearest to (x, y), clamped to the image.
+    @inline(__always) func nearest(_ x: Float, _ y: Float) -> (Int, Int) {
+        (max(0, min(image.width - 1, Int(x.rounded()))), max(0, min(image.height - 1, Int(y.rounded()))))
+    }
+
     /// The pixel nearest to (x, y), clamped to the image.
     func sample(_ x: Float, _ y: Float) -> YUV {
-        let xi = max(0, min(image.width - 1, Int(x.rounded()))), yi = max(0, min(image.height - 1, Int(y.rounded())))
+        let (xi, yi) = nearest(x, y)
         switch image.format {
         case .rgb888, .xrgb8888:
             let row = image.planes.0.row(yi)
@@ -37,6 +42,23 @@ struct FacePixels {
             return YUV(y: Float(image.planes.0.row(yi)[xi]), u: Float(uv[2 * cx]), v: Float(uv[2 * cx + 1]))
         case .gray8:
             return YUV(y: Float(image.planes.0.row(yi)[xi]), u: 128, v: 128)
+        }
+    }
+
+    /// The luma of the pixel nearest to (x, y), clamped to the image: `sample(x, y).y` with the
+    /// same arithmetic, without the chroma (for measures that read luma only on live frames).
+    func luma(_ x: Float, _ y: Float) -> Float {
+        let (xi, yi) = nearest(x, y)
+        let row = image.planes.0.row(yi)
+        switch image.format {
+        case .rgb888:
+            let r = Float(row[3 * xi]), g = Float(row[3 * xi + 1]), b = Float(row[3 * xi + 2])
+            return 0.299 * r + 0.587 * g + 0.114 * b
+        case .xrgb8888:
+            let b = Float(row[4 * xi]), g = Float(row[4 * xi + 1]), r = Float(row[4 * xi + 2])
+            return 0.299 * r + 0.587 * g + 0.114 * b
+        case .i420, .nv12, .gray8:
+            return Float(row[xi])
         }
     }
 

@@ -12,7 +12,8 @@ import ImageCore
 /// second-lowest of the ten differences over the skin's luma, so the whole length must be
 /// lighter than both its flanks. The measure is the largest ray value: skin, lips and a beard
 /// are seldom lighter than both their flanks for half an eye distance. Pure pixels: runs on
-/// stills and live frames (7 × 17 × 2 rays of 10 points, 3 pixels each).
+/// stills and live frames (7 × 17 × 2 rays of at most 10 points, 3 pixels each, the centre pixel
+/// shared by both flank distances).
 ///
 /// Chosen on the tuning half of the examiner's real photos (169 photos, session 14): the two
 /// cigarettes hanging from the lips that every other cover rule missed (`huy-train-000352`,
@@ -32,6 +33,11 @@ public enum MouthBar {
 
     /// The measure on the 468-point mesh `p` in `image`'s pixels; `skinLuma` is the face's skin
     /// reference luma (`ExaminerMeasurements.skinLuma`).
+    ///
+    /// The same value as sampling every point of every ray, for less work on live frames: a ray's
+    /// centre pixels serve both flank distances, only luma is read, and a ray stops once its
+    /// second-lowest value is at or below the best ray so far (the second-lowest only falls as
+    /// values come, so the ray can no longer raise the maximum).
     public static func measure(_ image: Image, points p: [Point3], skinLuma: Float) -> Float {
         precondition(p.count == FaceMeshTopology.vertexCount, "MouthBar needs the 468-point mesh")
         let px = FacePixels(image: image)
@@ -43,6 +49,7 @@ public enum MouthBar {
         let ref = max(16, skinLuma)
         let mid = FaceExpression.midpoint(p[13], p[14]).xy
         let corners = (p[61].xy, p[291].xy)
+        let near = flanks[0] * d, far = flanks[1] * d
         var best = -Float.infinity
         for k in 0..<7 {
             // Along the lip line: corner 61 to the middle (k 0...3), the middle to corner 291 (3...6).
@@ -54,21 +61,26 @@ public enum MouthBar {
                 let c = cosines[abs(step)], s = step < 0 ? -sines[-step] : sines[step]
                 let dx = c * vx + s * ux, dy = c * vy + s * uy
                 let nx = -dy, ny = dx
-                for flank in flanks {
-                    let o = flank * d
-                    // The lowest and second-lowest of the ray's values, kept as they come (no
-                    // array: this runs on every live frame, which allocates nothing).
-                    var lowest = Float.infinity, second = Float.infinity
-                    for i in 0..<samples {
-                        let t = (reach.lowerBound + (reach.upperBound - reach.lowerBound) * Float(i) / Float(samples - 1)) * d
-                        let x = sx + t * dx, y = sy + t * dy
-                        let centre = px.sample(x, y).y
-                        let side = max(px.sample(x + o * nx, y + o * ny).y, px.sample(x - o * nx, y - o * ny).y)
+                // Per flank distance, the lowest and second-lowest of the ray's values, kept as
+                // they come (no array: this runs on every live frame, which allocates nothing).
+                var lowest0 = Float.infinity, second0 = Float.infinity, lowest1 = Float.infinity, second1 = Float.infinity
+                for i in 0..<samples {
+                    let t = (reach.lowerBound + (reach.upperBound - reach.lowerBound) * Float(i) / Float(samples - 1)) * d
+                    let x = sx + t * dx, y = sy + t * dy
+                    let centre = px.luma(x, y)
+                    if second0 > best {
+                        let side = max(px.luma(x + near * nx, y + near * ny), px.luma(x - near * nx, y - near * ny))
                         let v = (centre - side) / ref
-                        if v < lowest { second = lowest; lowest = v } else if v < second { second = v }
+                        if v < lowest0 { second0 = lowest0; lowest0 = v } else if v < second0 { second0 = v }
                     }
-                    best = max(best, second)
+                    if second1 > best {
+                        let side = max(px.luma(x + far * nx, y + far * ny), px.luma(x - far * nx, y - far * ny))
+                        let v = (centre - side) / ref
+                        if v < lowest1 { second1 = lowest1; lowest1 = v } else if v < second1 { second1 = v }
+                    }
+                    if second0 <= best && second1 <= best { break }
                 }
+                best = max(best, second0, second1)
             }
         }
         return best
