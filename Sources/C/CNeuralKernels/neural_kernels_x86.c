@@ -1171,11 +1171,56 @@ INLINE int mul_applies(const booth_elementwise *p) {
            p->multiplier != INT32_MIN;
 }
 
+/* The int8 scaled ADD where the output can be narrowed on 16- and 8-bit lanes (shift at least 2
+ * and narrow_clamp_exact): the input zero points folded into the rounding constant,
+ * c = round − zp1·s1 − zp2·s2, so each lane is (x1·s1 + x2·s2 + c) >> shift, in wrapping int32 the
+ * same residue mod 2^32 as the reference's (x1 − zp1)·s1 + (x2 − zp2)·s2 + round, so the same
+ * shifted value; with a broadcast second operand (b0 − zp2)·s2 is folded in too (one vpmulld per
+ * eight lanes). Then the zero point and clamp on 16-bit lanes and the saturating packs, as the
+ * depthwise layer's narrow store: |r| ≤ 2^29, so r + zp never wraps and the packs, the saturating
+ * 16-bit add and the 8-bit clamp give clamp(r + zp). add8 took two vpsubd, two vpaddd and four
+ * 32-bit clamps more per sixteen elements. Tails through add1. */
+INLINE __m128i add8_narrow16(const int bcast, const int8_t *pa, const int8_t *pb, __m256i s1, __m256i s2, __m256i c,
+                             __m128i shift, __m256i zp16, __m128i lo8, __m128i hi8) {
+    __m256i v0 = _mm256_mullo_epi32(load8_i32(8, pa), s1), v1 = _mm256_mullo_epi32(load8_i32(8, pa + 8), s1);
+    if (!bcast) {
+        v0 = _mm256_add_epi32(v0, _mm256_mullo_epi32(load8_i32(8, pb), s2));
+        v1 = _mm256_add_epi32(v1, _mm256_mullo_epi32(load8_i32(8, pb + 8), s2));
+    }
+    const __m256i r0 = _mm256_sra_epi32(_mm256_add_epi32(v0, c), shift);
+    const __m256i r1 = _mm256_sra_epi32(_mm256_add_epi32(v1, c), shift);
+    return narrow8_clamped(_mm256_permute4x64_epi64(_mm256_packs_epi32(r0, r1), 0xD8), zp16, lo8, hi8);
+}
+
+INLINE void add8_narrow_run(const int bcast, const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period,
+                            const booth_elementwise *p, int8_t *out) {
+    uint32_t c = (uint32_t)p->round - (uint32_t)p->zero_point1 * (uint32_t)p->scale1;
+    if (bcast) c += ((uint32_t)b[0] - (uint32_t)p->zero_point2) * (uint32_t)p->scale2;
+    else c -= (uint32_t)p->zero_point2 * (uint32_t)p->scale2;
+    const __m256i s1 = _mm256_set1_epi32(p->scale1), s2 = _mm256_set1_epi32(p->scale2), vc = _mm256_set1_epi32((int32_t)c);
+    const __m128i shift = _mm_cvtsi32_si128(p->shift & 31);
+    const __m256i zp16 = _mm256_set1_epi16((int16_t)p->output_zero_point);
+    const __m128i lo8 = _mm_set1_epi8((int8_t)p->minimum), hi8 = _mm_set1_epi8((int8_t)p->maximum);
+    const ptrdiff_t span = bcast || period == count ? count : period;
+    for (ptrdiff_t base = 0; base < count; base += span) {
+        const int8_t *pa = a + base;
+        int8_t *po = out + base;
+        ptrdiff_t i = 0;
+        for (; i + 16 <= span; i += 16)
+            _mm_storeu_si128((__m128i *)(po + i),
+                             add8_narrow16(bcast, pa + i, bcast ? b : b + i, s1, s2, vc, shift, zp16, lo8, hi8));
+        for (; i < span; i++) po[i] = (int8_t)add1(p, pa[i], b[bcast ? 0 : i]);
+    }
+}
+
 int booth_x86_add_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptrdiff_t period, const booth_elementwise *p,
                      int8_t *out) {
     if (p->mul) {
         if (!mul_applies(p)) return 0;
         add_run(8, 1, a, b, count, period, p, out);
+    } else if ((p->shift & 31) >= 2 && narrow_clamp_exact(8, p->output_zero_point, p->minimum, p->maximum)) {
+        if (period == 1 && count > 1) add8_narrow_run(1, a, b, count, period, p, out);
+        else add8_narrow_run(0, a, b, count, period, p, out);
     } else {
         add_run(8, 0, a, b, count, period, p, out);
     }
@@ -1269,39 +1314,75 @@ INLINE __m256i hard_swish8(__m256i q, __m256i zpin, __m256 sin, __m256 sout, __m
     return _mm256_min_epi32(_mm256_max_epi32(t, lo), hi);
 }
 
-INLINE ptrdiff_t hard_swish_run(const int bits, const void *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
-                                int32_t zp_out, void *out) {
+/* hard_swish8's v, rounded half away from zero as quantize8 rounds (trunc(v + ±(0.5 − 2^-25)),
+ * v's sign; |v| ≤ 40000, so the integer trunc-then-correct gives): 4 operations for its 7. No zero
+ * point, no clamp: |t| ≤ 40000. */
+INLINE __m256i hard_swish8_rounded(__m256i q, __m256i zpin, __m256 sin, __m256 sout) {
+    const __m256 x = _mm256_mul_ps(sin, _mm256_cvtepi32_ps(_mm256_sub_epi32(q, zpin)));
+    const __m256 r = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(x, _mm256_set1_ps(3.0f)), _mm256_setzero_ps()),
+                                   _mm256_set1_ps(6.0f));
+    __m256 v = _mm256_div_ps(_mm256_div_ps(_mm256_mul_ps(x, r), _mm256_set1_ps(6.0f)), sout);
+    v = _mm256_max_ps(_mm256_min_ps(v, _mm256_set1_ps(40000.0f)), _mm256_set1_ps(-40000.0f));
+    const __m256 p = _mm256_or_ps(_mm256_and_ps(v, _mm256_set1_ps(-0.0f)), _mm256_set1_ps(0.49999997f));
+    return _mm256_cvttps_epi32(_mm256_add_ps(v, p));
+}
+
+/* `narrow` (int8 with zp_out within int8, or int16 with zp_out 0): the sixteen rounded values
+ * packed to int16 with saturation, zp_out added with 16-bit saturation (int8), packed to int8:
+ * clamp(t + zp_out) to the element type, as |t| ≤ 40000 and |zp_out| ≤ 128 (a t beyond int16 lands
+ * on the same bound either way). Else hard_swish8's zero point and clamp on 32-bit lanes. */
+INLINE ptrdiff_t hard_swish_run(const int bits, const int narrow, const void *in, ptrdiff_t n, float scale_in,
+                                int32_t zp_in, float scale_out, int32_t zp_out, void *out) {
     const __m256i zpin = _mm256_set1_epi32(zp_in), zpout = _mm256_set1_epi32(zp_out);
+    const __m256i zpout16 = _mm256_set1_epi16((int16_t)zp_out);
     const __m256 sin = _mm256_set1_ps(scale_in), sout = _mm256_set1_ps(scale_out);
     const __m256i lo = _mm256_set1_epi32(bits == 8 ? -128 : -32768), hi = _mm256_set1_epi32(bits == 8 ? 127 : 32767);
     const ptrdiff_t e = bits / 8;
     ptrdiff_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        const __m256i a = hard_swish8(load8_i32(bits, (const char *)in + i * e), zpin, sin, sout, zpout, lo, hi);
-        const __m256i b = hard_swish8(load8_i32(bits, (const char *)in + (i + 8) * e), zpin, sin, sout, zpout, lo, hi);
-        store16_packed(bits, (char *)out + i * e, a, b);
+        const __m256i qa = load8_i32(bits, (const char *)in + i * e), qb = load8_i32(bits, (const char *)in + (i + 8) * e);
+        if (narrow) {
+            const __m256i w = _mm256_permute4x64_epi64(
+                _mm256_packs_epi32(hard_swish8_rounded(qa, zpin, sin, sout), hard_swish8_rounded(qb, zpin, sin, sout)), 0xD8);
+            if (bits == 16) {
+                _mm256_storeu_si256((__m256i *)((char *)out + i * e), w);
+            } else {
+                const __m256i z = _mm256_adds_epi16(w, zpout16);
+                _mm_storeu_si128((__m128i *)((char *)out + i),
+                                 _mm_packs_epi16(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1)));
+            }
+        } else {
+            const __m256i a = hard_swish8(qa, zpin, sin, sout, zpout, lo, hi);
+            const __m256i b = hard_swish8(qb, zpin, sin, sout, zpout, lo, hi);
+            store16_packed(bits, (char *)out + i * e, a, b);
+        }
     }
     return i;
 }
 
 ptrdiff_t booth_x86_hard_swish_s8(const int8_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
                                   int32_t zp_out, int8_t *out) {
-    return hard_swish_run(8, in, n, scale_in, zp_in, scale_out, zp_out, out);
+    if (zp_out >= -128 && zp_out <= 127) return hard_swish_run(8, 1, in, n, scale_in, zp_in, scale_out, zp_out, out);
+    return hard_swish_run(8, 0, in, n, scale_in, zp_in, scale_out, zp_out, out);
 }
 
 ptrdiff_t booth_x86_hard_swish_s16(const int16_t *in, ptrdiff_t n, float scale_in, int32_t zp_in, float scale_out,
                                    int32_t zp_out, int16_t *out) {
-    return hard_swish_run(16, in, n, scale_in, zp_in, scale_out, zp_out, out);
+    if (zp_out == 0) return hard_swish_run(16, 1, in, n, scale_in, zp_in, scale_out, zp_out, out);
+    return hard_swish_run(16, 0, in, n, scale_in, zp_in, scale_out, zp_out, out);
 }
 
 /* PReLUParams.scalar on eight lanes whose first is channel `ch` (negative[] has channels + 16
- * wrapped rows): x = q − zp; m = x < 0 ? negative : positive; (x·m + round) >> shift, + zp_out;
- * clamped to int8 by the saturating packs. */
-int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
-                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
-    const ptrdiff_t n = pixels * channels;
+ * wrapped rows): x = q − zp; m = x < 0 ? negative : positive (vblendvps on x's sign bit);
+ * r = (x·m + round) >> shift; + zp_out, clamped to int8. `narrow` (shift at least 1, zp_out within
+ * int8): |r| ≤ 2^30, so r + zp_out never wraps, and r packed to int16 with saturation, the zero
+ * point added with 16-bit saturation and packed to int8 is clamp(r + zp_out, −128, 127); else
+ * r + zp_out on 32-bit lanes, clamped by the saturating packs. */
+INLINE void prelu_run(const int narrow, const int8_t *in, ptrdiff_t n, ptrdiff_t channels, int32_t input_zero_point,
+                      int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     const __m256i zpi = _mm256_set1_epi32(input_zero_point), zpo = _mm256_set1_epi32(output_zero_point);
-    const __m256i pos = _mm256_set1_epi32(positive), zero = _mm256_setzero_si256();
+    const __m256i zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
+    const __m256 pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
     const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
     const __m256i rnd = _mm256_set1_epi32(round);
     const __m128i sh = _mm_cvtsi32_si128(shift & 31);
@@ -1311,11 +1392,13 @@ int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, i
         __m256i v[2];
         for (int h = 0; h < 2; h++) {
             const __m256i x = _mm256_sub_epi32(_mm256_cvtepi8_epi32(h ? _mm_unpackhi_epi64(q, q) : q), zpi);
-            const __m256i m = _mm256_blendv_epi8(pos, _mm256_loadu_si256((const __m256i *)(negative + ch + 8 * h)),
-                                                 _mm256_cmpgt_epi32(zero, x));
-            v[h] = _mm256_add_epi32(_mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh), zpo);
+            const __m256i m = _mm256_castps_si256(_mm256_blendv_ps(
+                pos, _mm256_loadu_ps((const float *)(negative + ch + 8 * h)), _mm256_castsi256_ps(x)));
+            v[h] = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh);
+            if (!narrow) v[h] = _mm256_add_epi32(v[h], zpo);
         }
-        const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+        __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+        if (narrow) w = _mm256_adds_epi16(w, zpo16);
         _mm_storeu_si128((__m128i *)(out + i), _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
         ch += 16;
         while (ch >= channels) ch -= channels;
@@ -1327,6 +1410,15 @@ int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, i
         const int32_t v = (int32_t)((uint32_t)s + (uint32_t)output_zero_point);
         out[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
     }
+}
+
+int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
+    const ptrdiff_t n = pixels * channels;
+    if (shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127)
+        prelu_run(1, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
+    else
+        prelu_run(0, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
     return 1;
 }
 
