@@ -47,15 +47,7 @@ extension Interpreter {
             throw .malformed("a float record names tensor " + String(t) + " of " + String(calibrated.graph.tensors.count))
         }
 
-        var references: [[[Float]]] = []
-        for input in inputs {
-            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
-                throw .unsupported("an input does not have the model's input size")
-            }
-            _ = withInput(0) { $0.update(fromContentsOf: input) }
-            run()
-            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
-        }
+        let references = try outputs(of: inputs)
 
         /// Runs every input through the program with `floats` in float; the filter of the
         /// operation writing `exactFilter` is left unrounded even if it is integer, and with

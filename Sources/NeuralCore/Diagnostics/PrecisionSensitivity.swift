@@ -64,15 +64,7 @@ extension Interpreter {
             return g.outputs.map { o in values(o).map { Array($0) } ?? [] }
         }
 
-        var references: [[[Float]]] = []
-        for input in inputs {
-            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
-                throw .unsupported("an input does not have the model's input size")
-            }
-            _ = withInput(0) { $0.update(fromContentsOf: input) }
-            run()
-            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
-        }
+        let references = try outputs(of: inputs)
         func worst(_ trialOperation: Int) -> Float {
             var e: Float = 0
             for (i, input) in inputs.enumerated() { e = max(e, error(simulate(input, trialOperation: trialOperation), references[i])) }
@@ -84,6 +76,20 @@ extension Interpreter {
                                                    output: op.output, error: worst(k)))
         }
         return (worst(-1), operations)
+    }
+
+    /// This interpreter's outputs on each of `inputs` (the references the simulations are scored against).
+    func outputs(of inputs: [[Float]]) throws(ModelError) -> [[[Float]]] {
+        var references: [[[Float]]] = []
+        for input in inputs {
+            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
+                throw .unsupported("an input does not have the model's input size")
+            }
+            _ = withInput(0) { $0.update(fromContentsOf: input) }
+            run()
+            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
+        }
+        return references
     }
 
     /// Every CONV_2D, transpose-convolution and depthwise filter of `g` (or only operation
