@@ -127,18 +127,8 @@ extension Interpreter {
     static func roundWeights(_ g: inout Graph, operations: Set<Int>, bits: Int) {
         let top = Float((1 << (bits - 1)) - 1)
         for k in operations.sorted() {
-            let op = g.operations[k]
-            let axis: ChannelWeights.ChannelAxis
-            switch op.kind {
-            case .conv2D, .transposeConvBias: axis = .outermost
-            case .depthwiseConv2D: axis = .innermost
-            default: continue
-            }
-            let t = op.inputs[1]
-            guard t >= 0, let start = g.tensors[t].constantOffset else { continue }
-            let w = Array(g.constant(t))
-            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
-            guard channels > 0, w.count % channels == 0 else { continue }
+            guard let f = filter(of: g.operations[k], in: g), f.channels > 0, f.weights.count % f.channels == 0 else { continue }
+            let (start, w, channels, axis) = (f.start, f.weights, f.channels, f.axis)
             let inner = w.count / channels
             var maxAbs = [Float](repeating: 0, count: channels)
             for i in 0..<w.count {

@@ -78,6 +78,20 @@ extension Interpreter {
         return (worst(-1), operations)
     }
 
+    /// The filter of convolution `op` of `g` (CONV_2D, transpose convolution, depthwise): its first
+    /// index into `g.constants`, its values, channels and channel axis. Nil for other operations.
+    static func filter(of op: Operation, in g: Graph) -> (start: Int, weights: [Float], channels: Int, axis: ChannelWeights.ChannelAxis)? {
+        let axis: ChannelWeights.ChannelAxis
+        switch op.kind {
+        case .conv2D, .transposeConvBias: axis = .outermost
+        case .depthwiseConv2D: axis = .innermost
+        default: return nil
+        }
+        let t = op.inputs[1]
+        guard t >= 0, let start = g.tensors[t].constantOffset else { return nil }
+        return (start, Array(g.constant(t)), axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3], axis)
+    }
+
     /// This interpreter's outputs on each of `inputs` (the references the simulations are scored against).
     func outputs(of inputs: [[Float]]) throws(ModelError) -> [[[Float]]] {
         var references: [[[Float]]] = []
@@ -96,16 +110,8 @@ extension Interpreter {
     /// `onlyOperation`'s) replaced by its int8 per-channel rounding, as the integer path quantises it.
     static func roundWeightsToInt8(_ g: inout Graph, clipSearch: Bool = false, onlyOperation: Int = -1) {
         for (k, op) in g.operations.enumerated() where onlyOperation < 0 || k == onlyOperation {
-            let axis: ChannelWeights.ChannelAxis
-            switch op.kind {
-            case .conv2D, .transposeConvBias: axis = .outermost
-            case .depthwiseConv2D: axis = .innermost
-            default: continue
-            }
-            let t = op.inputs[1]
-            guard let start = g.tensors[t].constantOffset else { continue }
-            let w = Array(g.constant(t))
-            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
+            guard let f = filter(of: op, in: g) else { continue }
+            let (start, w, channels, axis) = (f.start, f.weights, f.channels, f.axis)
             let cw = ChannelWeights(quantizing: w, channels: channels, axis: axis, clipSearch: clipSearch)
             let inner = w.count / channels
             for i in 0..<w.count {
