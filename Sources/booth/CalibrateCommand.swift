@@ -57,8 +57,14 @@ struct CalibrateCommand: ParsableCommand {
     var floatBy: FloatRanking = .cost
     @Flag(help: "Take each float operation back to integer, costliest first, wherever no calibration input's figure gets worse without it (after --float-ops; without --float-ops: prunes the shipped table's float operations).")
     var floatPrune = false
+    @Flag(help: "Without --float-ops: take the shipped table's float operations back to integer, costliest first, wherever every calibration figure's worst stays within --float-margin of its bound (then --float-prune, if given).")
+    var floatTrim = false
     @Option(help: "Research: every tensor at this width (8 or 16), then each operation alone at the other width, measured on the calibration images (see WidthSweep); prints one line per operation.")
     var sweepWidths: Int?
+    @Flag(help: "Research: take each float operation of the shipped table (or BOOTH_CALIBRATION_TABLES') back to integer alone and print, on the --images inputs, the integer program's figures and a float simulation's with only its filter, only its activations, or both rounded (see IslandSensitivity).")
+    var islandSensitivity = false
+    @Option(help: "With --island-sensitivity: the filters' width in the simulation (8: the integer path's).")
+    var weightBits = 8
 
     enum Equalization: String, ExpressibleByArgument { case activations, weights, none }
     enum Width: String, ExpressibleByArgument { case automatic, int8, int16 }
@@ -90,9 +96,14 @@ struct CalibrateCommand: ParsableCommand {
         guard floatMargin > 0 && floatMargin <= 1 else { throw ValidationError("--float-margin must be in (0, 1]") }
         if floatOps > 0 && imageFolders.isEmpty { throw ValidationError("--float-ops needs --images") }
         if floatPrune && imageFolders.isEmpty { throw ValidationError("--float-prune needs --images") }
+        if floatTrim && (imageFolders.isEmpty || floatOps > 0) { throw ValidationError("--float-trim needs --images and no --float-ops") }
         if let narrowBudget {
             guard narrowBudget >= 0 && narrowBudget < 1 else { throw ValidationError("--narrow-budget must be in [0, 1)") }
             guard !imageFolders.isEmpty else { throw ValidationError("--narrow-budget needs --images") }
+        }
+        if islandSensitivity {
+            guard !imageFolders.isEmpty else { throw ValidationError("--island-sensitivity needs --images") }
+            guard weightBits >= 2 && weightBits <= 16 else { throw ValidationError("--weight-bits must be in 2...16") }
         }
         if let sweepWidths {
             guard sweepWidths == 8 || sweepWidths == 16 else { throw ValidationError("--sweep-widths must be 8 or 16") }
@@ -110,6 +121,8 @@ struct CalibrateCommand: ParsableCommand {
         do { faces = try FaceAnalyzer(modelDirectory: directory, path: .float) } catch {
             throw CommandFailure("cannot load the face models from \(directory): \(error)")
         }
+
+        if islandSensitivity { return try islands(which, bytes: bytes, faces: faces) }
 
         var table: CalibrationTable?
         if !imageFolders.isEmpty {
@@ -139,14 +152,14 @@ struct CalibrateCommand: ParsableCommand {
                     + "calibration figures " + choice.before.figures.map(\.summary).joined(separator: "; ") + " → "
                     + choice.after.figures.map(\.summary).joined(separator: "; "))
             }
-            if floatOps > 0 || floatPrune, let recorded = table {
+            if floatOps > 0 || floatPrune || floatTrim, let recorded = table {
                 var start: Set<Int>?
                 if floatOps == 0 {
                     guard let shipped = ModelCalibrations.table(forModel: bytes) else {
-                        throw CommandFailure("--float-prune without --float-ops prunes the shipped table, and \(which.fileName) has none")
+                        throw CommandFailure("--float-prune or --float-trim without --float-ops starts from the shipped table, and \(which.fileName) has none")
                     }
                     start = shipped.floatTensors
-                    print("\(which.rawValue): pruning the shipped table's \(shipped.floatTensors.count) float operations")
+                    print("\(which.rawValue): " + (floatTrim ? "trimming" : "pruning") + " the shipped table's \(shipped.floatTensors.count) float operations")
                 }
                 let choice = try images.withImages { views throws(ModelError) -> FloatChoice in
                     let quick = CalibrationInputs(model: which, images: views, detector: faces.detector,
@@ -154,7 +167,7 @@ struct CalibrateCommand: ParsableCommand {
                     return try FloatChoice(model: which, bytes: bytes, table: recorded, calibration: settings(which),
                                            inputs: quick, margin: floatMargin, maxOperations: floatOps,
                                            kinds: Set(floatKinds.split(separator: ",").map(String.init)),
-                                           byCost: floatBy == .cost, prune: floatPrune, startingFrom: start) { print("  " + $0) }
+                                           byCost: floatBy == .cost, prune: floatPrune, trim: floatTrim, startingFrom: start) { print("  " + $0) }
                 }
                 table?.floatTensors = choice.floatTensors
                 let dropped = choice.dropped.isEmpty ? "" : ", " + choice.dropped.map(String.init).joined(separator: " ") + " taken back"
@@ -177,6 +190,7 @@ struct CalibrateCommand: ParsableCommand {
                     + "// on \(inputs.count) inputs from \(images.count) images (\(inputs.faceCount) faces), "
                     + "\(variants) variants per region, coverage \(coverage)" + (clipBits > 0 ? ", ranges clipped for int\(clipBits)." : ".")
                     + (floatPrune ? " Float operations that changed no calibration figure taken back (--float-prune)." : "")
+                    + (floatTrim ? " The shipped float operations taken back where the calibration figures keep the margin (--float-trim, --float-margin \(floatMargin))." : "")
                 try Self.swiftSource(name: Self.identifier(which), header: header, text: table.text())
                     .write(toFile: output, atomically: true, encoding: .utf8)
                 print("\(which.rawValue): table written to \(output)")
@@ -218,6 +232,72 @@ struct CalibrateCommand: ParsableCommand {
             if let m = integer.integerMemory {
                 print("  integer program memory: \(m.bytes) bytes, of which \(m.floatRunBytes) in \(m.floatRuns) float runs")
             }
+        }
+    }
+
+    /// `--island-sensitivity`: each float operation of the model's table back to integer alone, on
+    /// the calibration inputs (one variant per region, as `FloatChoice` scores them): the real
+    /// integer program's figures, then the float simulation's with the filter only, the
+    /// activations only and both rounded. Detectors are scored per anchor (`anchorErrors`).
+    func islands(_ which: CalibrationModel, bytes: [UInt8], faces: FaceAnalyzer) throws {
+        guard let table = ModelCalibrations.table(forModel: bytes), !table.floatTensors.isEmpty else {
+            throw CommandFailure("\(which.fileName) has no table with float operations")
+        }
+        let images = try Self.load(imageFolders)
+        var calibration = settings(which)
+        calibration.adopt(table)
+        let reference: Interpreter
+        do { reference = try Interpreter(model: bytes, path: .float) } catch { throw CommandFailure("\(which.fileName): \(error)") }
+        let n = reference.inputShape(0).reduce(1, *)
+        let inputs: [[Float]] = images.withImages { views in
+            let c = CalibrationInputs(model: which, images: views, detector: faces.detector, landmarker: faces.landmarker, variants: 1)
+            return (0..<c.count).map { i in
+                var x = [Float](repeating: 0, count: n)
+                x.withUnsafeMutableBufferPointer { c.fill(i, $0) }
+                return x
+            }
+        }
+        func error(_ out: [[Float]], _ ref: [[Float]]) -> [Float] {
+            which.detector.map { IntegerAccuracy.anchorErrors($0, out, ref) } ?? IntegerAccuracy.measure(which, out, ref)
+        }
+        func summary(_ e: [[Float]]) -> String {
+            guard let first = e.first else { return "no inputs" }
+            return first.indices.map { f in
+                let v = e.map { $0[f] }.filter { !$0.isNaN }
+                guard !v.isEmpty else { return "figure \(f): none" }
+                let worst = which == .selfieSegmentation || which == .selfieSegmentationLandscape ? v.min()! : v.max()!
+                return "f\(f) worst " + String(cFormat: "%.4f", Double(worst)) + " mean " + String(cFormat: "%.4f", Double(v.reduce(0, +) / Float(v.count)))
+            }.joined(separator: ", ")
+        }
+        func real(_ floats: Set<Int>) throws -> [[Float]] {
+            var t = table
+            t.floatTensors = floats
+            var c = settings(which)
+            c.adopt(t)
+            let integer = try Interpreter(model: bytes, path: .integer, calibration: c)
+            return inputs.indices.map { i in
+                _ = reference.withInput(0) { $0.update(fromContentsOf: inputs[i]) }
+                reference.run()
+                let ref = (0..<reference.outputCount).map { k in reference.withOutput(k) { Array($0) } }
+                _ = integer.withInput(0) { $0.update(fromContentsOf: inputs[i]) }
+                integer.run()
+                return error((0..<integer.outputCount).map { k in integer.withOutput(k) { Array($0) } }, ref)
+            }
+        }
+        let floats = table.floatTensors
+        print("\(which.rawValue): \(inputs.count) calibration inputs, \(floats.count) float operations; figures per anchor (detectors) "
+            + "as f0 = face score Δ, f1 = box Δ px; filters at \(weightBits) bits in the simulation")
+        print("table as shipped: integer " + summary(try real(floats)))
+        print("all integer: integer " + summary(try real([])))
+        let s = try reference.islandSensitivity(inputs: inputs, calibration: calibration, floatTensors: floats,
+                                                trials: floats.sorted(), weightBits: weightBits, error: error)
+        print("table as shipped: simulated " + summary(s.base))
+        for t in s.trials {
+            var rest = floats
+            rest.remove(t.output)
+            print("op \(t.operation) \(t.kind) (tensor \(t.output), int\(t.bits)) in integer: real " + summary(try real(rest))
+                + " | simulated both " + summary(t.both) + " | filter only " + summary(t.weights)
+                + " | activations only " + summary(t.activations))
         }
     }
 

@@ -94,6 +94,36 @@ import Vision
         #expect(!FloatChoice.Search.noWorse([[0.1], [0.4]], than: [[.nan], [0.4]]))
     }
 
+    /// Trimming an existing choice (`--float-trim`): costliest first, each operation goes back to
+    /// integer only while every input's share stays within the margin, and what is kept stays.
+    /// 2 (cost 100) alone would break the margin (0.9) and stays; 1 (cost 50) goes (0.6); then 3
+    /// (cost 5) would break it (0.85 on input 2, with 1 gone) and stays; `keeping` protects 1.
+    @Test func trimmingKeepsTheMargin() throws {
+        let costs: [Int: Double] = [1: 50, 2: 100, 3: 5]
+        let search = FloatChoice.Search(
+            candidates: costs.keys.sorted(), inputCount: 4,
+            shares: { set, indices in
+                indices.map { i in
+                    [0.3 + (set.contains(2) ? 0 : 0.6) + (set.contains(1) ? 0 : 0.3) + (set.contains(3) || i != 2 ? 0 : 0.25)]
+                }
+            },
+            cost: { set in set.reduce(0) { $0 + costs[$1]! } }, byCost: false, margin: 0.8, maxOperations: 4, sample: 2,
+            confirm: 3)
+        let all: Set<Int> = [1, 2, 3]
+        let current = try search.shares(all, Array(0..<4))
+        var order: [Int] = []
+        let r = try search.trim(all, current: current) { event in
+            if case .dropped(let t, _, _) = event { order.append(t) }
+        }
+        #expect(r.chosen == [2, 3], "kept \(r.chosen.sorted())")
+        #expect(r.dropped == [1] && order == [1])
+        #expect(r.shares.allSatisfy { $0[0] <= 0.8 })
+        #expect(r.shares.map { $0[0] } == [0.6, 0.6, 0.6, 0.6])
+        // With 1 kept, 3 alone is not needed (0.55 on input 2).
+        let kept = try search.trim(all, keeping: [1], current: current)
+        #expect(kept.chosen == [1, 2] && kept.dropped == [3], "kept \(kept.chosen.sorted())")
+    }
+
     /// The estimate on the landscape model's rewritten graph: the stem convolution's MACs from
     /// its shapes (256×144×3 input, 3×3 stride 2, 16 outputs); two consecutive operations are one
     /// float run, cheaper than the two runs apart (the value between them is not converted); and

@@ -64,15 +64,7 @@ extension Interpreter {
             return g.outputs.map { o in values(o).map { Array($0) } ?? [] }
         }
 
-        var references: [[[Float]]] = []
-        for input in inputs {
-            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
-                throw .unsupported("an input does not have the model's input size")
-            }
-            _ = withInput(0) { $0.update(fromContentsOf: input) }
-            run()
-            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
-        }
+        let references = try outputs(of: inputs)
         func worst(_ trialOperation: Int) -> Float {
             var e: Float = 0
             for (i, input) in inputs.enumerated() { e = max(e, error(simulate(input, trialOperation: trialOperation), references[i])) }
@@ -86,20 +78,40 @@ extension Interpreter {
         return (worst(-1), operations)
     }
 
+    /// The filter of convolution `op` of `g` (CONV_2D, transpose convolution, depthwise): its first
+    /// index into `g.constants`, its values, channels and channel axis. Nil for other operations.
+    static func filter(of op: Operation, in g: Graph) -> (start: Int, weights: [Float], channels: Int, axis: ChannelWeights.ChannelAxis)? {
+        let axis: ChannelWeights.ChannelAxis
+        switch op.kind {
+        case .conv2D, .transposeConvBias: axis = .outermost
+        case .depthwiseConv2D: axis = .innermost
+        default: return nil
+        }
+        let t = op.inputs[1]
+        guard t >= 0, let start = g.tensors[t].constantOffset else { return nil }
+        return (start, Array(g.constant(t)), axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3], axis)
+    }
+
+    /// This interpreter's outputs on each of `inputs` (the references the simulations are scored against).
+    func outputs(of inputs: [[Float]]) throws(ModelError) -> [[[Float]]] {
+        var references: [[[Float]]] = []
+        for input in inputs {
+            guard input.count == graph.tensors[graph.inputs[0]].elementCount else {
+                throw .unsupported("an input does not have the model's input size")
+            }
+            _ = withInput(0) { $0.update(fromContentsOf: input) }
+            run()
+            references.append((0..<outputCount).map { o in withOutput(o) { Array($0) } })
+        }
+        return references
+    }
+
     /// Every CONV_2D, transpose-convolution and depthwise filter of `g` (or only operation
     /// `onlyOperation`'s) replaced by its int8 per-channel rounding, as the integer path quantises it.
     static func roundWeightsToInt8(_ g: inout Graph, clipSearch: Bool = false, onlyOperation: Int = -1) {
         for (k, op) in g.operations.enumerated() where onlyOperation < 0 || k == onlyOperation {
-            let axis: ChannelWeights.ChannelAxis
-            switch op.kind {
-            case .conv2D, .transposeConvBias: axis = .outermost
-            case .depthwiseConv2D: axis = .innermost
-            default: continue
-            }
-            let t = op.inputs[1]
-            guard let start = g.tensors[t].constantOffset else { continue }
-            let w = Array(g.constant(t))
-            let channels = axis == .outermost ? g.tensors[t].shape[0] : g.tensors[t].shape[3]
+            guard let f = filter(of: op, in: g) else { continue }
+            let (start, w, channels, axis) = (f.start, f.weights, f.channels, f.axis)
             let cw = ChannelWeights(quantizing: w, channels: channels, axis: axis, clipSearch: clipSearch)
             let inner = w.count / channels
             for i in 0..<w.count {

@@ -19,7 +19,8 @@ import NeuralCore
 /// integer, costliest first, wherever the margin holds without them. With `prune`, every chosen
 /// operation (forced ones too) is then taken back, costliest first, wherever no calibration
 /// input's figure gets worse without it (`Search.prune`), whether or not the margin is met;
-/// `startingFrom` prunes an existing choice (a shipped table's) instead of searching.
+/// `startingFrom` prunes an existing choice (a shipped table's) instead of searching; with `trim`,
+/// its operations are first taken back, costliest first, wherever the margin still holds.
 ///
 /// The score of a program is, summed over its figures, the worst plus the mean error as a share of
 /// the bound (for IoU: of `1 − bound`). For the face detectors the figures are taken per anchor
@@ -50,7 +51,7 @@ public struct FloatChoice {
 
     public init(model: CalibrationModel, bytes: [UInt8], table: CalibrationTable, calibration: IntegerCalibration,
                 inputs: CalibrationInputs, margin: Float = 0.8, maxOperations: Int = 8, sample: Int = 12, confirm: Int = 4,
-                kinds: Set<String> = [], byCost: Bool = true, prune: Bool = false, startingFrom start: Set<Int>? = nil,
+                kinds: Set<String> = [], byCost: Bool = true, prune: Bool = false, trim: Bool = false, startingFrom start: Set<Int>? = nil,
                 log: (String) -> Void = { _ in }) throws(ModelError) {
         guard margin > 0 && margin <= 1 else { throw .unsupported("the float-choice margin must be in (0, 1]") }
         guard inputs.count > 0 else { throw .unsupported("choosing float operations needs calibration inputs") }
@@ -140,6 +141,13 @@ public struct FloatChoice {
             result = (none, start, [], [], with)
         } else {
             result = try search.run(forced: Set(forced.map(\.output)), log: report)
+        }
+        if trim && start != nil {
+            // An existing choice taken back while the margin holds (`Search.trim`).
+            let t = try search.trim(result.chosen, current: result.shares, log: report)
+            result.chosen = t.chosen
+            result.dropped += t.dropped
+            result.shares = t.shares
         }
         if prune {
             let p = try search.prune(result.chosen, current: result.shares, log: report)
@@ -359,18 +367,29 @@ extension FloatChoice {
             }
             var dropped: [Int] = []
             if byCost && meets(current) {
-                let optional = chosen.subtracting(forced)
-                for t in optional.sorted(by: { cost(chosen) - cost(chosen.subtracting([$0])) > cost(chosen) - cost(chosen.subtracting([$1])) }) {
-                    let fewer = chosen.subtracting([t])
-                    let e = try shares(fewer, all)
-                    guard meets(e) else { continue }
-                    chosen = fewer
-                    current = e
-                    dropped.append(t)
-                    log(.dropped(t, current, cost(chosen)))
-                }
+                (chosen, dropped, current) = try trim(chosen, keeping: forced, current: current, log: log)
             }
             return (start, chosen, steps, dropped, current)
+        }
+
+        /// The margin's take-back: each operation of `chosen` but `keeping` back to integer, the
+        /// costliest first (cost at the time of the ordering), wherever every figure's worst share
+        /// stays within `margin` without it; `current` are the shares with `chosen`.
+        package func trim(_ chosen: Set<Int>, keeping: Set<Int> = [], current: [[Float]], log: (Event) -> Void = { _ in })
+            throws(ModelError) -> (chosen: Set<Int>, dropped: [Int], shares: [[Float]]) {
+            let all = Array(0..<inputCount)
+            var chosen = chosen, current = current, dropped: [Int] = []
+            let saving = { (t: Int) in cost(chosen) - cost(chosen.subtracting([t])) }
+            for t in chosen.subtracting(keeping).sorted(by: { saving($0) != saving($1) ? saving($0) > saving($1) : $0 < $1 }) {
+                let fewer = chosen.subtracting([t])
+                let e = try shares(fewer, all)
+                guard meets(e) else { continue }
+                chosen = fewer
+                current = e
+                dropped.append(t)
+                log(.dropped(t, current, cost(chosen)))
+            }
+            return (chosen, dropped, current)
         }
 
         /// Whether `e` is no worse than `than` on every input and figure (NaN where `than` has
