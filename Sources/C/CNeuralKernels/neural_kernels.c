@@ -3112,6 +3112,176 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
     }
     return 1;
 }
+
+/* ---- Whole int8 3×3 depthwise layers through `sdot` (booth_depthwise_layer_s8_dot) ----
+ * ARMv8.2 dot product (Cortex-A76). Eight channels and four output pixels of a row (two rows at
+ * stride 1) at a time, one int32 lane per channel, each `sdot` lane summing four taps of one
+ * window column: the column's input rows iy0 ..< iy0 + 4 (stride 1; three rows and a copy of the
+ * third at stride 2) transposed from NHWC to four bytes per channel (`zip1` .16b of two rows
+ * twice, then `zip1`/`zip2` .8h: 3 or 4 loads and 4 zips per column of eight channels), against
+ * the filter column (w0, w1, w2, 0) for output row oy and (0, w0, w1, w2) for row oy + 1, so a
+ * loaded column serves up to three pixels of two rows: per 8 channels × 4 pixels × 2 rows, 6
+ * columns × 8 + 48 `sdot` = 96 instructions before the output stage, against 2 × 94 for the
+ * pairs kernel's two rows (booth_depthwise_layer_s8_pairs). A tap outside the input reads eight
+ * copies of the input zero point, and the accumulator starts at bias − zp·Σw over all nine taps
+ * (as the pairs kernel): the sum is the reference's Σ over the inside taps of (x − zp)·w in
+ * wrapping int32, bit for bit; the fourth lane's filter byte is 0, so what it reads adds 0. An
+ * odd last row at stride 1 and a last partial block are computed again from the row or the
+ * pixels before (the same values). */
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_transpose(int8x8_t a, int8x8_t b, int8x8_t c,
+                                                                               int8x8_t d, int8x16_t *lo,
+                                                                               int8x16_t *hi) {
+    /* The upper halves are never read (zip1 .16b takes the low eight bytes of each). */
+    int16x8_t ab = vreinterpretq_s16_s8(vzip1q_s8(vcombine_s8(a, vdup_n_s8(0)), vcombine_s8(b, vdup_n_s8(0))));
+    int16x8_t cd = vreinterpretq_s16_s8(vzip1q_s8(vcombine_s8(c, vdup_n_s8(0)), vcombine_s8(d, vdup_n_s8(0))));
+    *lo = vreinterpretq_s8_s16(vzip1q_s16(ab, cd));
+    *hi = vreinterpretq_s8_s16(vzip2q_s16(ab, cd));
+}
+
+/* scale4 without the zero point (dwd_group adds it in int16). */
+static inline __attribute__((always_inline)) int32x4_t dwd_scale(int32x4_t v, stage4 s, int shifted) {
+    int32x4_t x = shifted ? vshlq_s32(v, s.left) : v;
+    x = vqrdmulhq_s32(x, s.multiplier);
+    return vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+}
+
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_group(
+    int S, int R, int shifted, int addzp, const int8_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
+    const int8_t *zp8, int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int16x8_t zp16, int8x16_t lo8,
+    int8x16_t hi8, int8_t *out) {
+    enum { J = 3 * 2 + 3 }; /* the most columns under four windows (stride 2) */
+    const int cols = 3 * S + 3, rows = 2 + R;
+
+    const ptrdiff_t row_stride = iw * channels;
+    int8x8_t t[9];
+#pragma GCC unroll 9
+    for (int i = 0; i < 9; i++) t[i] = vmovn_s16(vld1q_s16(wc + i * tap_stride));
+    int8x8_t z = vdup_n_s8(0);
+    /* wv[r][kx]: filter column kx of output row oy + r, channels 0-3 and 4-7. */
+    int8x16_t wv[2][3][2];
+#pragma GCC unroll 3
+    for (int kx = 0; kx < 3; kx++) {
+        dwd_transpose(t[kx], t[3 + kx], t[6 + kx], z, &wv[0][kx][0], &wv[0][kx][1]);
+        if (R == 2) dwd_transpose(z, t[kx], t[3 + kx], t[6 + kx], &wv[1][kx][0], &wv[1][kx][1]);
+    }
+    for (ptrdiff_t oy0 = 0; oy0 < oh; oy0 += R) {
+        ptrdiff_t oy = oy0 + R <= oh ? oy0 : oh - R;
+        ptrdiff_t iy0 = oy * S - pad_top;
+        int rows_inside = iy0 >= 0 && iy0 + rows <= ih;
+        for (ptrdiff_t ob = 0; ob < ow; ob += 4) {
+            ptrdiff_t ox = ob + 4 <= ow ? ob : ow - 4;
+            ptrdiff_t ix0 = ox * S - pad_left;
+            int32x4_t a[2][4][2];
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+                for (int p = 0; p < 4; p++) { a[r][p][0] = start0; a[r][p][1] = start1; }
+            /* Column j (rows x0 ..< x3) into every pixel p whose window column kx = j − S·p it is. */
+#define DWD_COLUMN(j, x0, x1, x2, x3)                                                              \
+    do {                                                                                           \
+        int8x16_t lo_, hi_;                                                                        \
+        dwd_transpose(x0, x1, x2, x3, &lo_, &hi_);                                                 \
+        _Pragma("GCC unroll 4") for (int p = 0; p < 4; p++) {                                      \
+            int kx = (j) - S * p;                                                                  \
+            if (kx < 0 || kx > 2) continue;                                                        \
+            _Pragma("GCC unroll 2") for (int r = 0; r < R; r++) {                                  \
+                a[r][p][0] = vdotq_s32(a[r][p][0], lo_, wv[r][kx][0]);                             \
+                a[r][p][1] = vdotq_s32(a[r][p][1], hi_, wv[r][kx][1]);                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+            if (rows_inside && ix0 >= 0 && ix0 + cols <= iw) {
+                const int8_t *x = input + iy0 * row_stride + ix0 * channels;
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++) {
+                    const int8_t *xj = x + j * channels;
+                    int8x8_t x2 = vld1_s8(xj + 2 * row_stride);
+                    DWD_COLUMN(j, vld1_s8(xj), vld1_s8(xj + row_stride), x2,
+                               R == 2 ? vld1_s8(xj + 3 * row_stride) : x2);
+                }
+            } else {
+                const int8_t *xp[4][J];
+#pragma GCC unroll 4
+                for (int ky = 0; ky < rows; ky++) {
+                    ptrdiff_t iy = iy0 + ky;
+#pragma GCC unroll 9
+                    for (int j = 0; j < cols; j++) {
+                        ptrdiff_t ix = ix0 + j;
+                        int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
+                        xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
+                    }
+                }
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++) {
+                    int8x8_t x2 = vld1_s8(xp[2][j]);
+                    DWD_COLUMN(j, vld1_s8(xp[0][j]), vld1_s8(xp[1][j]), x2, R == 2 ? vld1_s8(xp[3][j]) : x2);
+                }
+            }
+#undef DWD_COLUMN
+            /* Two pixels at a time: the zero point added in int16 (`sqadd`) after the narrow,
+             * then one narrow and clamp of sixteen lanes. clamp(sat8(sat16(sat16(v) + zp))) is
+             * clamp(v + zp): the clamp bounds lie in int8 and |zp| ≤ 128, so where a sat16
+             * changes its value, v + zp lies beyond both bounds on the same side. */
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++) {
+                int8_t *o = out + ((oy + r) * ow + ox) * channels;
+#pragma GCC unroll 2
+                for (int p = 0; p < 4; p += 2) {
+                    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(dwd_scale(a[r][p][0], s0, shifted)),
+                                                   dwd_scale(a[r][p][1], s1, shifted));
+                    int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(dwd_scale(a[r][p + 1][0], s0, shifted)),
+                                                   dwd_scale(a[r][p + 1][1], s1, shifted));
+                    if (addzp) { h0 = vqaddq_s16(h0, zp16); h1 = vqaddq_s16(h1, zp16); }
+                    int8x16_t b = vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo8), hi8);
+                    vst1_s8(o + p * channels, vget_low_s8(b));
+                    vst1_s8(o + (p + 1) * channels, vget_high_s8(b));
+                }
+            }
+        }
+    }
+}
+
+BOOTH_DOTPROD int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                               ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top,
+                                               ptrdiff_t pad_left, ptrdiff_t output_height, ptrdiff_t output_width,
+                                               const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                                               int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    if (k != 3 || (stride != 1 && stride != 2) || channels < 8 || output_width < 4 || output_height < 1 ||
+        zero_point < -128 || zero_point > 127 || stage->zero_point < -128 || stage->zero_point > 127)
+        return 0;
+    int8_t zp8[8];
+    for (int i = 0; i < 8; i++) zp8[i] = (int8_t)zero_point;
+    /* The output zero point (−128...127, added in int16) and the clamp bounds (in int8: the
+     * output stage of an int8 tensor). */
+    int16x8_t zp16 = vdupq_n_s16((int16_t)stage->zero_point);
+    int8x16_t lo8 = vdupq_n_s8((int8_t)stage->minimum), hi8 = vdupq_n_s8((int8_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    /* Two rows at a time at stride 1 (one output row: one). */
+    int two = stride == 1 && output_height >= 2;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+        /* The last group overlaps the one before it when channels are no multiple of 8. */
+        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+        int32x4_t start[2];
+        stage4 s[2];
+        stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
+        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+#define DWD(S, R, SH, ZP)                                                                                        \
+        dwd_group(S, R, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height, \
+                  output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp16, lo8, hi8, out + cc)
+#define DWD_SR(S, R)                                                                                             \
+        do {                                                                                                     \
+            if (shifted) { if (addzp) DWD(S, R, 1, 1); else DWD(S, R, 1, 0); }                                   \
+            else { if (addzp) DWD(S, R, 0, 1); else DWD(S, R, 0, 0); }                                           \
+        } while (0)
+        if (two) DWD_SR(1, 2);
+        else if (stride == 1) DWD_SR(1, 1);
+        else DWD_SR(2, 1);
+#undef DWD_SR
+#undef DWD
+    }
+    return 1;
+}
 #undef CONVERT_BY_FLAGS
 #undef CONVERT_RT
 #undef CONVERT_ZI
@@ -3136,6 +3306,16 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
                                    ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
                                    ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
                                    const booth_output_stage *stage, int8_t *out) {
+    (void)input; (void)input_height; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_top;
+    (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)tap_sums;
+    (void)zero_point; (void)stage; (void)out;
+    return 0;
+}
+int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                 ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                 ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                 ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                 const booth_output_stage *stage, int8_t *out) {
     (void)input; (void)input_height; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_top;
     (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)tap_sums;
     (void)zero_point; (void)stage; (void)out;
