@@ -37,7 +37,7 @@ int booth_cpu_has_dotprod(void) {
 static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifted) {
     int32x4_t x = shifted ? vshlq_s32(acc, s.left) : acc;
     x = vqrdmulhq_s32(x, s.multiplier);
-    x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+    x = vrshlq_s32(fixup_by(x, s.negative_right, shifted), s.negative_right);
     return vaddq_s32(x, zp);
 }
 
@@ -48,7 +48,7 @@ static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifte
     ({                                                                                           \
         int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                      \
         x_ = vqrdmulhq_s32(x_, st.multiplier);                                                   \
-        x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                       \
+        x_ = vrshlq_s32(fixup_by(x_, st.negative_right, shifted), st.negative_right);            \
         addzp ? vaddq_s32(x_, zp) : x_;                                                          \
     })
 
@@ -196,18 +196,18 @@ static inline __attribute__((always_inline)) void requantize_store16(
     }
 }
 
-/* Whether any of sixteen channels has a left shift (OutputStage's are 0...31; most are 0, and
- * the `sshl` by 0 is then left out). Loop-invariant in the callers' row loops. */
-static inline int any_left_shift(const stage4 s[4]) {
-    int32x4_t any = vorrq_s32(vorrq_s32(s[0].left, s[1].left), vorrq_s32(s[2].left, s[3].left));
-    return vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
+/* The `shifted` flag of sixteen channels (general_stage4): whether any has a left shift
+ * (OutputStage's are 0...31; most are 0, and the `sshl` by 0 is then left out) or no right shift
+ * (else the fix-up is one `ssra`). Loop-invariant in the callers' row loops. */
+static inline int general_stage16(const stage4 s[4]) {
+    return general_stage4(s[0]) | general_stage4(s[1]) | general_stage4(s[2]) | general_stage4(s[3]);
 }
 
 /* One row of a 4×16 tile: requantised (unless raw int32) and stored as `kind`. */
 static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4_t c[4], const stage4 s[4], int32x4_t zp,
                                                                int32x4_t lo, int32x4_t hi, char *out, ptrdiff_t valid) {
     if (kind == BOOTH_OUT_INT32) store16(kind, out, c[0], c[1], c[2], c[3], valid);
-    else if (any_left_shift(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
+    else if (general_stage16(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
     else requantize_store16(kind, c[0], c[1], c[2], c[3], s, 0, zp, lo, hi, out, valid);
 }
 
@@ -279,7 +279,7 @@ static inline __attribute__((always_inline)) ptrdiff_t rows4_out(
     int kind, int half, const stage4 *s, int32x4_t zp, int32x4_t lo, int32x4_t hi, char *o, ptrdiff_t o_stride,
     ptrdiff_t valid, int32_t zero_point) {
     int16x8_t lo16 = vcombine_s16(vmovn_s32(lo), vmovn_s32(lo)), hi16 = vcombine_s16(vmovn_s32(hi), vmovn_s32(hi));
-    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    int shifted = general_stage16(s), addzp = zero_point != 0;
     ptrdiff_t r = 0;
 #define RUN(SH, ZP)                                                                                        \
     for (; r + 4 <= rows; r += 4)                                                                           \
@@ -516,7 +516,7 @@ static inline __attribute__((always_inline)) ptrdiff_t mlal_rows4_out(
     const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind, int32_t zero_point) {
     int16x8_t lo16 = vcombine_s16(vmovn_s32(call->lo), vmovn_s32(call->lo));
     int16x8_t hi16 = vcombine_s16(vmovn_s32(call->hi), vmovn_s32(call->hi));
-    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    int shifted = general_stage16(s), addzp = zero_point != 0;
     ptrdiff_t ob = os * (ptrdiff_t)call->esize, r = 0;
 #define RUN(SH, ZP)                                                                                          \
     for (; r + 4 <= rows; r += 4)                                                                             \
@@ -668,7 +668,7 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
         int32x4_t start[4];
         stage4 s[4];
         gemm8_block b = gemm8_block_begin(&call, stage, w, call.k16, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
-        int shifted = kind != BOOTH_OUT_INT32 && any_left_shift(s);
+        int shifted = kind != BOOTH_OUT_INT32 && general_stage16(s);
 #define ROWS(GG, SH, ZP) dot_rows(a, rows, as, k4, b, GG, start, s, &call, os, kind, SH, ZP)
         if (b.valid <= 8) ROWS(2, 1, 1);
         else if (kind == BOOTH_OUT_INT32) ROWS(4, 0, 0);
@@ -794,7 +794,7 @@ static inline __attribute__((always_inline)) void dw3_row(
         const char *p = (const char *)origin + (size_t)cc * esize;
         char *o = (char *)out + (size_t)cc * esize;
         const int16_t *wc = w + cc;
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
         for (int h = 0; h < 2; h++) {
             const char *ph = p + (size_t)(8 * h) * esize;
             char *oh = o + (size_t)(8 * h) * esize;
@@ -872,7 +872,7 @@ static inline __attribute__((always_inline)) void border_row(
             s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
             s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
         }
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
 #define BG(SH, ZP)                                                                                            \
         do {                                                                                                      \
             if (wide && izp == 0) BG_(SH, ZP, 1); else BG_(SH, ZP, 0);                                            \
@@ -1042,7 +1042,7 @@ static inline __attribute__((always_inline)) void dwl_layer(
         int32x4_t start[2];
         stage4 s[2];
         stage_constants(stage, NULL, 0, cc, 2, BOOTH_OUT_INT16, start, s);
-        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
 #define DWL(SH, ZP)                                                                                          \
         dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
                   start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
@@ -1275,7 +1275,9 @@ static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, cons
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
-        int centred = params->zero_point1 == 0 && params->zero_point2 == 0, shifted = params->left_shift != 0;
+        /* `shifted`: scale4's general stage (a left shift, or no right shift). */
+        int centred = params->zero_point1 == 0 && params->zero_point2 == 0;
+        int shifted = params->left_shift != 0 || params->right_shift <= 0;
         int zout = params->output_zero_point == 0;
         if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
         else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
@@ -2902,7 +2904,8 @@ static int elementwise_s8_narrow(const int8_t *a, const int8_t *b, ptrdiff_t cou
         if (p->zero_point1 < INT8_MIN || p->zero_point1 > INT8_MAX || p->zero_point2 < INT8_MIN ||
             p->zero_point2 > INT8_MAX)
             return 0;
-        int shifted = p->left_shift != 0;
+        /* `shifted`: DW_SCALE's general stage (a left shift, or no right shift). */
+        int shifted = p->left_shift != 0 || p->right_shift <= 0;
         int f = splat | shifted << 1 | zout << 2;
         switch (f) {
         case 0: mul_s8(a, b, count, period, p, 0, 0, 0, out); break;
@@ -2977,7 +2980,7 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
         int32x4_t start[4];
         stage4 s[4];
         depthwise_group16(stage, tap_sums, izp, cc, start, s);
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
         for (int h = 0; h < 2; h++) {
             const int8_t *ph = origin + cc + 8 * h;
             int8_t *oh = out + cc + 8 * h;
@@ -3096,7 +3099,7 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
         int32x4_t start[2];
         stage4 s[2];
         stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
-        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
 #define DWL8(S, SH, ZP)                                                                                          \
         dwl8_group(S, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height,  \
                    output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp, lo8, hi8, out + cc)
@@ -3142,7 +3145,7 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_transpose(in
 static inline __attribute__((always_inline)) int32x4_t dwd_scale(int32x4_t v, stage4 s, int shifted) {
     int32x4_t x = shifted ? vshlq_s32(v, s.left) : v;
     x = vqrdmulhq_s32(x, s.multiplier);
-    return vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+    return vrshlq_s32(fixup_by(x, s.negative_right, shifted), s.negative_right);
 }
 
 static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_group(
@@ -3265,7 +3268,7 @@ BOOTH_DOTPROD int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t in
         int32x4_t start[2];
         stage4 s[2];
         stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
-        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
 #define DWD(S, R, SH, ZP)                                                                                        \
         dwd_group(S, R, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height, \
                   output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp16, lo8, hi8, out + cc)
