@@ -1029,6 +1029,18 @@ static inline __attribute__((always_inline)) void dwl_group(
     }
 }
 
+/* Channel group `ch` (of 8) of the whole depthwise layers (dwl_layer, the int8 3×3 layers): its
+ * first channel (the last group overlaps the one before it when channels are no multiple of
+ * 8), accumulator starts and output-stage constants (stage_constants) and `shifted` flag. */
+static inline __attribute__((always_inline)) ptrdiff_t dw8_group_setup(
+    const booth_output_stage *stage, const int32_t *tap_sums, int32_t zero_point, ptrdiff_t ch, ptrdiff_t channels,
+    int kind, int32x4_t start[2], stage4 s[2], int *shifted) {
+    ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+    stage_constants(stage, tap_sums, zero_point, cc, 2, kind, start, s);
+    *shifted = general_stage4(s[0]) | general_stage4(s[1]);
+    return cc;
+}
+
 static inline __attribute__((always_inline)) void dwl_layer(
     int K, int S, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels, ptrdiff_t pad_top,
     ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *w, ptrdiff_t tap_stride,
@@ -1037,12 +1049,10 @@ static inline __attribute__((always_inline)) void dwl_layer(
     int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
     int addzp = stage->zero_point != 0;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-        /* The last group overlaps the one before it when channels are no multiple of 8. */
-        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, NULL, 0, cc, 2, BOOTH_OUT_INT16, start, s);
-        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, NULL, 0, ch, channels, BOOTH_OUT_INT16, start, s, &shifted);
 #define DWL(SH, ZP)                                                                                          \
         dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
                   start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
@@ -3005,6 +3015,26 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
  * starts at bias − zp·Σw over all nine taps, so such a tap adds zp·w − zp·w = 0 and the sum is
  * the reference's Σ over the inside taps of (x − zp)·w (wrapping int32, each product exact): the
  * outputs are bit for bit booth_depthwise_s8_pairs's and booth_depthwise_border_s8's. */
+/* The input columns under a border block of the whole-layer int8 3×3 kernels (dwl8_group,
+ * dwd_group): xp[ky][j] the pixel (iy0 + ky, ix0 + j) for `rows` rows and `cols` columns, or
+ * `zp8` (eight copies of the input zero point) where that lies outside the input. */
+static inline __attribute__((always_inline)) void dw3_border_columns(int rows, int cols, const int8_t *input,
+                                                                     ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+                                                                     ptrdiff_t iy0, ptrdiff_t ix0, const int8_t *zp8,
+                                                                     const int8_t *xp[][9]) {
+    const ptrdiff_t row_stride = iw * channels;
+#pragma GCC unroll 4
+    for (int ky = 0; ky < rows; ky++) {
+        ptrdiff_t iy = iy0 + ky;
+#pragma GCC unroll 9
+        for (int j = 0; j < cols; j++) {
+            ptrdiff_t ix = ix0 + j;
+            int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
+            xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void dwl8_group(
     int S, int shifted, int addzp, const int8_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
     ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
@@ -3054,16 +3084,7 @@ static inline __attribute__((always_inline)) void dwl8_group(
                                 vld1_s8(x + 2 * row_stride + j * channels));
             } else {
                 const int8_t *xp[3][J];
-#pragma GCC unroll 3
-                for (int ky = 0; ky < 3; ky++) {
-                    ptrdiff_t iy = iy0 + ky;
-#pragma GCC unroll 9
-                    for (int j = 0; j < cols; j++) {
-                        ptrdiff_t ix = ix0 + j;
-                        int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
-                        xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
-                    }
-                }
+                dw3_border_columns(3, cols, input, ih, iw, channels, iy0, ix0, zp8, xp);
 #pragma GCC unroll 9
                 for (int j = 0; j < cols; j++)
                     DWL8_COLUMN(j, vld1_s8(xp[0][j]), vld1_s8(xp[1][j]), vld1_s8(xp[2][j]));
@@ -3094,12 +3115,10 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
     int8x8_t lo8 = vdup_n_s8((int8_t)stage->minimum), hi8 = vdup_n_s8((int8_t)stage->maximum);
     int addzp = stage->zero_point != 0;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-        /* The last group overlaps the one before it when channels are no multiple of 8. */
-        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
-        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, tap_sums, zero_point, ch, channels, BOOTH_OUT_INT8, start, s, &shifted);
 #define DWL8(S, SH, ZP)                                                                                          \
         dwl8_group(S, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height,  \
                    output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp, lo8, hi8, out + cc)
@@ -3205,16 +3224,7 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_group(
                 }
             } else {
                 const int8_t *xp[4][J];
-#pragma GCC unroll 4
-                for (int ky = 0; ky < rows; ky++) {
-                    ptrdiff_t iy = iy0 + ky;
-#pragma GCC unroll 9
-                    for (int j = 0; j < cols; j++) {
-                        ptrdiff_t ix = ix0 + j;
-                        int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
-                        xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
-                    }
-                }
+                dw3_border_columns(rows, cols, input, ih, iw, channels, iy0, ix0, zp8, xp);
 #pragma GCC unroll 9
                 for (int j = 0; j < cols; j++) {
                     int8x8_t x2 = vld1_s8(xp[2][j]);
@@ -3263,12 +3273,10 @@ BOOTH_DOTPROD int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t in
     /* Two rows at a time at stride 1 (one output row: one). */
     int two = stride == 1 && output_height >= 2;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-        /* The last group overlaps the one before it when channels are no multiple of 8. */
-        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
-        int shifted = general_stage4(s[0]) | general_stage4(s[1]);
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, tap_sums, zero_point, ch, channels, BOOTH_OUT_INT8, start, s, &shifted);
 #define DWD(S, R, SH, ZP)                                                                                        \
         dwd_group(S, R, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height, \
                   output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp16, lo8, hi8, out + cc)
@@ -3314,15 +3322,15 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
     (void)zero_point; (void)stage; (void)out;
     return 0;
 }
+/* Nothing written, as the pairs layer here. */
 int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
                                  ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
                                  ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
                                  ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
                                  const booth_output_stage *stage, int8_t *out) {
-    (void)input; (void)input_height; (void)input_width; (void)channels; (void)k; (void)stride; (void)pad_top;
-    (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)tap_sums;
-    (void)zero_point; (void)stage; (void)out;
-    return 0;
+    return booth_depthwise_layer_s8_pairs(input, input_height, input_width, channels, k, stride, pad_top, pad_left,
+                                          output_height, output_width, w, tap_stride, tap_sums, zero_point, stage,
+                                          out);
 }
 void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                               ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,
