@@ -197,7 +197,8 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
                     s[j].left = vld1q_s32(stage->left_shift + n0 + 4 * j);
                     s[j].multiplier = vld1q_s32(stage->multiplier + n0 + 4 * j);
                     s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + n0 + 4 * j));
-                    any = vorrq_s32(any, s[j].left);
+                    /* out_row16's general stage: a left shift or a lane without right shift. */
+                    any = vorrq_s32(any, vorrq_s32(s[j].left, vreinterpretq_s32_u32(vceqzq_s32(s[j].negative_right))));
                 }
                 start[j] = vandq_s32(st, vdupq_n_s32(0xFF));
                 start[4 + j] = vshrq_n_s32(st, 8);

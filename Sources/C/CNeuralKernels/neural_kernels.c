@@ -37,7 +37,7 @@ int booth_cpu_has_dotprod(void) {
 static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifted) {
     int32x4_t x = shifted ? vshlq_s32(acc, s.left) : acc;
     x = vqrdmulhq_s32(x, s.multiplier);
-    x = vrshlq_s32(fixup4(x, s.negative_right), s.negative_right);
+    x = vrshlq_s32(fixup_by(x, s.negative_right, shifted), s.negative_right);
     return vaddq_s32(x, zp);
 }
 
@@ -48,7 +48,7 @@ static inline int32x4_t scale4(int32x4_t acc, stage4 s, int32x4_t zp, int shifte
     ({                                                                                           \
         int32x4_t x_ = shifted ? vshlq_s32(v, st.left) : v;                                      \
         x_ = vqrdmulhq_s32(x_, st.multiplier);                                                   \
-        x_ = vrshlq_s32(fixup4(x_, st.negative_right), st.negative_right);                       \
+        x_ = vrshlq_s32(fixup_by(x_, st.negative_right, shifted), st.negative_right);            \
         addzp ? vaddq_s32(x_, zp) : x_;                                                          \
     })
 
@@ -196,18 +196,18 @@ static inline __attribute__((always_inline)) void requantize_store16(
     }
 }
 
-/* Whether any of sixteen channels has a left shift (OutputStage's are 0...31; most are 0, and
- * the `sshl` by 0 is then left out). Loop-invariant in the callers' row loops. */
-static inline int any_left_shift(const stage4 s[4]) {
-    int32x4_t any = vorrq_s32(vorrq_s32(s[0].left, s[1].left), vorrq_s32(s[2].left, s[3].left));
-    return vmaxvq_u32(vreinterpretq_u32_s32(any)) != 0;
+/* The `shifted` flag of sixteen channels (general_stage4): whether any has a left shift
+ * (OutputStage's are 0...31; most are 0, and the `sshl` by 0 is then left out) or no right shift
+ * (else the fix-up is one `ssra`). Loop-invariant in the callers' row loops. */
+static inline int general_stage16(const stage4 s[4]) {
+    return general_stage4(s[0]) | general_stage4(s[1]) | general_stage4(s[2]) | general_stage4(s[3]);
 }
 
 /* One row of a 4×16 tile: requantised (unless raw int32) and stored as `kind`. */
 static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4_t c[4], const stage4 s[4], int32x4_t zp,
                                                                int32x4_t lo, int32x4_t hi, char *out, ptrdiff_t valid) {
     if (kind == BOOTH_OUT_INT32) store16(kind, out, c[0], c[1], c[2], c[3], valid);
-    else if (any_left_shift(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
+    else if (general_stage16(s)) requantize_store16(kind, c[0], c[1], c[2], c[3], s, 1, zp, lo, hi, out, valid);
     else requantize_store16(kind, c[0], c[1], c[2], c[3], s, 0, zp, lo, hi, out, valid);
 }
 
@@ -279,7 +279,7 @@ static inline __attribute__((always_inline)) ptrdiff_t rows4_out(
     int kind, int half, const stage4 *s, int32x4_t zp, int32x4_t lo, int32x4_t hi, char *o, ptrdiff_t o_stride,
     ptrdiff_t valid, int32_t zero_point) {
     int16x8_t lo16 = vcombine_s16(vmovn_s32(lo), vmovn_s32(lo)), hi16 = vcombine_s16(vmovn_s32(hi), vmovn_s32(hi));
-    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    int shifted = general_stage16(s), addzp = zero_point != 0;
     ptrdiff_t r = 0;
 #define RUN(SH, ZP)                                                                                        \
     for (; r + 4 <= rows; r += 4)                                                                           \
@@ -516,7 +516,7 @@ static inline __attribute__((always_inline)) ptrdiff_t mlal_rows4_out(
     const stage4 s[4], const gemm8_call *call, ptrdiff_t os, int kind, int32_t zero_point) {
     int16x8_t lo16 = vcombine_s16(vmovn_s32(call->lo), vmovn_s32(call->lo));
     int16x8_t hi16 = vcombine_s16(vmovn_s32(call->hi), vmovn_s32(call->hi));
-    int shifted = any_left_shift(s), addzp = zero_point != 0;
+    int shifted = general_stage16(s), addzp = zero_point != 0;
     ptrdiff_t ob = os * (ptrdiff_t)call->esize, r = 0;
 #define RUN(SH, ZP)                                                                                          \
     for (; r + 4 <= rows; r += 4)                                                                             \
@@ -668,7 +668,7 @@ static inline __attribute__((always_inline)) BOOTH_DOTPROD void gemm_s8_dot(
         int32x4_t start[4];
         stage4 s[4];
         gemm8_block b = gemm8_block_begin(&call, stage, w, call.k16, channels, row_sums, zero_point, n0, 4, kind, out, start, s);
-        int shifted = kind != BOOTH_OUT_INT32 && any_left_shift(s);
+        int shifted = kind != BOOTH_OUT_INT32 && general_stage16(s);
 #define ROWS(GG, SH, ZP) dot_rows(a, rows, as, k4, b, GG, start, s, &call, os, kind, SH, ZP)
         if (b.valid <= 8) ROWS(2, 1, 1);
         else if (kind == BOOTH_OUT_INT32) ROWS(4, 0, 0);
@@ -794,7 +794,7 @@ static inline __attribute__((always_inline)) void dw3_row(
         const char *p = (const char *)origin + (size_t)cc * esize;
         char *o = (char *)out + (size_t)cc * esize;
         const int16_t *wc = w + cc;
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
         for (int h = 0; h < 2; h++) {
             const char *ph = p + (size_t)(8 * h) * esize;
             char *oh = o + (size_t)(8 * h) * esize;
@@ -872,7 +872,7 @@ static inline __attribute__((always_inline)) void border_row(
             s[j].multiplier = vld1q_s32(stage->multiplier + cc + 4 * j);
             s[j].negative_right = vnegq_s32(vld1q_s32(stage->right_shift + cc + 4 * j));
         }
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
 #define BG(SH, ZP)                                                                                            \
         do {                                                                                                      \
             if (wide && izp == 0) BG_(SH, ZP, 1); else BG_(SH, ZP, 0);                                            \
@@ -1029,6 +1029,18 @@ static inline __attribute__((always_inline)) void dwl_group(
     }
 }
 
+/* Channel group `ch` (of 8) of the whole depthwise layers (dwl_layer, the int8 3×3 layers): its
+ * first channel (the last group overlaps the one before it when channels are no multiple of
+ * 8), accumulator starts and output-stage constants (stage_constants) and `shifted` flag. */
+static inline __attribute__((always_inline)) ptrdiff_t dw8_group_setup(
+    const booth_output_stage *stage, const int32_t *tap_sums, int32_t zero_point, ptrdiff_t ch, ptrdiff_t channels,
+    int kind, int32x4_t start[2], stage4 s[2], int *shifted) {
+    ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
+    stage_constants(stage, tap_sums, zero_point, cc, 2, kind, start, s);
+    *shifted = general_stage4(s[0]) | general_stage4(s[1]);
+    return cc;
+}
+
 static inline __attribute__((always_inline)) void dwl_layer(
     int K, int S, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels, ptrdiff_t pad_top,
     ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *w, ptrdiff_t tap_stride,
@@ -1037,12 +1049,10 @@ static inline __attribute__((always_inline)) void dwl_layer(
     int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
     int addzp = stage->zero_point != 0;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-        /* The last group overlaps the one before it when channels are no multiple of 8. */
-        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, NULL, 0, cc, 2, BOOTH_OUT_INT16, start, s);
-        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, NULL, 0, ch, channels, BOOTH_OUT_INT16, start, s, &shifted);
 #define DWL(SH, ZP)                                                                                          \
         dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
                   start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
@@ -1275,7 +1285,9 @@ static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, cons
 void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdiff_t period,
                            const booth_elementwise *params, int16_t *out) {
     if (params->mul && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
-        int centred = params->zero_point1 == 0 && params->zero_point2 == 0, shifted = params->left_shift != 0;
+        /* `shifted`: scale4's general stage (a left shift, or no right shift). */
+        int centred = params->zero_point1 == 0 && params->zero_point2 == 0;
+        int shifted = params->left_shift != 0 || params->right_shift <= 0;
         int zout = params->output_zero_point == 0;
         if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
         else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
@@ -2902,7 +2914,8 @@ static int elementwise_s8_narrow(const int8_t *a, const int8_t *b, ptrdiff_t cou
         if (p->zero_point1 < INT8_MIN || p->zero_point1 > INT8_MAX || p->zero_point2 < INT8_MIN ||
             p->zero_point2 > INT8_MAX)
             return 0;
-        int shifted = p->left_shift != 0;
+        /* `shifted`: DW_SCALE's general stage (a left shift, or no right shift). */
+        int shifted = p->left_shift != 0 || p->right_shift <= 0;
         int f = splat | shifted << 1 | zout << 2;
         switch (f) {
         case 0: mul_s8(a, b, count, period, p, 0, 0, 0, out); break;
@@ -2977,7 +2990,7 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
         int32x4_t start[4];
         stage4 s[4];
         depthwise_group16(stage, tap_sums, izp, cc, start, s);
-        int shifted = any_left_shift(s);
+        int shifted = general_stage16(s);
         for (int h = 0; h < 2; h++) {
             const int8_t *ph = origin + cc + 8 * h;
             int8_t *oh = out + cc + 8 * h;
@@ -3002,6 +3015,26 @@ void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdif
  * starts at bias − zp·Σw over all nine taps, so such a tap adds zp·w − zp·w = 0 and the sum is
  * the reference's Σ over the inside taps of (x − zp)·w (wrapping int32, each product exact): the
  * outputs are bit for bit booth_depthwise_s8_pairs's and booth_depthwise_border_s8's. */
+/* The input columns under a border block of the whole-layer int8 3×3 kernels (dwl8_group,
+ * dwd_group): xp[ky][j] the pixel (iy0 + ky, ix0 + j) for `rows` rows and `cols` columns, or
+ * `zp8` (eight copies of the input zero point) where that lies outside the input. */
+static inline __attribute__((always_inline)) void dw3_border_columns(int rows, int cols, const int8_t *input,
+                                                                     ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+                                                                     ptrdiff_t iy0, ptrdiff_t ix0, const int8_t *zp8,
+                                                                     const int8_t *xp[][9]) {
+    const ptrdiff_t row_stride = iw * channels;
+#pragma GCC unroll 4
+    for (int ky = 0; ky < rows; ky++) {
+        ptrdiff_t iy = iy0 + ky;
+#pragma GCC unroll 9
+        for (int j = 0; j < cols; j++) {
+            ptrdiff_t ix = ix0 + j;
+            int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
+            xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void dwl8_group(
     int S, int shifted, int addzp, const int8_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
     ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
@@ -3051,16 +3084,7 @@ static inline __attribute__((always_inline)) void dwl8_group(
                                 vld1_s8(x + 2 * row_stride + j * channels));
             } else {
                 const int8_t *xp[3][J];
-#pragma GCC unroll 3
-                for (int ky = 0; ky < 3; ky++) {
-                    ptrdiff_t iy = iy0 + ky;
-#pragma GCC unroll 9
-                    for (int j = 0; j < cols; j++) {
-                        ptrdiff_t ix = ix0 + j;
-                        int inside = iy >= 0 && iy < ih && ix >= 0 && ix < iw;
-                        xp[ky][j] = inside ? input + iy * row_stride + ix * channels : zp8;
-                    }
-                }
+                dw3_border_columns(3, cols, input, ih, iw, channels, iy0, ix0, zp8, xp);
 #pragma GCC unroll 9
                 for (int j = 0; j < cols; j++)
                     DWL8_COLUMN(j, vld1_s8(xp[0][j]), vld1_s8(xp[1][j]), vld1_s8(xp[2][j]));
@@ -3091,12 +3115,10 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
     int8x8_t lo8 = vdup_n_s8((int8_t)stage->minimum), hi8 = vdup_n_s8((int8_t)stage->maximum);
     int addzp = stage->zero_point != 0;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
-        /* The last group overlaps the one before it when channels are no multiple of 8. */
-        ptrdiff_t cc = ch + 8 <= channels ? ch : channels - 8;
         int32x4_t start[2];
         stage4 s[2];
-        stage_constants(stage, tap_sums, zero_point, cc, 2, BOOTH_OUT_INT8, start, s);
-        int shifted = vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(s[0].left, s[1].left))) != 0;
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, tap_sums, zero_point, ch, channels, BOOTH_OUT_INT8, start, s, &shifted);
 #define DWL8(S, SH, ZP)                                                                                          \
         dwl8_group(S, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height,  \
                    output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp, lo8, hi8, out + cc)
@@ -3109,6 +3131,165 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
         else DWL8_S(2);
 #undef DWL8_S
 #undef DWL8
+    }
+    return 1;
+}
+
+/* ---- Whole int8 3×3 depthwise layers through `sdot` (booth_depthwise_layer_s8_dot) ----
+ * ARMv8.2 dot product (Cortex-A76). Eight channels and four output pixels of a row (two rows at
+ * stride 1) at a time, one int32 lane per channel, each `sdot` lane summing four taps of one
+ * window column: the column's input rows iy0 ..< iy0 + 4 (stride 1; three rows and a copy of the
+ * third at stride 2) transposed from NHWC to four bytes per channel (`zip1` .16b of two rows
+ * twice, then `zip1`/`zip2` .8h: 3 or 4 loads and 4 zips per column of eight channels), against
+ * the filter column (w0, w1, w2, 0) for output row oy and (0, w0, w1, w2) for row oy + 1, so a
+ * loaded column serves up to three pixels of two rows: per 8 channels × 4 pixels × 2 rows, 6
+ * columns × 8 + 48 `sdot` = 96 instructions before the output stage, against 2 × 94 for the
+ * pairs kernel's two rows (booth_depthwise_layer_s8_pairs). A tap outside the input reads eight
+ * copies of the input zero point, and the accumulator starts at bias − zp·Σw over all nine taps
+ * (as the pairs kernel): the sum is the reference's Σ over the inside taps of (x − zp)·w in
+ * wrapping int32, bit for bit; the fourth lane's filter byte is 0, so what it reads adds 0. An
+ * odd last row at stride 1 and a last partial block are computed again from the row or the
+ * pixels before (the same values). */
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_transpose(int8x8_t a, int8x8_t b, int8x8_t c,
+                                                                               int8x8_t d, int8x16_t *lo,
+                                                                               int8x16_t *hi) {
+    /* The upper halves are never read (zip1 .16b takes the low eight bytes of each). */
+    int16x8_t ab = vreinterpretq_s16_s8(vzip1q_s8(vcombine_s8(a, vdup_n_s8(0)), vcombine_s8(b, vdup_n_s8(0))));
+    int16x8_t cd = vreinterpretq_s16_s8(vzip1q_s8(vcombine_s8(c, vdup_n_s8(0)), vcombine_s8(d, vdup_n_s8(0))));
+    *lo = vreinterpretq_s8_s16(vzip1q_s16(ab, cd));
+    *hi = vreinterpretq_s8_s16(vzip2q_s16(ab, cd));
+}
+
+/* scale4 without the zero point (dwd_group adds it in int16). */
+static inline __attribute__((always_inline)) int32x4_t dwd_scale(int32x4_t v, stage4 s, int shifted) {
+    int32x4_t x = shifted ? vshlq_s32(v, s.left) : v;
+    x = vqrdmulhq_s32(x, s.multiplier);
+    return vrshlq_s32(fixup_by(x, s.negative_right, shifted), s.negative_right);
+}
+
+static inline __attribute__((always_inline)) BOOTH_DOTPROD void dwd_group(
+    int S, int R, int shifted, int addzp, const int8_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
+    const int8_t *zp8, int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int16x8_t zp16, int8x16_t lo8,
+    int8x16_t hi8, int8_t *out) {
+    enum { J = 3 * 2 + 3 }; /* the most columns under four windows (stride 2) */
+    const int cols = 3 * S + 3, rows = 2 + R;
+
+    const ptrdiff_t row_stride = iw * channels;
+    int8x8_t t[9];
+#pragma GCC unroll 9
+    for (int i = 0; i < 9; i++) t[i] = vmovn_s16(vld1q_s16(wc + i * tap_stride));
+    int8x8_t z = vdup_n_s8(0);
+    /* wv[r][kx]: filter column kx of output row oy + r, channels 0-3 and 4-7. */
+    int8x16_t wv[2][3][2];
+#pragma GCC unroll 3
+    for (int kx = 0; kx < 3; kx++) {
+        dwd_transpose(t[kx], t[3 + kx], t[6 + kx], z, &wv[0][kx][0], &wv[0][kx][1]);
+        if (R == 2) dwd_transpose(z, t[kx], t[3 + kx], t[6 + kx], &wv[1][kx][0], &wv[1][kx][1]);
+    }
+    for (ptrdiff_t oy0 = 0; oy0 < oh; oy0 += R) {
+        ptrdiff_t oy = oy0 + R <= oh ? oy0 : oh - R;
+        ptrdiff_t iy0 = oy * S - pad_top;
+        int rows_inside = iy0 >= 0 && iy0 + rows <= ih;
+        for (ptrdiff_t ob = 0; ob < ow; ob += 4) {
+            ptrdiff_t ox = ob + 4 <= ow ? ob : ow - 4;
+            ptrdiff_t ix0 = ox * S - pad_left;
+            int32x4_t a[2][4][2];
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+                for (int p = 0; p < 4; p++) { a[r][p][0] = start0; a[r][p][1] = start1; }
+            /* Column j (rows x0 ..< x3) into every pixel p whose window column kx = j − S·p it is. */
+#define DWD_COLUMN(j, x0, x1, x2, x3)                                                              \
+    do {                                                                                           \
+        int8x16_t lo_, hi_;                                                                        \
+        dwd_transpose(x0, x1, x2, x3, &lo_, &hi_);                                                 \
+        _Pragma("GCC unroll 4") for (int p = 0; p < 4; p++) {                                      \
+            int kx = (j) - S * p;                                                                  \
+            if (kx < 0 || kx > 2) continue;                                                        \
+            _Pragma("GCC unroll 2") for (int r = 0; r < R; r++) {                                  \
+                a[r][p][0] = vdotq_s32(a[r][p][0], lo_, wv[r][kx][0]);                             \
+                a[r][p][1] = vdotq_s32(a[r][p][1], hi_, wv[r][kx][1]);                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+            if (rows_inside && ix0 >= 0 && ix0 + cols <= iw) {
+                const int8_t *x = input + iy0 * row_stride + ix0 * channels;
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++) {
+                    const int8_t *xj = x + j * channels;
+                    int8x8_t x2 = vld1_s8(xj + 2 * row_stride);
+                    DWD_COLUMN(j, vld1_s8(xj), vld1_s8(xj + row_stride), x2,
+                               R == 2 ? vld1_s8(xj + 3 * row_stride) : x2);
+                }
+            } else {
+                const int8_t *xp[4][J];
+                dw3_border_columns(rows, cols, input, ih, iw, channels, iy0, ix0, zp8, xp);
+#pragma GCC unroll 9
+                for (int j = 0; j < cols; j++) {
+                    int8x8_t x2 = vld1_s8(xp[2][j]);
+                    DWD_COLUMN(j, vld1_s8(xp[0][j]), vld1_s8(xp[1][j]), x2, R == 2 ? vld1_s8(xp[3][j]) : x2);
+                }
+            }
+#undef DWD_COLUMN
+            /* Two pixels at a time: the zero point added in int16 (`sqadd`) after the narrow,
+             * then one narrow and clamp of sixteen lanes. clamp(sat8(sat16(sat16(v) + zp))) is
+             * clamp(v + zp): the clamp bounds lie in int8 and |zp| ≤ 128, so where a sat16
+             * changes its value, v + zp lies beyond both bounds on the same side. */
+#pragma GCC unroll 2
+            for (int r = 0; r < R; r++) {
+                int8_t *o = out + ((oy + r) * ow + ox) * channels;
+#pragma GCC unroll 2
+                for (int p = 0; p < 4; p += 2) {
+                    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(dwd_scale(a[r][p][0], s0, shifted)),
+                                                   dwd_scale(a[r][p][1], s1, shifted));
+                    int16x8_t h1 = vqmovn_high_s32(vqmovn_s32(dwd_scale(a[r][p + 1][0], s0, shifted)),
+                                                   dwd_scale(a[r][p + 1][1], s1, shifted));
+                    if (addzp) { h0 = vqaddq_s16(h0, zp16); h1 = vqaddq_s16(h1, zp16); }
+                    int8x16_t b = vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo8), hi8);
+                    vst1_s8(o + p * channels, vget_low_s8(b));
+                    vst1_s8(o + (p + 1) * channels, vget_high_s8(b));
+                }
+            }
+        }
+    }
+}
+
+BOOTH_DOTPROD int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                               ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top,
+                                               ptrdiff_t pad_left, ptrdiff_t output_height, ptrdiff_t output_width,
+                                               const int16_t *w, ptrdiff_t tap_stride, const int32_t *tap_sums,
+                                               int32_t zero_point, const booth_output_stage *stage, int8_t *out) {
+    if (k != 3 || (stride != 1 && stride != 2) || channels < 8 || output_width < 4 || output_height < 1 ||
+        zero_point < -128 || zero_point > 127 || stage->zero_point < -128 || stage->zero_point > 127)
+        return 0;
+    int8_t zp8[8];
+    for (int i = 0; i < 8; i++) zp8[i] = (int8_t)zero_point;
+    /* The output zero point (−128...127, added in int16) and the clamp bounds (in int8: the
+     * output stage of an int8 tensor). */
+    int16x8_t zp16 = vdupq_n_s16((int16_t)stage->zero_point);
+    int8x16_t lo8 = vdupq_n_s8((int8_t)stage->minimum), hi8 = vdupq_n_s8((int8_t)stage->maximum);
+    int addzp = stage->zero_point != 0;
+    /* Two rows at a time at stride 1 (one output row: one). */
+    int two = stride == 1 && output_height >= 2;
+    for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
+        int32x4_t start[2];
+        stage4 s[2];
+        int shifted;
+        ptrdiff_t cc = dw8_group_setup(stage, tap_sums, zero_point, ch, channels, BOOTH_OUT_INT8, start, s, &shifted);
+#define DWD(S, R, SH, ZP)                                                                                        \
+        dwd_group(S, R, SH, ZP, input + cc, input_height, input_width, channels, pad_top, pad_left, output_height, \
+                  output_width, w + cc, tap_stride, zp8, start[0], start[1], s[0], s[1], zp16, lo8, hi8, out + cc)
+#define DWD_SR(S, R)                                                                                             \
+        do {                                                                                                     \
+            if (shifted) { if (addzp) DWD(S, R, 1, 1); else DWD(S, R, 1, 0); }                                   \
+            else { if (addzp) DWD(S, R, 0, 1); else DWD(S, R, 0, 0); }                                           \
+        } while (0)
+        if (two) DWD_SR(1, 2);
+        else if (stride == 1) DWD_SR(1, 1);
+        else DWD_SR(2, 1);
+#undef DWD_SR
+#undef DWD
     }
     return 1;
 }
@@ -3140,6 +3321,16 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
     (void)pad_left; (void)output_height; (void)output_width; (void)w; (void)tap_stride; (void)tap_sums;
     (void)zero_point; (void)stage; (void)out;
     return 0;
+}
+/* Nothing written, as the pairs layer here. */
+int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                 ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                 ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                 ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                 const booth_output_stage *stage, int8_t *out) {
+    return booth_depthwise_layer_s8_pairs(input, input_height, input_width, channels, k, stride, pad_top, pad_left,
+                                          output_height, output_width, w, tap_stride, tap_sums, zero_point, stage,
+                                          out);
 }
 void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                               ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,

@@ -16,6 +16,20 @@ static inline int32x4_t fixup4(int32x4_t x, int32x4_t negative_right) {
     return vsraq_n_s32(x, vandq_s32(x, negative_right), 31);
 }
 
+/* The output stages' `shifted` flag: 1 (the general stage: `sshl` by the left shifts, `fixup4`)
+ * when some lane has a left shift or no right shift, 0 when every lane has no left shift and a
+ * right shift (OutputStage's are 0...31), where the fix-up is x − 1 for every x < 0: one `ssra`
+ * of x's sign, without the `and` (fixup_by). */
+static inline int general_stage4(stage4 s) {
+    uint32x4_t g = vorrq_u32(vreinterpretq_u32_s32(s.left), vceqzq_s32(s.negative_right));
+    return vmaxvq_u32(g) != 0;
+}
+
+/* fixup4 where `general`, else (every lane shifts right) x + (x >> 31). */
+static inline __attribute__((always_inline)) int32x4_t fixup_by(int32x4_t x, int32x4_t negative_right, int general) {
+    return general ? fixup4(x, negative_right) : vsraq_n_s32(x, x, 31);
+}
+
 /* The first `n` (< 32) bytes of `b0` then `b1` stored at `out` by 16-, 8-, 4-, 2- and 1-byte
  * pieces (no call to memcpy). */
 static inline __attribute__((always_inline)) void store_bytes(void *out, int8x16_t b0, int8x16_t b1, size_t n) {
@@ -40,7 +54,7 @@ static inline __attribute__((always_inline)) void out_row16(
         int32x4x2_t mr_ = vld1q_s32_x2((const int32_t *)(const void *)&s[j].multiplier);        \
         int32x4_t x_ = shifted ? vshlq_s32(v, s[j].left) : v;                                    \
         x_ = vqrdmulhq_s32(x_, mr_.val[0]);                                                      \
-        x_ = vrshlq_s32(fixup4(x_, mr_.val[1]), mr_.val[1]);                                     \
+        x_ = vrshlq_s32(fixup_by(x_, mr_.val[1], shifted), mr_.val[1]);                          \
         addzp ? vaddq_s32(x_, zp) : x_;                                                          \
     })
     int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(SCALE(v0, 0)), SCALE(v1, 1));

@@ -15,7 +15,7 @@ public enum NeuralCoreKernels {
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
          quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
          convert(widen: true), convert(widen: false), depthwiseExtremes,
-         pool16(.max), pool16(.average), mean16, gemm16, depthwise16]
+         pool16(.max), pool16(.average), mean16, gemm16, depthwise16, depthwiseLayer8]
     }
 
     /// Channel counts around the vector widths.
@@ -915,6 +915,74 @@ public enum NeuralCoreKernels {
             return ConformanceInstance(inputs: [input],
                                        outputs: [PlaneShape(width: n, height: 1, bytesPerPixel: widen ? 2 : 1)],
                                        reference: ref, variants: vars)
+        }
+    }
+
+    /// `depthwiseLayer8`'s geometries: (input h, w, stride, pad top, left, bottom, right); negative
+    /// pads mean SAME. Odd and even output heights (the `sdot` layer computes two rows at a time at
+    /// stride 1 and the last odd row again), one output row, four columns and a last partial
+    /// block of four, VALID, odd explicit pads.
+    static let depthwiseLayer8Geometries: [(h: Int, w: Int, s: Int, pt: Int, pl: Int, pb: Int, pr: Int)] = [
+        (7, 9, 1, -1, 0, 0, 0), (8, 4, 1, -1, 0, 0, 0), (1, 6, 1, -1, 0, 0, 0), (5, 11, 1, 0, 0, 0, 0),
+        (10, 13, 2, -1, 0, 0, 0), (9, 9, 2, 1, 1, 1, 1), (12, 10, 1, 2, 1, 0, 2), (3, 20, 1, 1, 1, 1, 1),
+        (2, 8, 2, 0, 0, 1, 1),
+    ]
+
+    /// The int8 3×3 depthwise layers that `booth_depthwise_layer_s8_pairs` (`neon`) and
+    /// `booth_depthwise_layer_s8_dot` (`neon-dot`) run whole: pair-safe filters (−127...127), at
+    /// least sixteen channels, the geometries above; per case one of four output stages: small
+    /// multipliers (every channel shifts right) with output zero point 0 or another; left shifts
+    /// (multipliers 1...1.5, filters −2...2); every other channel without right shift (multipliers
+    /// 0.5...1, no left shift either, filters −2...2; the others 0.05...0.2). The output stages'
+    /// fast path (no `sshl`, the fix-up as one `ssra`) runs only where every channel shifts right.
+    static var depthwiseLayer8: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in [16, 17, 24, 40] {
+            for (i, d) in depthwiseLayer8Geometries.enumerated() {
+                let stageKind = (ch + i) % 4
+                cases.append(ConformanceCase(label: "c\(ch)s\(d.s)_\(d.h)x\(d.w)\(d.pt < 0 ? "same" : "p\(d.pt)\(d.pl)\(d.pb)\(d.pr)")"
+                                                 + ["", "shift", "zp", "noright"][stageKind],
+                                             width: d.w, height: d.h, slack: ch, extra: i * 4 + stageKind))
+            }
+        }
+        return ConformanceKernel(name: "nn.depthwise.layer8", cases: cases,
+                                 benchCase: ConformanceCase(label: "c32s1_32x32same", width: 32, height: 32, slack: 32,
+                                                            extra: 4 * depthwiseLayer8Geometries.count),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.slack, stageKind = c.extra % 4
+            // The bench case: SAME at stride 1 over the case's width and height.
+            let d = c.extra / 4 < depthwiseLayer8Geometries.count ? depthwiseLayer8Geometries[c.extra / 4]
+                : (h: c.height, w: c.width, s: 1, pt: -1, pl: 0, pb: 0, pr: 0)
+            let geo: WindowGeometry
+            if d.pt < 0 {
+                geo = WindowGeometry(inputHeight: d.h, inputWidth: d.w, channels: ch, kernelHeight: 3, kernelWidth: 3,
+                                     strideY: d.s, strideX: d.s, same: true)
+            } else {
+                geo = WindowGeometry(inputHeight: d.h, inputWidth: d.w, channels: ch, kernelHeight: 3, kernelWidth: 3,
+                                     strideY: d.s, strideX: d.s, padTop: d.pt, padLeft: d.pl,
+                                     outputHeight: (d.h + d.pt + d.pb - 3) / d.s + 1,
+                                     outputWidth: (d.w + d.pl + d.pr - 3) / d.s + 1)
+            }
+            let pin = randomQuant(&r)
+            // With multipliers near 1 (a left shift of 1, or no right shift), filters −2...2 keep a
+            // part of the outputs inside the clamp.
+            let large = stageKind == 1 || stageKind == 3
+            let packed = PackedDepthwiseWeights(weights: randomInt8s(9 * ch, in: large ? -2...2 : -127...127, &r),
+                                                kernelHeight: 3, kernelWidth: 3, channels: ch)
+            var multipliers: [FixedMultiplier] = []
+            var bias: [Int32] = []
+            for j in 0..<ch {
+                let m = stageKind == 1 ? Double.random(in: 1.0...1.5, using: &r)
+                    : stageKind == 3 ? (j % 2 == 0 ? Double.random(in: 0.5...0.99, using: &r) : Double.random(in: 0.05...0.2, using: &r))
+                    : Double.random(in: 0.0005...0.02, using: &r)
+                multipliers.append(FixedMultiplier(m))
+                bias.append(Int32.random(in: large ? -100...100 : -3000...3000, using: &r))
+            }
+            let zp = stageKind == 0 ? 0 : Int32.random(in: -10...10, using: &r)
+            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: zp)
+            let input = TestPlane(count: d.h * d.w * ch, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in set.depthwise(UnsafePointer(int8(i[0])), geo, pin.zeroPoint, packed, stage, int8(o[0])) }
+            return ConformanceInstance(inputs: [input], outputs: [int8Output(geo.outputPixels * ch)], reference: ref, variants: vars)
         }
     }
 

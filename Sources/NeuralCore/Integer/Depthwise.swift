@@ -472,6 +472,31 @@ public func depthwiseNEON<E: QuantizedActivation>(
     }
 }
 
+/// `depthwiseNEON` on a CPU with the dot-product extension (`IntegerKernels.neonDot`): the int8 3×3
+/// layers that `booth_depthwise_layer_s8_pairs` takes (stride 1 or 2, pair-safe filters, at least
+/// sixteen channels and four output columns) run whole through `booth_depthwise_layer_s8_dot`
+/// (`sdot`: one int32 lane per channel summing four taps of a window column, two output rows at a
+/// time at stride 1; the same values); every other layer as `depthwiseNEON`.
+public func depthwiseNEONDot<E: QuantizedActivation>(
+    _ input: UnsafePointer<E>, _ g: WindowGeometry, _ inputZeroPoint: Int32,
+    _ weights: PackedDepthwiseWeights, _ stage: OutputStage, _ output: UnsafeMutablePointer<E>
+) {
+    let c = g.channels
+    precondition(weights.channels == c)
+    if E.bitWidth == 8 && c >= 16 && stage.fusedExact && g.kernelHeight == g.kernelWidth && weights.int8Pairs
+        && g.strideX == g.strideY {
+        var neonStage = stage.neonStage
+        let src = UnsafeRawPointer(input).assumingMemoryBound(to: Int8.self)
+        let dst = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Int8.self)
+        if booth_depthwise_layer_s8_dot(src, g.inputHeight, g.inputWidth, c, Int32(g.kernelWidth), g.strideX,
+                                        g.padTop, g.padLeft, g.outputHeight, g.outputWidth, weights.narrow,
+                                        weights.paddedChannels, weights.sums, inputZeroPoint, &neonStage, dst) != 0 {
+            return
+        }
+    }
+    depthwiseNEON(input, g, inputZeroPoint, weights, stage, output)
+}
+
 /// Border pixels `ox0..<ox1` of output row `oy` through `booth_depthwise_border_s8`/`_s16` (the
 /// taps clipped to the input per pixel, `smlal` of x·w and `smlsl` of zp·w: `depthwiseBorderSpan`'s
 /// arithmetic, bit for bit). `depthwiseNEON`'s conditions hold (≥ 16 channels, square filter).

@@ -5,7 +5,7 @@
 public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     public var name: StaticString
     public var gemm: GEMMKernel
-    public let depthwise: DepthwiseKernel<E>
+    public var depthwise: DepthwiseKernel<E>
     public let elementwise: ElementwiseKernel<E>
     public let requantize: RequantizeKernel<E>
     public let pool: PoolKernel<E>
@@ -63,13 +63,15 @@ public enum IntegerKernels {
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
         widthConversion: .neon, islandPReLU: .c, islandConv: .c)
 
-    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot` and the int16
-    /// GEMM through `sdot` (`gemmNEONDot`).
+    /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`, the int16
+    /// GEMM through `sdot` (`gemmNEONDot`) and the int8 3×3 depthwise layers through `sdot`
+    /// (`depthwiseNEONDot`).
     public static let neonDot: IntegerKernelSet = {
         var set = neon
         set.name = "neon-dot"
         set.gemm8 = gemm8Dot
         set.gemm = gemmNEONDot
+        set.depthwise = depthwiseNEONDot
         return set
     }()
 

@@ -285,6 +285,17 @@ int booth_depthwise_layer_s8_pairs(const int8_t *input, ptrdiff_t input_height, 
                                    ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
                                    const booth_output_stage *stage, int8_t *out);
 
+/* booth_depthwise_layer_s8_pairs's layers (the same shapes and filters, the same values) through
+ * `sdot` (ARMv8.2 dot product, Cortex-A76): one int32 lane per channel summing four taps of a
+ * window column, two output rows at a time at stride 1. Returns 0 (nothing written) for any other
+ * shape, 1 when done. On aarch64 only on a CPU with asimddp (booth_cpu_has_dotprod()); elsewhere
+ * it returns 0. */
+int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_width,
+                                 ptrdiff_t channels, int k, ptrdiff_t stride, ptrdiff_t pad_top, ptrdiff_t pad_left,
+                                 ptrdiff_t output_height, ptrdiff_t output_width, const int16_t *w,
+                                 ptrdiff_t tap_stride, const int32_t *tap_sums, int32_t zero_point,
+                                 const booth_output_stage *stage, int8_t *out);
+
 /* PAD of an NHWC tensor along H, W and C with the zero point (`element_size` 1 or 2 bytes): the
  * output filled, then each input pixel's values copied to (top + y, left + x, front). Portable C. */
 void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
