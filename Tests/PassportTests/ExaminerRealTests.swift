@@ -267,6 +267,9 @@ import Vision
         "cmd-without_mask-196.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 8): lip gap "
             + "0.016 against 0.024, slit 0.006, teeth 0.000, mouth evidence 0.93 against 1.7; "
             + "lip aspect 0.40 against 0.47 (session 9)",
+        "cmd-without_mask-39.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 16, held by "
+            + "make_set.py split before any rule ran): lip gap 0.020 against 0.024, slit 0.015 against 0.025, teeth 0.000, "
+            + "lip aspect 0.36 against 0.47, mouth evidence 1.46 against 1.7",
         "ama-train-p48.jpg": "smoke in front of the mouth and chin, no hand or solid object (added in session 14): every cover "
             + "measure reads nothing (cover 0.000, mouth white 0.000, chin white 0.000, sides 0.035, palm 0.000, hand at mouth "
             + "0.000, hand in frame 0.357); the close-up mesh sees the lips through the smoke (mouth mesh 1.000)",
@@ -278,8 +281,9 @@ import Vision
     /// cmd-without_mask-196, lips slightly apart, lip gap 0.016, and max-assets-surprised, a
     /// mouth open inside a white beard, lip gap 0.017, slit 0.004, no teeth, refused by other
     /// rules); 80 % would be 27. 29 of 33 since session 9's `mouth_closed_lip_height` (the outer
-    /// lips' height over the mouth's width), over the bound.
-    static let knownOpenMouthsCaught = 29
+    /// lips' height over the mouth's width), over the bound. 31 of 38 since session 16 added 3 held
+    /// photos with lips apart on neutral faces (253 and 341 caught, 39 missed).
+    static let knownOpenMouthsCaught = 31
 
     /// Rules above 10 % false alarms on the held-out half: the count measured (a ceiling) and why.
     /// None since session 7 (eyes_visible counts the contrast inside the eye openings, head_covering
