@@ -338,22 +338,33 @@ public enum TensorWarp {
             ax = x - fx
             ay = y - fy
             #if arch(arm64)
-            // aarch64: the bytes gathered lane by lane with plain byte stores into 96 bytes of
-            // stack (`QuadLanes.Bytes`), then loaded as byte vectors, widened and converted in
-            // lanes: the same floats as converting each read. Inserting each read into a vector
-            // lane compiles there to a spill of the vector, the byte store and a reload per read
-            // (three memory operations instead of one): 8.99 → 7.27 M instructions of the mesh
-            // warp per frame on cortex-a72 (FrameBench).
-            var q: QuadLanes.Bytes = (SIMD32(), SIMD32(), SIMD32())
-            withUnsafeMutableBytes(of: &q) { raw in
-                let b = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                source.gatherBytes8(fx, fy, into: b)
-                @inline(__always) func lanes(_ n: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-                    (QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n, as: SIMD8<UInt8>.self)),
-                     QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n + 8, as: SIMD8<UInt8>.self)),
-                     QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n + 16, as: SIMD8<UInt8>.self)))
+            if S.readsWords {
+                // aarch64, YCbCr frames (the live mesh warp): `quad8` as on x86-64, its per-lane
+                // word reads one `ld1` lane load each, the offsets in integer lanes without the
+                // checked conversions and multiplies of `gatherBytes`: 7.00 → 4.69 M instructions
+                // of the mesh warp per frame on cortex-a72 (FrameBench), against the byte gather.
+                (p00, p10, p01, p11) = source.quad8(fx, fy)
+            } else {
+                // aarch64: the bytes gathered lane by lane with plain byte stores into 96 bytes of
+                // stack (`QuadLanes.Bytes`), then loaded as byte vectors, widened and converted in
+                // lanes: the same floats as converting each read. Inserting each read into a vector
+                // lane compiles there to a spill of the vector, the byte store and a reload per read
+                // (three memory operations instead of one): 8.99 → 7.27 M instructions of the mesh
+                // warp per frame on cortex-a72 (FrameBench).
+                var q: QuadLanes.Bytes = (SIMD32(), SIMD32(), SIMD32())
+                withUnsafeMutableBytes(of: &q) { raw in
+                    let b = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    for k in 0..<8 {
+                        // Lane by lane: SIMD8<Int32>(fx) is a generic, per-element slow path in Swift 6.3.
+                        source.gatherBytes(Int(fx[k]), Int(fy[k]), lane: k, into: b)
+                    }
+                    @inline(__always) func lanes(_ n: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+                        (QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n, as: SIMD8<UInt8>.self)),
+                         QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n + 8, as: SIMD8<UInt8>.self)),
+                         QuadLanes.floats(raw.loadUnaligned(fromByteOffset: 24 * n + 16, as: SIMD8<UInt8>.self)))
+                    }
+                    p00 = lanes(0); p10 = lanes(1); p01 = lanes(2); p11 = lanes(3)
                 }
-                p00 = lanes(0); p10 = lanes(1); p01 = lanes(2); p11 = lanes(3)
             }
             #else
             // x86-64: `quad8` (RGB and gray: a byte insert per read, which x86 does from memory in
@@ -401,9 +412,6 @@ protocol PixelSource {
     /// `quad`'s channel bytes into lane `k` of `q` (`QuadLanes.Bytes`' layout: byte
     /// `24·neighbour + 8·channel + k`).
     func gatherBytes(_ x: Int, _ y: Int, lane k: Int, into q: UnsafeMutablePointer<UInt8>)
-    /// `gatherBytes` of eight lanes at floored positions `(fx[k], fy[k])`, all with their 2×2
-    /// neighbourhood inside the image (aarch64's read of the neighbours).
-    func gatherBytes8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: UnsafeMutablePointer<UInt8>)
     /// `gather` of eight lanes at floored positions `(fx[k], fy[k])`, all with their 2×2
     /// neighbourhood inside the image.
     func gather8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: inout QuadLanes)
@@ -412,6 +420,9 @@ protocol PixelSource {
     func quad8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>) -> (Lanes3, Lanes3, Lanes3, Lanes3)
     /// The channels of black (a `.zero` border's pixel).
     var black: SIMD3<Float> { get }
+    /// Whether `quad8` reads whole words per lane (YCbCr frames), so aarch64 uses it too: its
+    /// lane loads (`ld1 {v.s}[k]`) are one instruction each there, where the byte gather is not.
+    static var readsWords: Bool { get }
     /// RGB in 0...255 from channels `c`.
     func rgb(_ c: SIMD3<Float>) -> SIMD3<Float>
     /// `rgb` for eight pixels, lane by lane the same operations.
@@ -422,10 +433,7 @@ protocol PixelSource {
 typealias Lanes3 = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
 extension PixelSource {
-    /// Lane by lane (`SIMD8<Int32>(fx)` is a generic, per-element slow path in Swift 6.3).
-    @inline(always) func gatherBytes8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: UnsafeMutablePointer<UInt8>) {
-        for k in 0..<8 { gatherBytes(Int(fx[k]), Int(fy[k]), lane: k, into: q) }
-    }
+    static var readsWords: Bool { false }
 
     /// Lane by lane (`SIMD8<Int32>(fx)` is a generic, per-element slow path in Swift 6.3).
     @inline(always) func gather8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: inout QuadLanes) {
@@ -520,6 +528,7 @@ struct GraySource: PixelSource {
 
 /// Y, Cb, Cr (Cb and Cr of the 2×2 block the pixel is in); converted after interpolation.
 struct YUVSource: PixelSource {
+    static var readsWords: Bool { true }
     let y: Plane, u: Plane, v: Plane
     let chromaStep: Int, vOffset: Int
     let matrix: YCbCrFloat
@@ -553,33 +562,7 @@ struct YUVSource: PixelSource {
         q[8 + k] = u0[c0]; q[32 + k] = u0[c1]; q[56 + k] = u1[c0]; q[80 + k] = u1[c1]
         q[16 + k] = v0[c0]; q[40 + k] = v0[c1]; q[64 + k] = v1[c0]; q[88 + k] = v1[c1]
     }
-    /// `gatherBytes` of eight lanes with every byte offset computed in integer lanes (wrapping
-    /// arithmetic, as `quad8`; the positions are whole, inside the image and below 2^23): per
-    /// lane only the twelve byte loads and stores. Lane by lane through `gatherBytes`, each
-    /// `Int(fx[k])` and every row offset's multiply were checked (a compare and branch each):
-    /// about 90 instructions a lane on aarch64, where the live mesh warp reads this way.
-    @inline(always) func gatherBytes8(_ fx: SIMD8<Float>, _ fy: SIMD8<Float>, into q: UnsafeMutablePointer<UInt8>) {
-        let x = wholeLanes(fx), yy = wholeLanes(fy)
-        let ys = UInt32(truncatingIfNeeded: y.stride), us = UInt32(truncatingIfNeeded: u.stride), vs = UInt32(truncatingIfNeeded: v.stride)
-        let step = UInt32(truncatingIfNeeded: chromaStep)
-        let cy0 = yy &>> 1, cy1 = (yy &+ 1) &>> 1
-        let c0 = (x &>> 1) &* step, d = ((x &+ 1) &>> 1) &* step &- c0
-        let oy = yy &* ys &+ x
-        let ou0 = cy0 &* us &+ c0, ou1 = cy1 &* us &+ c0
-        let ov0 = cy0 &* vs &+ c0, ov1 = cy1 &* vs &+ c0
-        let yb = y.base.assumingMemoryBound(to: UInt8.self), yb1 = yb + y.stride
-        let ub = u.base.assumingMemoryBound(to: UInt8.self), vb = v.base.assumingMemoryBound(to: UInt8.self) + vOffset
-        // Lanes with constant indices (a lane read at a variable index goes through memory).
-        @inline(__always) func lane(_ k: Int) {
-            let a = Int(oy[k]), t0 = Int(ou0[k]), t1 = Int(ou1[k]), w0 = Int(ov0[k]), w1 = Int(ov1[k]), e = Int(d[k])
-            q[k] = yb[a]; q[24 + k] = yb[a &+ 1]; q[48 + k] = yb1[a]; q[72 + k] = yb1[a &+ 1]
-            q[8 + k] = ub[t0]; q[32 + k] = ub[t0 &+ e]; q[56 + k] = ub[t1]; q[80 + k] = ub[t1 &+ e]
-            q[16 + k] = vb[w0]; q[40 + k] = vb[w0 &+ e]; q[64 + k] = vb[w1]; q[88 + k] = vb[w1 &+ e]
-        }
-        lane(0); lane(1); lane(2); lane(3); lane(4); lane(5); lane(6); lane(7)
-    }
-
-    /// x86-64: per lane one 32-bit load per plane row read instead of a byte insert per read (the
+    /// Per lane one 32-bit load per plane row read instead of a byte insert per read (the
     /// lane's two bytes along x are in one word: luma at `a`, `a + 1`; I420 chroma at `c0`,
     /// `c0 + d` with `d` 0 or 1; NV12's U V U V at `c0`), the bytes picked in lanes by masks and
     /// shifts (`d` as a per-lane shift). Reads up to 3 bytes past a lane's last byte, inside the
