@@ -1413,29 +1413,50 @@ INLINE int8_t prelu1(int8_t q, int32_t input_zero_point, int32_t output_zero_poi
     return (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
+/* prelu16's constants: the zero points, the positive multiplier (as float bits for vblendvps), the
+ * rounding constant and the shift. */
+typedef struct prelu_consts {
+    __m256i zpo, zpo16, rnd;
+    __m256 pos;
+    __m128i sh;
+    int32_t round;
+} prelu_consts;
+
+INLINE prelu_consts prelu_consts_init(int32_t output_zero_point, int32_t positive, int32_t shift) {
+    prelu_consts k;
+    k.zpo = _mm256_set1_epi32(output_zero_point);
+    k.zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
+    k.pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
+    k.round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
+    k.rnd = _mm256_set1_epi32(k.round);
+    k.sh = _mm_cvtsi32_si128(shift & 31);
+    return k;
+}
+
+/* prelu16's `narrow` form applies (shift at least 1, zp_out within int8). */
+INLINE int prelu_narrow(int32_t output_zero_point, int32_t shift) {
+    return shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127;
+}
+
 INLINE void prelu_run(const int narrow, const int8_t *in, ptrdiff_t n, ptrdiff_t channels, int32_t input_zero_point,
                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
-    const __m256i zpi = _mm256_set1_epi32(input_zero_point), zpo = _mm256_set1_epi32(output_zero_point);
-    const __m256i zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
-    const __m256 pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
-    const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
-    const __m256i rnd = _mm256_set1_epi32(round);
-    const __m128i sh = _mm_cvtsi32_si128(shift & 31);
+    const __m256i zpi = _mm256_set1_epi32(input_zero_point);
+    const prelu_consts k = prelu_consts_init(output_zero_point, positive, shift);
     ptrdiff_t i = 0, ch = 0;
     for (; i + 16 <= n; i += 16) {
         _mm_storeu_si128((__m128i *)(out + i), prelu16(narrow, _mm_loadu_si128((const __m128i *)(in + i)), negative + ch,
-                                                       zpi, pos, rnd, sh, zpo, zpo16));
+                                                       zpi, k.pos, k.rnd, k.sh, k.zpo, k.zpo16));
         ch += 16;
         while (ch >= channels) ch -= channels;
     }
     for (; i < n; i++)
-        out[i] = prelu1(in[i], input_zero_point, output_zero_point, positive, negative[i % channels], round, shift);
+        out[i] = prelu1(in[i], input_zero_point, output_zero_point, positive, negative[i % channels], k.round, shift);
 }
 
 int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                        int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     const ptrdiff_t n = pixels * channels;
-    if (shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127)
+    if (prelu_narrow(output_zero_point, shift))
         prelu_run(1, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
     else
         prelu_run(0, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
@@ -1455,12 +1476,7 @@ INLINE void add_prelu_run(const int narrow, const int8_t *a, const int8_t *b, pt
     const __m256i s1 = _mm256_set1_epi32(p->scale1), s2 = _mm256_set1_epi32(p->scale2), vc = _mm256_set1_epi32((int32_t)c);
     const __m128i ashift = _mm_cvtsi32_si128(p->shift & 31);
     const __m256i lo = _mm256_set1_epi32(p->minimum - input_zero_point), hi = _mm256_set1_epi32(p->maximum - input_zero_point);
-    const __m256i zpo = _mm256_set1_epi32(output_zero_point);
-    const __m256i zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
-    const __m256 pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
-    const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
-    const __m256i rnd = _mm256_set1_epi32(round);
-    const __m128i sh = _mm_cvtsi32_si128(shift & 31);
+    const prelu_consts k = prelu_consts_init(output_zero_point, positive, shift);
     ptrdiff_t i = 0, ch = 0;
     for (; i + 16 <= count; i += 16) {
         __m256i x[2];
@@ -1469,13 +1485,14 @@ INLINE void add_prelu_run(const int narrow, const int8_t *a, const int8_t *b, pt
                                                _mm256_mullo_epi32(load8_i32(8, b + i + 8 * h), s2));
             x[h] = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(v, vc), ashift), lo), hi);
         }
-        _mm_storeu_si128((__m128i *)(out + i), prelu16_centred(narrow, x[0], x[1], negative + ch, pos, rnd, sh, zpo, zpo16));
+        _mm_storeu_si128((__m128i *)(out + i),
+                         prelu16_centred(narrow, x[0], x[1], negative + ch, k.pos, k.rnd, k.sh, k.zpo, k.zpo16));
         ch += 16;
         while (ch >= channels) ch -= channels;
     }
     for (; i < count; i++)
         out[i] = prelu1((int8_t)add1(p, a[i], b[i]), input_zero_point, output_zero_point, positive,
-                        negative[i % channels], round, shift);
+                        negative[i % channels], k.round, shift);
 }
 
 int booth_x86_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
@@ -1484,7 +1501,7 @@ int booth_x86_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, co
     if (p->mul || (p->shift & 31) < 2 || p->minimum < -128 || p->maximum > 127 || p->minimum > p->maximum ||
         p->output_zero_point != input_zero_point || channels <= 0 || count % channels != 0)
         return 0;
-    if (shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127)
+    if (prelu_narrow(output_zero_point, shift))
         add_prelu_run(1, a, b, count, p, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
     else
         add_prelu_run(0, a, b, count, p, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
