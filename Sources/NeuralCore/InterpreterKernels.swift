@@ -11,6 +11,9 @@ public struct InterpreterKernels: Sendable {
     public var int16: IntegerKernelSetOf<Int16>
     /// The float path's convolutions use their SIMD loops (false: the scalar reference loops).
     public var floatSIMD: Bool
+    /// The integer program runs an int8 ADD and the PRELU that is its only reader as one step
+    /// (`IntegerStep.addPReLU`); false: the two steps (the same bytes; for tests and counts).
+    public var fusesAddPReLU = true
 
     public init(name: StaticString, int8: IntegerKernelSetOf<Int8>, int16: IntegerKernelSetOf<Int16>,
                 floatSIMD: Bool) {

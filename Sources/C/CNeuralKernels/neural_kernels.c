@@ -1312,6 +1312,31 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
+/* booth_prelu_s8's narrow form (prelu_narrow) of sixteen int8 values `q`, the first of the
+ * channel whose negative-side multiplier is neg[0]: x = q − zp_in in int16 (`ssubl`), widened, the
+ * multiplier picked by x's sign, `mul` and the rounding shift (`srshl`), then the output zero
+ * point and the clamp as two saturating narrows around a saturating add. */
+static inline __attribute__((always_inline)) int8x16_t prelu16_narrow(int8x16_t q, int8x16_t zpi8, const int32_t *neg,
+                                                                     int32x4_t pos, int32x4_t sh, int16x8_t zpo) {
+    int16x8_t x0 = vsubl_s8(vget_low_s8(q), vget_low_s8(zpi8)), x1 = vsubl_high_s8(q, zpi8);
+    int32x4_t x[4] = {vmovl_s16(vget_low_s16(x0)), vmovl_high_s16(x0), vmovl_s16(vget_low_s16(x1)), vmovl_high_s16(x1)};
+    int32x4_t v[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        int32x4_t m = vbslq_s32(vcltzq_s32(x[j]), vld1q_s32(neg + 4 * j), pos);
+        v[j] = vrshlq_s32(vmulq_s32(x[j], m), sh);
+    }
+    int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zpo);
+    int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zpo);
+    return vqmovn_high_s16(vqmovn_s16(h0), h1);
+}
+
+/* Where prelu16_narrow gives PReLUParams.scalar's values (booth_prelu_s8's comment). */
+static inline int prelu_narrow(int32_t input_zero_point, int32_t output_zero_point, int32_t shift) {
+    return input_zero_point >= -128 && input_zero_point <= 127 && output_zero_point >= -128 &&
+           output_zero_point <= 128 && shift <= 23;
+}
+
 void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                     int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     ptrdiff_t n = pixels * channels, i = 0, ch = 0;
@@ -1324,23 +1349,11 @@ void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int3
     int8x16_t zpi8 = vdupq_n_s8((int8_t)(input_zero_point < -128 ? -128 : (input_zero_point > 127 ? 127 : input_zero_point)));
     /* ... and while x*m + 2^(shift-1) cannot wrap in int32 (|x*m| < 255 * 2^23; srshl rounds
        without wrapping where the scalar form wraps): shift <= 23. Otherwise the form below. */
-    int narrow = input_zero_point >= -128 && input_zero_point <= 127 && output_zero_point >= -128 &&
-                 output_zero_point <= 128 && shift <= 23;
+    int narrow = prelu_narrow(input_zero_point, output_zero_point, shift);
     int16x8_t zpo = vdupq_n_s16((int16_t)output_zero_point);
     int32x4_t pos = vdupq_n_s32(positive), sh = vdupq_n_s32(-shift);
     for (; narrow && i + 16 <= n; i += 16) {
-        int8x16_t q = vld1q_s8(in + i);
-        int16x8_t x0 = vsubl_s8(vget_low_s8(q), vget_low_s8(zpi8)), x1 = vsubl_high_s8(q, zpi8);
-        int32x4_t x[4] = {vmovl_s16(vget_low_s16(x0)), vmovl_high_s16(x0), vmovl_s16(vget_low_s16(x1)), vmovl_high_s16(x1)};
-        int32x4_t v[4];
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            int32x4_t m = vbslq_s32(vcltzq_s32(x[j]), vld1q_s32(negative + ch + 4 * j), pos);
-            v[j] = vrshlq_s32(vmulq_s32(x[j], m), sh);
-        }
-        int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zpo);
-        int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zpo);
-        vst1q_s8(out + i, vqmovn_high_s16(vqmovn_s16(h0), h1));
+        vst1q_s8(out + i, prelu16_narrow(vld1q_s8(in + i), zpi8, negative + ch, pos, sh, zpo));
         ch += 16;
         if (ch >= channels) { ch -= channels; if (ch >= channels) ch %= channels; }
     }
@@ -2936,6 +2949,74 @@ static int elementwise_s8_narrow(const int8_t *a, const int8_t *b, ptrdiff_t cou
     return 1;
 }
 
+/* ADD then PRELU (booth_add_prelu_s8) on sixteen values: the ADD's zero point is the PRELU's input
+ * zero point (one tensor), so PRELU's x = clamp(t + zp, lo, hi) − zp = clamp(t, lo − zp, hi − zp)
+ * with t = (x1·s1 + x2·s2 + k) >> shift (add16_s8's int32 sum, before its zero point): the int8
+ * value is never formed, only its offset from the zero point, in int32 lanes. Then
+ * x·m = x·positive + min(x, 0)·(negative − positive) (`mul`, `smin`, `mla` in wrapping int32: the
+ * same int32 as x·m, which |x·m| < 255·2^23 keeps from wrapping; no mask copies for `bsl`), the
+ * rounding shift (`srshl`) and prelu16_narrow's zero point and clamp. */
+static inline __attribute__((always_inline)) int8x16_t add_prelu16(int8x16_t x1, int8x16_t x2, int32_t s1, int32_t s2,
+                                                                  int32x4_t k, int32x4_t ashift, int32x4_t lo,
+                                                                  int32x4_t hi, int32_t positive, const int32_t *delta,
+                                                                  int32x4_t sh, int16x8_t zpo) {
+    int16x8_t a0 = vmovl_s8(vget_low_s8(x1)), a1 = vmovl_high_s8(x1);
+    int16x8_t b0 = vmovl_s8(vget_low_s8(x2)), b1 = vmovl_high_s8(x2);
+    int32x4_t v[4];
+    v[0] = vmlaq_n_s32(vmlaq_n_s32(k, vmovl_s16(vget_low_s16(a0)), s1), vmovl_s16(vget_low_s16(b0)), s2);
+    v[1] = vmlaq_n_s32(vmlaq_n_s32(k, vmovl_high_s16(a0), s1), vmovl_high_s16(b0), s2);
+    v[2] = vmlaq_n_s32(vmlaq_n_s32(k, vmovl_s16(vget_low_s16(a1)), s1), vmovl_s16(vget_low_s16(b1)), s2);
+    v[3] = vmlaq_n_s32(vmlaq_n_s32(k, vmovl_high_s16(a1), s1), vmovl_high_s16(b1), s2);
+    int32x4_t zero = vdupq_n_s32(0);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++) {
+        int32x4_t x = vminq_s32(vmaxq_s32(vshlq_s32(v[j], ashift), lo), hi);
+        int32x4_t xm = vmlaq_s32(vmulq_n_s32(x, positive), vminq_s32(x, zero), vld1q_s32(delta + 4 * j));
+        v[j] = vrshlq_s32(xm, sh);
+    }
+    int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zpo);
+    int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zpo);
+    return vqmovn_high_s16(vqmovn_s16(h0), h1);
+}
+
+/* The delta rows add_prelu16 reads, built per call (channels + 16 values) for up to this many
+ * channels; more: the caller's two passes. */
+#define ADD_PRELU_MAX_CHANNELS 256
+
+int booth_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                       ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                       const int32_t *negative, int32_t shift, int8_t *out) {
+    if (p->mul || p->minimum < INT8_MIN || p->maximum > INT8_MAX || p->minimum > p->maximum || channels <= 0 ||
+        channels > ADD_PRELU_MAX_CHANNELS || count % channels != 0 || p->output_zero_point != input_zero_point ||
+        !prelu_narrow(input_zero_point, output_zero_point, shift))
+        return 0;
+    int32_t delta[ADD_PRELU_MAX_CHANNELS + 16];
+    for (ptrdiff_t r = 0; r < channels + 16; r++) delta[r] = (int32_t)((uint32_t)negative[r] - (uint32_t)positive);
+    const int32_t zp = input_zero_point;
+    int32x4_t k = vdupq_n_s32(add_constant(p, 0, 0)), ashift = vdupq_n_s32(-p->shift);
+    int32x4_t lo = vdupq_n_s32(p->minimum - zp), hi = vdupq_n_s32(p->maximum - zp);
+    int32_t s1 = p->scale1, s2 = p->scale2;
+    int16x8_t zpo = vdupq_n_s16((int16_t)output_zero_point);
+    int32x4_t sh = vdupq_n_s32(-shift);
+    ptrdiff_t i = 0, ch = 0;
+    for (; i + 16 <= count; i += 16) {
+        vst1q_s8(out + i, add_prelu16(vld1q_s8(a + i), vld1q_s8(b + i), s1, s2, k, ashift, lo, hi, positive, delta + ch,
+                                      sh, zpo));
+        ch += 16;
+        if (ch >= channels) { ch -= channels; if (ch >= channels) ch %= channels; }
+    }
+    if (i < count) {
+        int8_t ta[16] = {0}, tb[16] = {0}, to[16];
+        ptrdiff_t n = count - i;
+        memcpy(ta, a + i, (size_t)n);
+        memcpy(tb, b + i, (size_t)n);
+        vst1q_s8(to, add_prelu16(vld1q_s8(ta), vld1q_s8(tb), s1, s2, k, ashift, lo, hi, positive, delta + ch, sh, zpo));
+        memcpy(out + i, to, (size_t)n);
+    }
+    return 1;
+}
+#undef ADD_PRELU_MAX_CHANNELS
+
 /* Eight channels of a 3×3 int8 depthwise interior row in int8 products: the nine filters
  * narrowed once to int8 (they are −127...127, so two products x·w sum within int16: |x·w| ≤
  * 128·127), per pixel taps in pairs: `smull` + `smlal` of two taps' int8 lanes into int16, then
@@ -3331,6 +3412,14 @@ int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, pt
     return booth_depthwise_layer_s8_pairs(input, input_height, input_width, channels, k, stride, pad_top, pad_left,
                                           output_height, output_width, w, tap_stride, tap_sums, zero_point, stage,
                                           out);
+}
+/* Nothing written: the caller runs its ADD and PRELU kernels. */
+int booth_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                       ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                       const int32_t *negative, int32_t shift, int8_t *out) {
+    (void)a; (void)b; (void)count; (void)p; (void)channels; (void)input_zero_point; (void)output_zero_point;
+    (void)positive; (void)negative; (void)shift; (void)out;
+    return 0;
 }
 void booth_depthwise_s8_pairs(const int8_t *origin, ptrdiff_t row_stride, ptrdiff_t step, ptrdiff_t pixels,
                               ptrdiff_t channels, int k, const int16_t *w, ptrdiff_t tap_stride,

@@ -1378,47 +1378,133 @@ ptrdiff_t booth_x86_hard_swish_s16(const int16_t *in, ptrdiff_t n, float scale_i
  * int8): |r| ≤ 2^30, so r + zp_out never wraps, and r packed to int16 with saturation, the zero
  * point added with 16-bit saturation and packed to int8 is clamp(r + zp_out, −128, 127); else
  * r + zp_out on 32-bit lanes, clamped by the saturating packs. */
+/* prelu_run's step on sixteen values already centred (x = q − zp, int32, eight per register),
+ * the first of the channel whose negative-side multiplier is neg[0]. */
+INLINE __m128i prelu16_centred(const int narrow, __m256i x0, __m256i x1, const int32_t *neg, __m256 pos, __m256i rnd,
+                               __m128i sh, __m256i zpo, __m256i zpo16) {
+    __m256i v[2];
+    for (int h = 0; h < 2; h++) {
+        const __m256i x = h ? x1 : x0;
+        const __m256i m = _mm256_castps_si256(_mm256_blendv_ps(
+            pos, _mm256_loadu_ps((const float *)(neg + 8 * h)), _mm256_castsi256_ps(x)));
+        v[h] = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh);
+        if (!narrow) v[h] = _mm256_add_epi32(v[h], zpo);
+    }
+    __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+    if (narrow) w = _mm256_adds_epi16(w, zpo16);
+    return _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+}
+
+/* Sixteen int8 values `q` of prelu_run's step. */
+INLINE __m128i prelu16(const int narrow, __m128i q, const int32_t *neg, __m256i zpi, __m256 pos, __m256i rnd, __m128i sh,
+                       __m256i zpo, __m256i zpo16) {
+    return prelu16_centred(narrow, _mm256_sub_epi32(_mm256_cvtepi8_epi32(q), zpi),
+                           _mm256_sub_epi32(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(q, q)), zpi), neg, pos, rnd, sh,
+                           zpo, zpo16);
+}
+
+/* One value of PReLUParams.scalar, `m_negative` its channel's negative-side multiplier. */
+INLINE int8_t prelu1(int8_t q, int32_t input_zero_point, int32_t output_zero_point, int32_t positive, int32_t m_negative,
+                     int32_t round, int32_t shift) {
+    const int32_t x = (int32_t)((uint32_t)q - (uint32_t)input_zero_point);
+    const int32_t m = x >= 0 ? positive : m_negative;
+    const int32_t s = (int32_t)((uint32_t)x * (uint32_t)m + (uint32_t)round) >> (shift & 31);
+    const int32_t v = (int32_t)((uint32_t)s + (uint32_t)output_zero_point);
+    return (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/* prelu16's constants: the zero points, the positive multiplier (as float bits for vblendvps), the
+ * rounding constant and the shift. */
+typedef struct prelu_consts {
+    __m256i zpo, zpo16, rnd;
+    __m256 pos;
+    __m128i sh;
+    int32_t round;
+} prelu_consts;
+
+INLINE prelu_consts prelu_consts_init(int32_t output_zero_point, int32_t positive, int32_t shift) {
+    prelu_consts k;
+    k.zpo = _mm256_set1_epi32(output_zero_point);
+    k.zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
+    k.pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
+    k.round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
+    k.rnd = _mm256_set1_epi32(k.round);
+    k.sh = _mm_cvtsi32_si128(shift & 31);
+    return k;
+}
+
+/* prelu16's `narrow` form applies (shift at least 1, zp_out within int8). */
+INLINE int prelu_narrow(int32_t output_zero_point, int32_t shift) {
+    return shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127;
+}
+
 INLINE void prelu_run(const int narrow, const int8_t *in, ptrdiff_t n, ptrdiff_t channels, int32_t input_zero_point,
                       int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
-    const __m256i zpi = _mm256_set1_epi32(input_zero_point), zpo = _mm256_set1_epi32(output_zero_point);
-    const __m256i zpo16 = _mm256_set1_epi16((int16_t)output_zero_point);
-    const __m256 pos = _mm256_castsi256_ps(_mm256_set1_epi32(positive));
-    const int32_t round = shift > 0 ? (int32_t)(1u << ((shift - 1) & 31)) : 0;
-    const __m256i rnd = _mm256_set1_epi32(round);
-    const __m128i sh = _mm_cvtsi32_si128(shift & 31);
+    const __m256i zpi = _mm256_set1_epi32(input_zero_point);
+    const prelu_consts k = prelu_consts_init(output_zero_point, positive, shift);
     ptrdiff_t i = 0, ch = 0;
     for (; i + 16 <= n; i += 16) {
-        const __m128i q = _mm_loadu_si128((const __m128i *)(in + i));
-        __m256i v[2];
-        for (int h = 0; h < 2; h++) {
-            const __m256i x = _mm256_sub_epi32(_mm256_cvtepi8_epi32(h ? _mm_unpackhi_epi64(q, q) : q), zpi);
-            const __m256i m = _mm256_castps_si256(_mm256_blendv_ps(
-                pos, _mm256_loadu_ps((const float *)(negative + ch + 8 * h)), _mm256_castsi256_ps(x)));
-            v[h] = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, m), rnd), sh);
-            if (!narrow) v[h] = _mm256_add_epi32(v[h], zpo);
-        }
-        __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
-        if (narrow) w = _mm256_adds_epi16(w, zpo16);
-        _mm_storeu_si128((__m128i *)(out + i), _mm_packs_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+        _mm_storeu_si128((__m128i *)(out + i), prelu16(narrow, _mm_loadu_si128((const __m128i *)(in + i)), negative + ch,
+                                                       zpi, k.pos, k.rnd, k.sh, k.zpo, k.zpo16));
         ch += 16;
         while (ch >= channels) ch -= channels;
     }
-    for (; i < n; i++) {
-        const int32_t x = (int32_t)((uint32_t)in[i] - (uint32_t)input_zero_point);
-        const int32_t m = x >= 0 ? positive : negative[i % channels];
-        const int32_t s = (int32_t)((uint32_t)x * (uint32_t)m + (uint32_t)round) >> (shift & 31);
-        const int32_t v = (int32_t)((uint32_t)s + (uint32_t)output_zero_point);
-        out[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
-    }
+    for (; i < n; i++)
+        out[i] = prelu1(in[i], input_zero_point, output_zero_point, positive, negative[i % channels], k.round, shift);
 }
 
 int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                        int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     const ptrdiff_t n = pixels * channels;
-    if (shift >= 1 && shift <= 31 && output_zero_point >= -128 && output_zero_point <= 127)
+    if (prelu_narrow(output_zero_point, shift))
         prelu_run(1, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
     else
         prelu_run(0, in, n, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
+    return 1;
+}
+
+/* ADD then PRELU in one pass (booth_add_prelu_s8's contract, `negative` booth_prelu_s8's rows).
+ * The ADD's output zero point is the PRELU's input one (one tensor), so PRELU's x is
+ * clamp(t, lo − zp, hi − zp) with t = (x1·s1 + x2·s2 + c) >> shift in int32 (add8_narrow16's sums):
+ * the int8 value is never packed and widened again. Then prelu16_centred; the tail one value at a
+ * time (add1, prelu1). */
+INLINE void add_prelu_run(const int narrow, const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                          ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                          const int32_t *negative, int32_t shift, int8_t *out) {
+    const uint32_t c = (uint32_t)p->round - (uint32_t)p->zero_point1 * (uint32_t)p->scale1
+                       - (uint32_t)p->zero_point2 * (uint32_t)p->scale2;
+    const __m256i s1 = _mm256_set1_epi32(p->scale1), s2 = _mm256_set1_epi32(p->scale2), vc = _mm256_set1_epi32((int32_t)c);
+    const __m128i ashift = _mm_cvtsi32_si128(p->shift & 31);
+    const __m256i lo = _mm256_set1_epi32(p->minimum - input_zero_point), hi = _mm256_set1_epi32(p->maximum - input_zero_point);
+    const prelu_consts k = prelu_consts_init(output_zero_point, positive, shift);
+    ptrdiff_t i = 0, ch = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i x[2];
+        for (int h = 0; h < 2; h++) {
+            const __m256i v = _mm256_add_epi32(_mm256_mullo_epi32(load8_i32(8, a + i + 8 * h), s1),
+                                               _mm256_mullo_epi32(load8_i32(8, b + i + 8 * h), s2));
+            x[h] = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(v, vc), ashift), lo), hi);
+        }
+        _mm_storeu_si128((__m128i *)(out + i),
+                         prelu16_centred(narrow, x[0], x[1], negative + ch, k.pos, k.rnd, k.sh, k.zpo, k.zpo16));
+        ch += 16;
+        while (ch >= channels) ch -= channels;
+    }
+    for (; i < count; i++)
+        out[i] = prelu1((int8_t)add1(p, a[i], b[i]), input_zero_point, output_zero_point, positive,
+                        negative[i % channels], k.round, shift);
+}
+
+int booth_x86_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                           ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                           const int32_t *negative, int32_t shift, int8_t *out) {
+    if (p->mul || (p->shift & 31) < 2 || p->minimum < -128 || p->maximum > 127 || p->minimum > p->maximum ||
+        p->output_zero_point != input_zero_point || channels <= 0 || count % channels != 0)
+        return 0;
+    if (prelu_narrow(output_zero_point, shift))
+        add_prelu_run(1, a, b, count, p, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
+    else
+        add_prelu_run(0, a, b, count, p, channels, input_zero_point, output_zero_point, positive, negative, shift, out);
     return 1;
 }
 
@@ -1515,6 +1601,13 @@ int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, i
                        int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out) {
     (void)in; (void)pixels; (void)channels; (void)input_zero_point; (void)output_zero_point; (void)positive;
     (void)negative; (void)shift; (void)out;
+    return 0;
+}
+int booth_x86_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                           ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                           const int32_t *negative, int32_t shift, int8_t *out) {
+    (void)a; (void)b; (void)count; (void)p; (void)channels; (void)input_zero_point; (void)output_zero_point;
+    (void)positive; (void)negative; (void)shift; (void)out;
     return 0;
 }
 

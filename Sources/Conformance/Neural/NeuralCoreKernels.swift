@@ -15,7 +15,7 @@ public enum NeuralCoreKernels {
          floatConvolution(.conv), floatConvolution(.depthwise), floatConvolution(.transpose), floatBinary,
          quantize(int16: false), quantize(int16: true), dequantize(int16: false), dequantize(int16: true),
          convert(widen: true), convert(widen: false), depthwiseExtremes,
-         pool16(.max), pool16(.average), mean16, gemm16, depthwise16, depthwiseLayer8]
+         pool16(.max), pool16(.average), mean16, gemm16, depthwise16, depthwiseLayer8, addPReLU]
     }
 
     /// Channel counts around the vector widths.
@@ -813,6 +813,33 @@ public enum NeuralCoreKernels {
             let input = TestPlane(count: pixels * ch, elementSize: 1, random: &r)
             let (ref, vars) = variants { set, i, o in set.prelu(UnsafePointer(int8(i[0])), pixels, params, int8(o[0])) }
             return ConformanceInstance(inputs: [input], outputs: [int8Output(pixels * ch)], reference: ref, variants: vars)
+        }
+    }
+
+    /// An int8 ADD (no broadcast, any fused activation) and a PRELU of its output in one pass
+    /// (`addThenPReLU`: `booth_add_prelu_s8` on aarch64, `booth_x86_add_prelu_s8` with AVX2),
+    /// against the scalar formulas; the PRELU's input parameters are the ADD's output ones, as in
+    /// the lowering.
+    static var addPReLU: ConformanceKernel {
+        var cases: [ConformanceCase] = []
+        for ch in channelCounts {
+            for pixels in [1, 3] { cases.append(ConformanceCase(label: "c\(ch)p\(pixels)", width: ch, height: pixels)) }
+        }
+        return ConformanceKernel(name: "nn.addPrelu", cases: cases, benchCase: ConformanceCase(label: "c32p128", width: 32, height: 128),
+                                 variantNames: variantNames) { c, r in
+            let ch = c.width, pixels = c.height, count = ch * pixels
+            let p1 = randomQuant(&r), p2 = randomQuant(&r)
+            let sum = QuantParams(scale: max(p1.scale, p2.scale) * Float.random(in: 1...2.5, using: &r),
+                                  zeroPoint: Int32.random(in: -20...20, using: &r))
+            let add = ElementwiseParams(.add, p1, p2, output: sum, activation: randomActivation(&r))
+            let pout = QuantParams(scale: sum.scale * Float.random(in: 0.7...1.5, using: &r), zeroPoint: Int32.random(in: -30...30, using: &r))
+            let prelu = PReLUParams(input: sum, output: pout, alpha: randomFloats(ch, in: -0.5...1.5, &r))
+            let a = TestPlane(count: count, elementSize: 1, random: &r)
+            let b = TestPlane(count: count, elementSize: 1, random: &r)
+            let (ref, vars) = variants { set, i, o in
+                set.addThenPReLU(UnsafePointer(int8(i[0])), UnsafePointer(int8(i[1])), count, add, prelu, int8(o[0]))
+            }
+            return ConformanceInstance(inputs: [a, b], outputs: [int8Output(count)], reference: ref, variants: vars)
         }
     }
 

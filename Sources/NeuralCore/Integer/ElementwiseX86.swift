@@ -25,11 +25,7 @@ public func elementwiseX86<E: QuantizedActivation>(
         elementwiseSIMD(a, b, count, period, params, output)
         return
     }
-    var p = booth_elementwise(
-        zero_point1: params.zeroPoint1, zero_point2: params.zeroPoint2, output_zero_point: params.outputZeroPoint,
-        minimum: params.minimum, maximum: params.maximum, scale1: params.scale1, scale2: params.scale2,
-        round: params.scaleShift > 0 ? 1 &<< (params.scaleShift &- 1) : 0, shift: params.scaleShift,
-        multiplier: m.multiplier, left_shift: m.leftShift, right_shift: m.rightShift, mul: mulApplies ? 1 : 0)
+    var p = params.kernelParams
     let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b), ro = UnsafeMutableRawPointer(output)
     let done = E.bitWidth == 8
         ? booth_x86_add_s8(ra.assumingMemoryBound(to: Int8.self), rb.assumingMemoryBound(to: Int8.self), count, period,

@@ -30,6 +30,9 @@ public struct IntegerKernelSetOf<E: QuantizedActivation>: Sendable {
     /// A float island's last convolution writing its quantised output (`FloatIsland`,
     /// `IslandConvKernel`); nil: the island runs the float convolution and the quantise pass.
     public var islandConv: IslandConvKernel? = nil
+    /// An int8 ADD and the PRELU reading it in one pass (`IntegerStep.addPReLU`); nil: the set's
+    /// `elementwise` then its `prelu` in place.
+    public var addPReLU: AddPReLUKernel? = nil
 }
 
 /// The int8 kernel table.
@@ -41,7 +44,7 @@ public enum IntegerKernels {
         name: "scalar", gemm: gemmScalar, depthwise: depthwiseScalar,
         elementwise: elementwiseScalar, requantize: requantizeScalar, pool: poolScalar,
         mean: meanScalar, lookup: lookupScalar, prelu: preluScalar, resize: resizeBilinearScalar,
-        quantize: quantizeScalar, dequantize: dequantizeScalar, widthConversion: .scalar)
+        quantize: quantizeScalar, dequantize: dequantizeScalar, widthConversion: .scalar, addPReLU: addPReLUScalar)
 
     /// Swift `SIMD` vectors (SSE/AVX2/AVX-512 on x86, NEON on aarch64).
     public static let simd = IntegerKernelSet(
@@ -51,7 +54,7 @@ public enum IntegerKernels {
         quantize: quantizeScalar, dequantize: dequantizeScalar)
 
     /// aarch64: the SIMD set with the C NEON kernels where they exist (`gemmNEON`, `gemm8MLAL`,
-    /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`,
+    /// `depthwiseNEON`, `elementwiseNEON`, `requantizeNEON`, `lookupNEON`, `preluNEON`, `addPReLUNEON`,
     /// `resizeBilinearNEON`, `quantizeNEON`, `dequantizeNEON`, `logisticNEON`, the width
     /// conversions `WidthConversion.neon`; CNeuralKernels) and the pooling, MEAN and float
     /// islands' PRELU edges of neural_glue.c (`poolNEON`, `meanNEON`, `IslandPReLUKernel.c`), and
@@ -61,7 +64,7 @@ public enum IntegerKernels {
         requantize: requantizeNEON, pool: poolNEON, mean: meanNEON, lookup: lookupNEON,
         prelu: preluNEON, resize: resizeBilinearNEON,
         quantize: quantizeNEON, dequantize: dequantizeNEON, gemm8: gemm8MLAL, logistic: logisticNEON,
-        widthConversion: .neon, islandPReLU: .c, islandConv: .c)
+        widthConversion: .neon, islandPReLU: .c, islandConv: .c, addPReLU: addPReLUNEON)
 
     /// aarch64 with the dot-product extension (Cortex-A76): `neon` with `gemm8Dot`, the int16
     /// GEMM through `sdot` (`gemmNEONDot`) and the int8 3×3 depthwise layers through `sdot`
@@ -83,7 +86,7 @@ public enum IntegerKernels {
         name: "avx2", gemm: gemmX86, depthwise: depthwiseX86, elementwise: elementwiseX86,
         requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
         prelu: preluX86, resize: resizeBilinearSIMD,
-        quantize: quantizeX86, dequantize: dequantizeX86)
+        quantize: quantizeX86, dequantize: dequantizeX86, addPReLU: addPReLUX86)
 
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)

@@ -144,6 +144,17 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
 void booth_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                     int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out);
 
+/* ADD (booth_elementwise_s8, `p->mul` 0, b of `count` values) then PRELU (booth_prelu_s8's
+ * parameters, `count` = pixels × `channels`) in one pass: out[i] = prelu(add(a[i], b[i])), the
+ * ADD's clamped value kept in registers (as its offset from the zero point). Returns 0 with nothing
+ * written where the parameters are outside the kernel's exact range (a MUL, ADD bounds outside
+ * int8, an ADD output zero point other than the PRELU's input one, more than 256 channels, PRELU
+ * zero points outside int8 or a shift above 23), and on builds other than aarch64. `out` may
+ * alias `a` or `b`. */
+int booth_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                       ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                       const int32_t *negative, int32_t shift, int8_t *out);
+
 /* out[i] = table[in[i] + 128] (int8, `table`: 256 entries from input −128) with `tbl`/`tbx`. */
 void booth_lookup_s8(const int8_t *in, ptrdiff_t n, const int8_t *table, int8_t *out);
 

@@ -111,6 +111,12 @@ int booth_x86_add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, ptrdi
                       int16_t *out);
 int booth_x86_prelu_s8(const int8_t *in, ptrdiff_t pixels, ptrdiff_t channels, int32_t input_zero_point,
                        int32_t output_zero_point, int32_t positive, const int32_t *negative, int32_t shift, int8_t *out);
+/* booth_add_prelu_s8 with AVX2 (the same values and `negative` rows, any channel count; 0 with
+ * nothing written for a MUL, an ADD shift below 2, ADD bounds outside int8, an ADD output zero
+ * point other than the PRELU's input one, and without AVX2). */
+int booth_x86_add_prelu_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, const booth_elementwise *p,
+                           ptrdiff_t channels, int32_t input_zero_point, int32_t output_zero_point, int32_t positive,
+                           const int32_t *negative, int32_t shift, int8_t *out);
 
 /* HARD_SWISH on the first n / 16 · 16 values, as NeuralCore's hardSwishVector computes a computed
  * table's entries (the table construction's float operations in the same order, so the same

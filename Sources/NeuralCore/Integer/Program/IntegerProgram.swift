@@ -199,6 +199,7 @@ final class IntegerProgram {
         // The steps hold their own packed copies of the weights: the rewritten graph kept for the
         // widths keeps no float constants (the equalised copy of every weight: 4.9 MiB across the
         // kiosk's live models, the mesh's 2.4).
+        if kernels.fusesAddPReLU { (steps, stepTensors) = Self.fusingAddPReLU(steps, stepTensors, g) }
         var slim = widths
         slim.graph.constants = []
         self.widths = slim
@@ -209,6 +210,32 @@ final class IntegerProgram {
         self.steps = steps
         self.stepTensors = stepTensors
         self.islands = islands
+    }
+
+    /// Each int8 ADD step without broadcast followed by the PRELU step reading its output, where
+    /// that PRELU is the tensor's only reader and the tensor no model output, as one
+    /// `IntegerStep.addPReLU` writing the PRELU's output (the ADD's tensor is then never written);
+    /// every other step as it is. `tensors`: the tensor each step writes (`stepTensors`).
+    static func fusingAddPReLU(_ steps: [ProgramStep], _ tensors: [Int], _ g: Graph) -> ([ProgramStep], [Int]) {
+        var readers = [Int](repeating: 0, count: g.tensors.count)
+        for op in g.operations { for t in op.inputs where t >= 0 { readers[t] += 1 } }
+        var fused: [ProgramStep] = [], fusedTensors: [Int] = []
+        var i = 0
+        while i < steps.count {
+            if i + 1 < steps.count, case .int8(.elementwise(let a, let b, let count, let period, let add, let sum)) = steps[i],
+               case .int8(.prelu(let x, let pixels, let p, let out)) = steps[i + 1],
+               add.operation == .add, period == count, Int(bitPattern: x) == Int(bitPattern: sum),
+               pixels * p.channels == count, tensors[i] >= 0, readers[tensors[i]] == 1, !g.outputs.contains(tensors[i]) {
+                fused.append(.int8(.addPReLU(a, b, count, add, p, out)))
+                fusedTensors.append(tensors[i + 1])
+                i += 2
+                continue
+            }
+            fused.append(steps[i])
+            fusedTensors.append(tensors[i])
+            i += 1
+        }
+        return (fused, fusedTensors)
     }
 
     func run() {

@@ -15,6 +15,10 @@ enum IntegerStep<E: QuantizedActivation> {
     case mean(UnsafePointer<E>, Int, Int, MeanParams, UnsafeMutablePointer<E>)
     case lookup(UnsafePointer<E>, Int, LookupTable, UnsafeMutablePointer<E>)
     case prelu(UnsafePointer<Int8>, Int, PReLUParams, UnsafeMutablePointer<Int8>)
+    /// An int8 ADD (no broadcast) and the PRELU that is its only reader, as one pass
+    /// (`AddPReLUKernel`, `IntegerProgram.fusingAddPReLU`): a, b, count, the two parameters, the
+    /// PRELU's output.
+    case addPReLU(UnsafePointer<Int8>, UnsafePointer<Int8>, Int, ElementwiseParams, PReLUParams, UnsafeMutablePointer<Int8>)
     case resize(UnsafePointer<E>, ResizeParams, UnsafeMutablePointer<E>)
     case pad(UnsafePointer<E>, PadSpec, UnsafeMutablePointer<E>)
     /// `outer` rows of `inner` values to rows of `stride` (concatenation part), requantised.
@@ -72,6 +76,8 @@ enum IntegerStep<E: QuantizedActivation> {
             k.lookup(input, count, table, output)
         case .prelu(let input, let pixels, let p, let output):
             k.prelu(input, pixels, p, output)
+        case .addPReLU(let a, let b, let count, let add, let p, let output):
+            k.addThenPReLU(a, b, count, add, p, output)
         case .resize(let input, let p, let output):
             k.resize(input, p, output)
         case .pad(let input, let spec, let output):
