@@ -116,6 +116,36 @@ import Vision
         }
         #expect(differing == 0)
     }
+
+    /// The weights follow `keep` and the limits changed between frames (the stabiliser keeps a
+    /// table of them for the last settings): each frame equals the formula with that frame's
+    /// settings, through the table and through the per-pixel path.
+    @Test func weightsFollowChangedSettings() {
+        let n = 2048
+        let st = TemporalStabilizer(count: n)
+        var g = SeededGenerator(seed: 9)
+        var previous = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+        var previousLuma = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+        var mask = previous, luma = previousLuma
+        st.apply(mask: &mask, luma: &luma)
+        for (keep, motionLimit, changeLimit) in [(160, 24, 128), (90, 24, 128), (90, 10, 60), (90, 200, 200), (160, 24, 128)] {
+            st.keep = keep; st.motionLimit = motionLimit; st.changeLimit = changeLimit
+            let fresh = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+            let l = (0..<n).map { i in UInt8(clamping: Int(previousLuma[i]) + Int.random(in: -40...40, using: &g)) }
+            var p = fresh, lm = l
+            st.apply(mask: &p, luma: &lm)
+            var differing = 0
+            for i in 0..<n {
+                let motion = max(0, motionLimit - abs(Int(l[i]) - Int(previousLuma[i])))
+                let change = max(0, changeLimit - abs(Int(fresh[i]) - Int(previous[i])))
+                let w = keep * motion * change / (motionLimit * changeLimit)
+                let expected = UInt8(truncatingIfNeeded: (w * Int(previous[i]) + (256 - w) * Int(fresh[i]) + 128) >> 8)
+                if p[i] != expected { differing += 1 }
+            }
+            #expect(differing == 0, "keep \(keep), limits \(motionLimit) / \(changeLimit)")
+            previous = p; previousLuma = l
+        }
+    }
 }
 
 @Suite struct GuidedFilterTests {
