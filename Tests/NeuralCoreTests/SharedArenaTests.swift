@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NeuralCore
 import TestSupport
 import Testing
@@ -188,23 +185,27 @@ import Testing
         // huge pages `always`): those count as resident before the still, and
         // `releasePages(notIn:)` rightly keeps them, so release again until the snapshot has none.
         let page = 1 << 16   // past the live claim by more than any page size
-        var before = arena.residency()
+        func residentPastTheClaim() -> [Bool] {
+            arena.withUnsafeMutableBytes { integer, _ in
+                ResidentPages.snapshot(integer.baseAddress! + liveBytes + page, bytes: integer.count - liveBytes - page)
+            }
+        }
+        var before = arena.residency(), residentBefore: [Bool] = []
         for _ in 0..<10 {
             arena.releasePages(from: liveBytes)
             before = arena.residency()
-            let resident = arena.withUnsafeMutableBytes { integer, _ in Self.residentPages(integer[(liveBytes + page)...]) }
-            if resident.allSatisfy({ !$0 }) { break }
+            residentBefore = residentPastTheClaim()
+            if !residentBefore.contains(true) { break }
         }
-        let residentBefore = arena.withUnsafeMutableBytes { integer, _ in Self.residentPages(integer[(liveBytes + page)...]) }
         _ = Self.run(iris, seed: 2)
         _ = Self.run(hand, seed: 3)
-        #expect(arena.withUnsafeMutableBytes { integer, _ in Self.residentPages(integer[(liveBytes + page)...]) }.contains(true),
+        #expect(residentPastTheClaim().contains(true),
                 "the lent models made no page past the live claim resident: the check below would prove nothing")
         arena.releasePages(notIn: before)
         // Only pages that were not resident at the snapshot must come back zeroed (the others are
         // the live programs' to keep; normally there are none, see above).
         let nonZero = arena.withUnsafeMutableBytes { integer, _ -> Int in
-            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let pageSize = ResidentPages.size
             let region = UnsafeMutableRawBufferPointer(rebasing: integer[(liveBytes + page)...])
             let first = (Int(bitPattern: region.baseAddress!) + pageSize - 1) / pageSize * pageSize
                 - Int(bitPattern: region.baseAddress!)
@@ -219,19 +220,6 @@ import Testing
                 "\(residentBefore.filter { $0 }.count) of \(residentBefore.count) pages past the live claim stayed resident after ten releases")
         #expect(nonZero == 0, "bytes the lent models left past the live claim")
         #expect(Self.run(live, seed: 4) == Self.run(own, seed: 4))
-    }
-
-    /// Which whole pages of `bytes` are resident now (`mincore`), in order.
-    static func residentPages(_ bytes: Slice<UnsafeMutableRawBufferPointer>) -> [Bool] {
-        let region = UnsafeMutableRawBufferPointer(rebasing: bytes)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = Int(bitPattern: region.baseAddress!)
-        let first = (start + page - 1) / page * page, end = (start + region.count) / page * page
-        guard end > first else { return [] }
-        var flags = [UInt8](repeating: 0, count: (end - first) / page)
-        let done = flags.withUnsafeMutableBufferPointer { mincore(UnsafeMutableRawPointer(bitPattern: first), end - first, $0.baseAddress!) == 0 }
-        precondition(done, "mincore failed")
-        return flags.map { $0 & 1 != 0 }
     }
 
     @Test("a program larger than the shared arena is refused at load, naming the sizes")

@@ -8,9 +8,9 @@ import Darwin
 /// become zero on the next touch (`madvise(MADV_DONTNEED)`), so they leave resident memory at once
 /// instead of when the buffer is freed. A no-op without a C library (the Embedded aarch64 build of
 /// the cores has no `madvise`).
-enum ResidentPages {
+package enum ResidentPages {
     /// Bytes per page (4096 where there is no C library to ask).
-    static var size: Int {
+    package static var size: Int {
 #if canImport(Glibc) || canImport(Darwin)
         return Int(sysconf(Int32(_SC_PAGESIZE)))
 #else
@@ -20,7 +20,7 @@ enum ResidentPages {
 
     /// Which of the pages that lie wholly inside `start..<start + bytes` are resident, in order
     /// (`mincore`); all false without a C library.
-    static func snapshot(_ start: UnsafeMutableRawPointer, bytes: Int) -> [Bool] {
+    package static func snapshot(_ start: UnsafeMutableRawPointer, bytes: Int) -> [Bool] {
         let page = size
         let first = (Int(bitPattern: start) + page - 1) / page * page
         let end = (Int(bitPattern: start) + bytes) / page * page

@@ -12,9 +12,10 @@ public final class TemporalStabilizer {
     /// The previous mask's weight where nothing changed, Q8 (0…255).
     public var keep: Int = 160
     /// Luma change (0…255) at which the previous mask is ignored.
-    public var motionLimit: Int = 24
+    public var motionLimit: Int = TemporalStabilizer.defaultMotionLimit
     /// Mask change (0…255) at which the previous mask is ignored.
-    public var changeLimit: Int = 128
+    public var changeLimit: Int = TemporalStabilizer.defaultChangeLimit
+    static let defaultMotionLimit = 24, defaultChangeLimit = 128
 
     public let count: Int
     private let previousMask: ScratchBuffer<UInt8>
@@ -33,7 +34,7 @@ public final class TemporalStabilizer {
         // that never runs (the accurate level's, the fast level's general one) takes no memory.
         previousMask = ScratchBuffer(count: count, zeroed: false)
         previousLuma = ScratchBuffer(count: count, zeroed: false)
-        weights = ScratchBuffer(count: (24 + 1) * (128 + 1), zeroed: false)
+        weights = ScratchBuffer(count: (Self.defaultMotionLimit + 1) * (Self.defaultChangeLimit + 1), zeroed: false)
     }
 
     public var byteCount: Int { previousMask.byteCount + previousLuma.byteCount + weights.byteCount }
