@@ -36,6 +36,10 @@ public struct InterpreterKernels: Sendable {
         if features.avx2 {
             sets.append(InterpreterKernels(name: "avx2", int8: IntegerKernels.avx2, int16: IntegerKernels.avx2_16,
                                            floatSIMD: true))
+            if features.avx512vnni {
+                sets.append(InterpreterKernels(name: "avx512", int8: IntegerKernels.avx512, int16: IntegerKernels.avx512_16,
+                                               floatSIMD: true))
+            }
         }
 #endif
         if features.neon {

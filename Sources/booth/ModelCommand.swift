@@ -32,14 +32,15 @@ struct ModelCommand: ParsableCommand {
         return [UInt8](data)
     }
 
-    static func interpreter(_ file: String, _ path: ExecutionPath, scalar: Bool = false) throws -> Interpreter {
+    static func interpreter(_ file: String, _ path: ExecutionPath, scalar: Bool = false,
+                            kernels chosen: InterpreterKernels? = nil) throws -> Interpreter {
         var bytes = try load(file)
         do {
             // The integer path with the model's shipped calibration table, as the product runs it;
             // the file's bytes are released once parsed, as the product's builds do.
             var calibration = IntegerCalibration.unit
             if path == .integer, let table = ModelCalibrations.table(forModel: bytes) { calibration.adopt(table) }
-            return try Interpreter(taking: &bytes, path: path, kernels: scalar ? .scalar : .native, calibration: calibration)
+            return try Interpreter(taking: &bytes, path: path, kernels: chosen ?? (scalar ? .scalar : .native), calibration: calibration)
         } catch {
             throw CommandFailure("\(file): \(error.description)", status: .badInput)
         }
@@ -149,10 +150,20 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Timed runs after warm-up.") var runs: Int = 50
         @Option(help: "Raw float32 input (default: seeded noise in [-1, 1]).") var input: String?
         @Option(help: "Execution path: float or int.") var path: PathOption = .float
+        @Option(help: "Kernel set, one of this CPU's (default: the fastest, as the product runs).") var kernels: String?
 
         func run() throws {
             try OptionCheck.int(runs, "--runs", in: 1...1_000_000)
-            let interpreter = try ModelCommand.interpreter(model, path.path)
+            let sets = InterpreterKernels.all(for: .current)
+            var chosen: InterpreterKernels?
+            if let kernels {
+                guard let set = sets.first(where: { "\($0.name)" == kernels }) else {
+                    throw CommandFailure("--kernels must be one of this CPU's sets: " + sets.map { "\($0.name)" }.joined(separator: ", "),
+                                         status: .badInput)
+                }
+                chosen = set
+            }
+            let interpreter = try ModelCommand.interpreter(model, path.path, kernels: chosen)
             let count = interpreter.inputShape(0).reduce(1, *)
             if let input {
                 guard let data = FileManager.default.contents(atPath: input), data.count == count * 4 else {
@@ -181,7 +192,7 @@ struct ModelCommand: ParsableCommand {
             let median = times[times.count / 2]
             let mean = times.reduce(0, +) / Double(times.count)
             print(Path.lastComponent(model) + String(cFormat: ": median %.3f ms, mean %.3f ms, min %.3f ms over %ld runs", median, mean, times[0], times.count)
-                  + " (\(path.rawValue) path, arena \(interpreter.arenaByteCount) bytes)")
+                  + " (\(path.rawValue) path, \(chosen?.name ?? InterpreterKernels.native.name) kernels, arena \(interpreter.arenaByteCount) bytes)")
         }
     }
 }

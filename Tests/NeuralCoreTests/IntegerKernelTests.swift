@@ -50,7 +50,19 @@ import TestSupport
 
     // MARK: GEMM and convolution
 
-    @Test(arguments: [1, 2, 3, 4, 5, 8, 9, 12, 17, 64])
+    /// Every GEMM this machine runs: each set's, plus on x86-64 the C kernels directly (a native
+    /// AVX-512 build's `avx512` set runs `gemmSIMD`, so `gemmX86VNNI` is only reached from here;
+    /// where the CPU lacks AVX2 or VNNI they fall back to `gemmSIMD`).
+    static var gemmKernels: [(name: String, kernel: GEMMKernel)] {
+        var kernels = IntegerKernels.all.map { (name: "\($0.name)", kernel: $0.gemm) }
+#if arch(x86_64)
+        kernels.append((name: "gemmX86", kernel: gemmX86))
+        kernels.append((name: "gemmX86VNNI", kernel: gemmX86VNNI))
+#endif
+        return kernels
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 8, 9, 12, 17, 25, 64])
     func gemmVariantsAgree(rows: Int) {
         var g = SeededGenerator(seed: 10 + UInt64(rows))
         for n in Self.channelCounts {
@@ -64,19 +76,21 @@ import TestSupport
                     bias: (0..<n).map { _ in Int32.random(in: -5000...5000, using: &g) },
                     multipliers: w.multipliers(inputScale: 0.02, output: outParams),
                     outputZeroPoint: 3, minimum: -120, maximum: 125)
-                let outs = IntTest.eachVariant(rows * n) { set, out in
-                    a.withUnsafeBufferPointer { set.gemm($0.baseAddress!, rows, packed, .int8(out, rowStride: n, stage: stage)) }
-                }
-                #expect(outs[0] == outs[1], "rows \(rows) n \(n) k \(k)")
-                var raw: [[Int32]] = []
-                for set in IntegerKernels.all {
+                var outs: [[Int8]] = [], raw: [[Int32]] = []
+                for (name, gemm) in Self.gemmKernels {
+                    var o8 = [Int8](repeating: 0x55, count: rows * n)
                     var o = [Int32](repeating: 0, count: rows * n)
                     a.withUnsafeBufferPointer { ap in
-                        o.withUnsafeMutableBufferPointer { set.gemm(ap.baseAddress!, rows, packed, .int32($0.baseAddress!, rowStride: n)) }
+                        o8.withUnsafeMutableBufferPointer { gemm(ap.baseAddress!, rows, packed, .int8($0.baseAddress!, rowStride: n, stage: stage)) }
+                        o.withUnsafeMutableBufferPointer { gemm(ap.baseAddress!, rows, packed, .int32($0.baseAddress!, rowStride: n)) }
                     }
+                    if let first = outs.first {
+                        #expect(o8 == first, "\(name): rows \(rows) n \(n) k \(k)")
+                        #expect(o == raw[0], "\(name) int32: rows \(rows) n \(n) k \(k)")
+                    }
+                    outs.append(o8)
                     raw.append(o)
                 }
-                #expect(raw[0] == raw[1])
                 // The scalar reference is the exact integer dot product.
                 for r in 0..<rows {
                     for c in 0..<n {
@@ -120,7 +134,7 @@ import TestSupport
                 let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: zp,
                                         minimum: minimum, maximum: maximum)
                 var outs: [[Int32]] = []
-                for kernel in [gemmScalar, gemmSIMD] as [GEMMKernel] {
+                for (_, kernel) in [(name: "scalar", kernel: gemmScalar as GEMMKernel)] + Self.gemmKernels {
                     a.withUnsafeBufferPointer { ap in
                         if sixteen {
                             var o = [Int16](repeating: 0x5555, count: rows * n)
@@ -133,7 +147,9 @@ import TestSupport
                         }
                     }
                 }
-                #expect(outs[0] == outs[1], "trial \(trial) n \(n) int16 \(sixteen)")
+                for (i, o) in outs.enumerated() {
+                    #expect(o == outs[0], "\(i == 0 ? "scalar" : Self.gemmKernels[i - 1].name): trial \(trial) n \(n) int16 \(sixteen)")
+                }
                 // The scalar reference is MultiplyByQuantizedMultiplier of the exact accumulator.
                 for r in 0..<rows {
                     for c in 0..<n {

@@ -24,6 +24,13 @@ import Testing
         let haswell = CPUFeatures(neon: false, dotProduct: false, avx2: true)
         #expect(InterpreterKernels.all(for: haswell).map { Self.name($0.name) } == ["scalar", "simd", "avx2"])
         #expect(Self.name(InterpreterKernels.best(for: haswell).int16.name) == "avx2_16")
+        // AVX-512 VNNI is probed at run time: a haswell build on such a CPU adds the `avx512` set.
+        let vnni = CPUFeatures(neon: false, dotProduct: false, avx2: true, avx512vnni: true)
+        #expect(InterpreterKernels.all(for: vnni).map { Self.name($0.name) } == ["scalar", "simd", "avx2", "avx512"])
+        #expect(Self.name(InterpreterKernels.best(for: vnni).int8.name) == "avx512")
+        #expect(Self.name(InterpreterKernels.best(for: vnni).int16.name) == "avx512_16")
+        // Without the C kernels (no AVX2 in the build) VNNI alone adds nothing.
+        #expect(!CPUFeatures(neon: false, dotProduct: false, avx2: false, avx512vnni: true).avx512vnni)
 #endif
     }
 

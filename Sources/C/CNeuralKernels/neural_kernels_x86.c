@@ -188,6 +188,166 @@ int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, co
     return 1;
 }
 
+/* MARK: AVX-512 float convolution
+ *
+ * booth_x86_conv_f32 with zmm registers on CPUs that have AVX-512 (booth_x86_has_avx512vnni: the
+ * one AVX-512 level Booth probes for), whatever the build's target: tiles of up to 12 pixels ×
+ * 32 channels (24 zmm accumulators of 32), the same packing (`ocp` a multiple of 8, so a last
+ * group of 8 channels is a masked load), and the same fused multiply-adds in the same order per
+ * output (bias, then tap by tap, input channel ascending), the same clamp (maxps/minps operand
+ * order): the same bits as the AVX2 kernel and the scalar reference. */
+#define F512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define F512_INLINE static inline __attribute__((always_inline)) F512_TARGET
+
+enum { F512_TILE = 12 };
+
+/* Lanes of the channel group at o (16 channels, fewer at the end of `count`). */
+F512_INLINE __mmask16 f512_lanes(ptrdiff_t count, ptrdiff_t o) {
+    const ptrdiff_t rest = count - o;
+    return rest >= 16 ? (__mmask16)0xFFFF : rest <= 0 ? (__mmask16)0 : (__mmask16)((1u << rest) - 1);
+}
+
+F512_INLINE void f512_fma_run(const int P, const int NC, __m512 acc[F512_TILE][2], const float *const px[F512_TILE],
+                              const float *w, ptrdiff_t n, ptrdiff_t ocp, __mmask16 m0, __mmask16 m1) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const __m512 w0 = _mm512_maskz_loadu_ps(m0, w);
+        const __m512 w1 = NC > 1 ? _mm512_maskz_loadu_ps(m1, w + 16) : w0;
+        for (int j = 0; j < P; j++) {
+            const __m512 x = _mm512_set1_ps(px[j][i]);
+            acc[j][0] = _mm512_fmadd_ps(x, w0, acc[j][0]);
+            if (NC > 1) acc[j][1] = _mm512_fmadd_ps(x, w1, acc[j][1]);
+        }
+        w += ocp;
+    }
+}
+
+F512_INLINE void f512_start(const int P, const int NC, __m512 acc[F512_TILE][2], const float *bias, __mmask16 m0,
+                            __mmask16 m1) {
+    const __m512 b0 = _mm512_maskz_loadu_ps(m0, bias);
+    const __m512 b1 = NC > 1 ? _mm512_maskz_loadu_ps(m1, bias + 16) : b0;
+    for (int j = 0; j < P; j++) {
+        acc[j][0] = b0;
+        acc[j][1] = b1;
+    }
+}
+
+F512_INLINE void f512_store(const int P, const int NC, __m512 acc[F512_TILE][2], float *out, ptrdiff_t out_c, ptrdiff_t o,
+                            __m512 lo, __m512 hi) {
+    const __mmask16 s0 = f512_lanes(out_c, o), s1 = f512_lanes(out_c, o + 16);
+    for (int j = 0; j < P; j++) {
+        _mm512_mask_storeu_ps(out + j * out_c + o, s0, _mm512_min_ps(hi, _mm512_max_ps(lo, acc[j][0])));
+        if (NC > 1) _mm512_mask_storeu_ps(out + j * out_c + o + 16, s1, _mm512_min_ps(hi, _mm512_max_ps(lo, acc[j][1])));
+    }
+}
+
+F512_INLINE void f512_pw_tile(const int P, const int NC, const float *in, ptrdiff_t in_c, const float *w, const float *bias,
+                              float *out, ptrdiff_t out_c, ptrdiff_t ocp, ptrdiff_t o, __m512 lo, __m512 hi) {
+    __m512 acc[F512_TILE][2];
+    const float *px[F512_TILE];
+    const __mmask16 m0 = f512_lanes(ocp, o), m1 = f512_lanes(ocp, o + 16);
+    for (int j = 0; j < P; j++) px[j] = in + j * in_c;
+    f512_start(P, NC, acc, bias + o, m0, m1);
+    f512_fma_run(P, NC, acc, px, w + o, in_c, ocp, m0, m1);
+    f512_store(P, NC, acc, out, out_c, o, lo, hi);
+}
+
+F512_INLINE void f512_conv_tile(const int P, const int NC, const booth_fconv *d, const float *in_n, ptrdiff_t y0, ptrdiff_t x0,
+                                const int checked, const float *w, const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o,
+                                __m512 lo, __m512 hi) {
+    __m512 acc[F512_TILE][2];
+    const ptrdiff_t in_c = d->in_c;
+    const __mmask16 m0 = f512_lanes(ocp, o), m1 = f512_lanes(ocp, o + 16);
+    f512_start(P, NC, acc, bias + o, m0, m1);
+    for (ptrdiff_t ky = 0; ky < d->k_h; ky++) {
+        const ptrdiff_t iy = y0 + ky * d->dilation_h;
+        if (iy < 0 || iy >= d->in_h) continue;
+        const float *row = in_n + iy * d->in_w * in_c;
+        for (ptrdiff_t kx = 0; kx < d->k_w; kx++) {
+            const float *px[F512_TILE];
+            if (checked) {  /* one pixel, taps outside the input skipped */
+                const ptrdiff_t ix = x0 + kx * d->dilation_w;
+                if (ix < 0 || ix >= d->in_w) continue;
+                px[0] = row + ix * in_c;
+            } else {
+                for (int j = 0; j < P; j++) px[j] = row + (x0 + j * d->stride_w + kx * d->dilation_w) * in_c;
+            }
+            f512_fma_run(P, NC, acc, px, w + (ky * d->k_w + kx) * in_c * ocp + o, in_c, ocp, m0, m1);
+        }
+    }
+    f512_store(P, NC, acc, out, d->out_c, o, lo, hi);
+}
+
+/* Every channel group (32, then 16 or 8 if left) of P pixels. */
+#define F512_GROUPS(CALL)                                          \
+    for (ptrdiff_t o = 0; o < ocp; o += 32) {                      \
+        if (o + 16 < ocp) { const int NC = 2; CALL; }              \
+        else { const int NC = 1; CALL; }                           \
+    }
+
+F512_TARGET static void f512_pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t in_c, const float *w, const float *bias,
+                                    float *out, ptrdiff_t out_c, ptrdiff_t ocp, __m512 lo, __m512 hi) {
+    ptrdiff_t p = 0;
+    for (; p + 12 <= pixels; p += 12)
+        F512_GROUPS(f512_pw_tile(12, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+    if (p + 8 <= pixels) {
+        F512_GROUPS(f512_pw_tile(8, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+        p += 8;
+    }
+    if (p + 4 <= pixels) {
+        F512_GROUPS(f512_pw_tile(4, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+        p += 4;
+    }
+    if (p + 2 <= pixels) {
+        F512_GROUPS(f512_pw_tile(2, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+        p += 2;
+    }
+    if (p < pixels) F512_GROUPS(f512_pw_tile(1, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
+}
+
+F512_TARGET static void f512_conv(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out,
+                                  ptrdiff_t ocp) {
+    const __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);
+    if (d->k_h == 1 && d->k_w == 1 && d->stride_h == 1 && d->stride_w == 1 && d->pad_top == 0 && d->pad_left == 0) {
+        f512_pw_run(in, d->batch * d->in_h * d->in_w, d->in_c, w, bias, out, d->out_c, ocp, lo, hi);
+        return;
+    }
+    const ptrdiff_t sx = d->stride_w, out_w = d->out_w, out_c = d->out_c;
+    ptrdiff_t first, end;
+    interior_columns(d, &first, &end);
+    for (ptrdiff_t n = 0; n < d->batch; n++) {
+        const float *in_n = in + n * d->in_h * d->in_w * d->in_c;
+        for (ptrdiff_t oy = 0; oy < d->out_h; oy++) {
+            const ptrdiff_t y0 = oy * d->stride_h - d->pad_top;
+            float *row_out = out + (n * d->out_h + oy) * out_w * out_c;
+            ptrdiff_t ox = 0;
+            for (; ox < first; ox++)
+                F512_GROUPS(f512_conv_tile(1, NC, d, in_n, y0, ox * sx - d->pad_left, 1, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+            for (; ox + 12 <= end; ox += 12)
+                F512_GROUPS(f512_conv_tile(12, NC, d, in_n, y0, ox * sx - d->pad_left, 0, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+            if (ox + 8 <= end) {
+                F512_GROUPS(f512_conv_tile(8, NC, d, in_n, y0, ox * sx - d->pad_left, 0, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+                ox += 8;
+            }
+            if (ox + 4 <= end) {
+                F512_GROUPS(f512_conv_tile(4, NC, d, in_n, y0, ox * sx - d->pad_left, 0, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+                ox += 4;
+            }
+            if (ox + 2 <= end) {
+                F512_GROUPS(f512_conv_tile(2, NC, d, in_n, y0, ox * sx - d->pad_left, 0, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+                ox += 2;
+            }
+            for (; ox < out_w; ox++)
+                F512_GROUPS(f512_conv_tile(1, NC, d, in_n, y0, ox * sx - d->pad_left, 1, w, bias, row_out + ox * out_c, ocp, o, lo, hi))
+        }
+    }
+}
+
+int booth_x86_conv_f32_avx512(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    if (!booth_x86_has_avx512vnni()) return 0;
+    f512_conv(d, in, w, bias, out, (d->out_c + 7) & ~(ptrdiff_t)7);
+    return 1;
+}
+
 /* Transposed convolution: at most this many taps (the scratch is on the stack). */
 enum { MAX_TAPS = 64 };
 
@@ -615,6 +775,166 @@ int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, con
         break;
     default: gemm_kind(BOOTH_OUT_INT32, 0, a, rows, a_stride, w, channels, stage, out, out_stride); break;
     }
+    return 1;
+}
+
+/* MARK: AVX-512 VNNI GEMM
+ *
+ * The same GEMM for CPUs with AVX-512 VNNI (Ice Lake, Zen 4 and newer), chosen at run time
+ * (booth_x86_has_avx512vnni, from CPUID through __builtin_cpu_supports, which also checks that
+ * the OS saves the zmm state), so a haswell build uses it too, as XNNPACK picks its microkernels.
+ * One zmm accumulator holds a row's 16 channels: `vpdpwssd` adds both products of a pair into each
+ * int32 lane, the same wrapping sum as the AVX2 kernel's vpmaddwd + vpaddd (the one pair whose
+ * product sum overflows, (−32768)² · 2, wraps the same way in both). The packed weights are the
+ * AVX2 kernel's: per pair 32 int16, channels 0–7 then 8–15, which is one 64-byte load in lane
+ * order. Up to 12 rows a tile (12 accumulators of 32 zmm registers); each row's broadcast pair is
+ * an embedded {1to16} memory operand. The output stage is the AVX2 one on the two ymm halves. */
+#define VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define VNNI_INLINE static inline __attribute__((always_inline)) VNNI_TARGET
+
+enum { VNNI_TILE = 12 };
+
+/* A 16-channel block's output stage in zmm lanes (channels in order): the AVX2 stage's arithmetic
+ * with AVX-512's 64-bit arithmetic shift (vpsravq) and a mask blend for the rounding constant by
+ * y's sign. Even lanes of the 64-bit halves hold channels 0, 2, …, odd ones 1, 3, … (moved into
+ * the low dwords by vpshufd $0xF5). */
+typedef struct vnni_stage {
+    __m512i mult_e, mult_o, left, rpos_e, rneg_e, rpos_o, rneg_o, shift_e, shift_o, zp, lo, hi;
+    int has_left;
+} vnni_stage;
+
+VNNI_TARGET static void vnni_stage_init(vnni_stage *v, const booth_output_stage *st, ptrdiff_t c0, int has_left) {
+    const __m512i k31 = _mm512_set1_epi32(31), zero = _mm512_setzero_si512();
+    const __m512i m = _mm512_loadu_si512((const void *)(st->multiplier + c0));
+    v->mult_e = m;
+    v->mult_o = _mm512_shuffle_epi32(m, 0xF5);
+    v->left = _mm512_and_si512(_mm512_loadu_si512((const void *)(st->left_shift + c0)), k31);
+    v->has_left = has_left;
+    const __m512i e = _mm512_and_si512(_mm512_loadu_si512((const void *)(st->right_shift + c0)), k31);
+    const __m512i low = _mm512_set1_epi64(0xFFFFFFFF);
+    const __m512i ee = _mm512_and_si512(e, low), eo = _mm512_srli_epi64(e, 32);
+    const __m512i base = _mm512_set1_epi64((int64_t)1 << 30), neg = _mm512_set1_epi64((int64_t)1 << 31);
+    const __m512i one = _mm512_set1_epi64(1), k30 = _mm512_set1_epi64(30), k31_64 = _mm512_set1_epi64(31);
+    /* round = 2^30 + (e ≥ 1 ? 2^(30+e) : 0), neg = e ≥ 1 ? 2^31 : 0, shift 31 + e. */
+    const __mmask8 nz_e = _mm512_cmpneq_epi64_mask(ee, zero), nz_o = _mm512_cmpneq_epi64_mask(eo, zero);
+    const __m512i round_e = _mm512_mask_add_epi64(base, nz_e, base, _mm512_sllv_epi64(one, _mm512_add_epi64(ee, k30)));
+    const __m512i round_o = _mm512_mask_add_epi64(base, nz_o, base, _mm512_sllv_epi64(one, _mm512_add_epi64(eo, k30)));
+    v->rpos_e = round_e;
+    v->rpos_o = round_o;
+    v->rneg_e = _mm512_mask_sub_epi64(round_e, nz_e, round_e, neg);
+    v->rneg_o = _mm512_mask_sub_epi64(round_o, nz_o, round_o, neg);
+    v->shift_e = _mm512_add_epi64(ee, k31_64);
+    v->shift_o = _mm512_add_epi64(eo, k31_64);
+    v->zp = _mm512_set1_epi32(st->zero_point);
+    v->lo = _mm512_set1_epi32(st->minimum);
+    v->hi = _mm512_set1_epi32(st->maximum);
+}
+
+/* Sixteen accumulators (holding the bias) requantised, plus the zero point, clamped. */
+VNNI_INLINE __m512i vnni_requantize(__m512i x, const vnni_stage *v) {
+    if (v->has_left) x = _mm512_sllv_epi32(x, v->left);
+    const __m512i ye = _mm512_mul_epi32(x, v->mult_e);
+    const __m512i yo = _mm512_mul_epi32(_mm512_shuffle_epi32(x, 0xF5), v->mult_o);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i te = _mm512_srav_epi64(
+        _mm512_add_epi64(ye, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(ye, zero), v->rpos_e, v->rneg_e)), v->shift_e);
+    const __m512i to = _mm512_srav_epi64(
+        _mm512_add_epi64(yo, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(yo, zero), v->rpos_o, v->rneg_o)), v->shift_o);
+    const __m512i r = _mm512_mask_blend_epi32(0xAAAA, te, _mm512_slli_epi64(to, 32));
+    return _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, v->zp), v->lo), v->hi);
+}
+
+/* Row j's 16 channels (`valid` of them) stored at dst: raw int32, or requantised and narrowed
+ * (values already within the output type, so the saturating vpmovsd{w,b} only narrow). */
+VNNI_INLINE void vnni_store(const int kind, const vnni_stage *v, ptrdiff_t valid, __m512i acc, void *dst) {
+    const __mmask16 m = valid >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << valid) - 1);
+    if (kind == BOOTH_OUT_INT32) {
+        _mm512_mask_storeu_epi32(dst, m, acc);
+        return;
+    }
+    const __m512i r = vnni_requantize(acc, v);
+    if (kind == BOOTH_OUT_INT16) _mm256_mask_storeu_epi16(dst, m, _mm512_cvtsepi32_epi16(r));
+    else _mm_mask_storeu_epi8(dst, m, _mm512_cvtsepi32_epi8(r));
+}
+
+VNNI_INLINE void vnni_rows(const int P, const int kind, const vnni_stage *v, ptrdiff_t valid, const int16_t *a,
+                           ptrdiff_t a_stride, ptrdiff_t pairs, const int16_t *w, __m512i start, char *out,
+                           ptrdiff_t row_bytes) {
+    __m512i acc[VNNI_TILE];
+    for (int j = 0; j < P; j++) acc[j] = start;
+#pragma clang loop unroll(disable)
+    for (ptrdiff_t p = 0; p < pairs; p++) {
+        const __m512i wv = _mm512_loadu_si512((const void *)(w + p * 32));
+        for (int j = 0; j < P; j++) {
+            int32_t pair;
+            __builtin_memcpy(&pair, a + j * a_stride + 2 * p, 4);
+            acc[j] = _mm512_dpwssd_epi32(acc[j], _mm512_set1_epi32(pair), wv);
+        }
+    }
+    for (int j = 0; j < P; j++) vnni_store(kind, v, valid, acc[j], out + j * row_bytes);
+}
+
+VNNI_INLINE void vnni_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
+                           ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t out_stride) {
+    const ptrdiff_t pairs = a_stride / 2, blocks = (channels + 15) / 16;
+    const ptrdiff_t elem = out_kind == BOOTH_OUT_INT8 ? 1 : out_kind == BOOTH_OUT_INT16 ? 2 : 4;
+    const ptrdiff_t row_bytes = out_stride * elem;
+    int has_left = 0;
+    if (out_kind != BOOTH_OUT_INT32)
+        for (ptrdiff_t c = 0; c < blocks * 16; c++)
+            if (stage->left_shift[c] != 0) has_left = 1;
+    vnni_stage v;
+    for (ptrdiff_t b = 0; b < blocks; b++) {
+        const int16_t *wb = w + b * a_stride * 16;
+        const ptrdiff_t left = channels - b * 16, valid = left < 16 ? left : 16;
+        __m512i s = _mm512_setzero_si512();
+        if (out_kind != BOOTH_OUT_INT32) {
+            s = _mm512_loadu_si512((const void *)(stage->bias + b * 16));
+            vnni_stage_init(&v, stage, b * 16, has_left);
+        }
+        char *ob = (char *)out + b * 16 * elem;
+        ptrdiff_t r = 0;
+        for (; r + 12 <= rows; r += 12)
+            vnni_rows(12, out_kind, &v, valid, a + r * a_stride, a_stride, pairs, wb, s, ob + r * row_bytes, row_bytes);
+        if (r + 8 <= rows) {
+            vnni_rows(8, out_kind, &v, valid, a + r * a_stride, a_stride, pairs, wb, s, ob + r * row_bytes, row_bytes);
+            r += 8;
+        }
+        if (r + 4 <= rows) {
+            vnni_rows(4, out_kind, &v, valid, a + r * a_stride, a_stride, pairs, wb, s, ob + r * row_bytes, row_bytes);
+            r += 4;
+        }
+        if (r + 2 <= rows) {
+            vnni_rows(2, out_kind, &v, valid, a + r * a_stride, a_stride, pairs, wb, s, ob + r * row_bytes, row_bytes);
+            r += 2;
+        }
+        if (r < rows) vnni_rows(1, out_kind, &v, valid, a + r * a_stride, a_stride, pairs, wb, s, ob + r * row_bytes, row_bytes);
+    }
+}
+
+int booth_x86_has_avx512vnni(void) {
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+    }
+    return known;
+}
+
+VNNI_TARGET static void vnni_gemm(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                                  const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    switch (out_kind) {
+    case BOOTH_OUT_INT8: vnni_kind(BOOTH_OUT_INT8, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    case BOOTH_OUT_INT16: vnni_kind(BOOTH_OUT_INT16, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    default: vnni_kind(BOOTH_OUT_INT32, a, rows, a_stride, w, channels, stage, out, out_stride); break;
+    }
+}
+
+int booth_x86_gemm_s16_vnni(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                            const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    if (!booth_x86_has_avx512vnni()) return 0;
+    vnni_gemm(a, rows, a_stride, w, channels, stage, out, out_stride, out_kind);
     return 1;
 }
 
@@ -1519,6 +1839,19 @@ int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, co
 
 int booth_x86_transpose_f32(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
     (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+int booth_x86_has_avx512vnni(void) { return 0; }
+
+int booth_x86_conv_f32_avx512(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out) {
+    (void)d; (void)in; (void)w; (void)bias; (void)out;
+    return 0;
+}
+
+int booth_x86_gemm_s16_vnni(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                            const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
+    (void)a; (void)rows; (void)a_stride; (void)w; (void)channels; (void)stage; (void)out; (void)out_stride; (void)out_kind;
     return 0;
 }
 

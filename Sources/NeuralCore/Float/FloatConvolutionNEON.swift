@@ -70,7 +70,10 @@ public enum FloatConvolutionVariants {
     /// scalar, simd and the C kernels ("avx2").
     public static func names(_ kind: Kind) -> [String] {
 #if arch(x86_64)
-        if booth_x86_available() != 0 { return ["scalar", "simd", "avx2"] }
+        if booth_x86_available() != 0 {
+            // CONV_2D has a zmm kernel too, where the CPU has AVX-512 (probed at run time).
+            return kind == .conv && booth_x86_has_avx512vnni() != 0 ? ["scalar", "simd", "avx2", "avx512"] : ["scalar", "simd", "avx2"]
+        }
 #endif
         return names
     }
@@ -124,7 +127,7 @@ public enum FloatConvolutionVariants {
                     case (.conv, 1): FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
 #if arch(x86_64)
                     case (.conv, _):
-                        if !FloatConvolution.convX86(d, input: input, weights: w, bias: b, output: output) {
+                        if !FloatConvolution.convX86(d, input: input, weights: w, bias: b, output: output, avx512: index == 3) {
                             FloatConvolution.conv(m, d, input: input, weights: w, bias: b, output: output)
                         }
                     case (.depthwise, 2):

@@ -29,3 +29,27 @@ public func gemmX86(
     gemmSIMD(a, rows, weights, output)
 #endif
 }
+
+/// `gemmX86` through AVX-512 VNNI (`booth_x86_gemm_s16_vnni`: one zmm `vpdpwssd` per row and
+/// k-pair, 12-row tiles, the same output stage and bytes), on CPUs that have it whatever the
+/// build's target (`CPUFeatures.avx512vnni`); without it, or outside the stage's exact range,
+/// `gemmSIMD`.
+public func gemmX86VNNI(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
+) {
+#if arch(x86_64)
+    switch output {
+    case .int8(_, _, let stage), .int16(_, _, let stage):
+        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
+    case .int32: break
+    }
+    var done = false
+    withNEONOutput(output) { stage, out, stride, kind in
+        done = booth_x86_gemm_s16_vnni(a, rows, weights.depthStride, weights.data, weights.outputChannels, stage, out,
+                                       stride, kind) != 0
+    }
+    if !done { gemmSIMD(a, rows, weights, output) }
+#else
+    gemmSIMD(a, rows, weights, output)
+#endif
+}

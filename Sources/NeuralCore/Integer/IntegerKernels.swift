@@ -88,13 +88,30 @@ public enum IntegerKernels {
         prelu: preluX86, resize: resizeBilinearSIMD,
         quantize: quantizeX86, dequantize: dequantizeX86, addPReLU: addPReLUX86)
 
+    /// x86-64 whose CPU has AVX-512 VNNI (`CPUFeatures.avx512vnni`, probed at run time): `avx2`
+    /// with the int16 GEMM's zmm `vpdpwssd` kernel (`gemmX86VNNI`).
+    public static let avx512: IntegerKernelSet = {
+#if BOOTH_AVX512
+        return IntegerKernelSet(
+            name: "avx512", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
+            requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
+            prelu: preluSIMD, resize: resizeBilinearSIMD,
+            quantize: quantizeX86, dequantize: dequantizeX86, addPReLU: addPReLUX86)
+#else
+        var set = avx2
+        set.name = "avx512"
+        set.gemm = gemmX86VNNI
+        return set
+#endif
+    }()
+
     /// Every variant this CPU can run; the first is the reference.
     public static let all: [IntegerKernelSet] = sets(for: .current)
 
     /// The variants `features` can run, the reference first and the fastest last.
     public static func sets(for features: CPUFeatures) -> [IntegerKernelSet] {
 #if arch(x86_64)
-        if features.avx2 { return [scalar, simd, avx2] }
+        if features.avx2 { return features.avx512vnni ? [scalar, simd, avx2, avx512] : [scalar, simd, avx2] }
 #endif
         if !features.neon { return [scalar, simd] }
         return features.dotProduct ? [scalar, simd, neon, neonDot] : [scalar, simd, neon]
@@ -103,7 +120,7 @@ public enum IntegerKernels {
     /// The fastest set for `features`.
     public static func best(for features: CPUFeatures) -> IntegerKernelSet {
 #if arch(x86_64)
-        if features.avx2 { return avx2 }
+        if features.avx2 { return features.avx512vnni ? avx512 : avx2 }
 #endif
         return features.neon ? (features.dotProduct ? neonDot : neon) : simd
     }
@@ -141,12 +158,27 @@ public enum IntegerKernels {
         prelu: preluX86, resize: resizeBilinearSIMD,
         quantize: quantizeX86, dequantize: dequantizeX86)
 
+    public static let avx512_16: IntegerKernelSetOf<Int16> = {
+#if BOOTH_AVX512
+        return IntegerKernelSetOf<Int16>(
+            name: "avx512_16", gemm: gemmSIMD, depthwise: depthwiseSIMD, elementwise: elementwiseSIMD,
+            requantize: requantizeSIMD, pool: poolSIMD, mean: meanSIMD, lookup: lookupX86,
+            prelu: preluSIMD, resize: resizeBilinearSIMD,
+            quantize: quantizeX86, dequantize: dequantizeX86)
+#else
+        var set = avx2_16
+        set.name = "avx512_16"
+        set.gemm = gemmX86VNNI
+        return set
+#endif
+    }()
+
     /// Every int16 variant this CPU can run; the first is the reference.
     public static let all16: [IntegerKernelSetOf<Int16>] = sets16(for: .current)
 
     public static func sets16(for features: CPUFeatures) -> [IntegerKernelSetOf<Int16>] {
 #if arch(x86_64)
-        if features.avx2 { return [scalar16, simd16, avx2_16] }
+        if features.avx2 { return features.avx512vnni ? [scalar16, simd16, avx2_16, avx512_16] : [scalar16, simd16, avx2_16] }
 #endif
         if !features.neon { return [scalar16, simd16] }
         return features.dotProduct ? [scalar16, simd16, neon16, neonDot16] : [scalar16, simd16, neon16]
@@ -154,7 +186,7 @@ public enum IntegerKernels {
 
     public static func best16(for features: CPUFeatures) -> IntegerKernelSetOf<Int16> {
 #if arch(x86_64)
-        if features.avx2 { return avx2_16 }
+        if features.avx2 { return features.avx512vnni ? avx512_16 : avx2_16 }
 #endif
         return features.neon ? (features.dotProduct ? neonDot16 : neon16) : simd16
     }

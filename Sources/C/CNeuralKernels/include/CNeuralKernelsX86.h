@@ -60,6 +60,23 @@ int booth_x86_depthwise_f32(const booth_fconv *d, const float *in, const float *
 int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
                        const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
 
+/* booth_x86_conv_f32 in zmm registers (12 pixels × 32 channels a tile, the same packing, fused
+ * multiply-adds in the same order, the same bits) when booth_x86_has_avx512vnni(); otherwise
+ * returns 0 and writes nothing. */
+int booth_x86_conv_f32_avx512(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out);
+
+/* Whether this CPU (and OS) runs AVX-512 F, BW, VL and VNNI: CPUID through
+ * __builtin_cpu_supports, read once; 0 when the file was built without AVX2. */
+int booth_x86_has_avx512vnni(void);
+
+/*
+ * booth_x86_gemm_s16 with AVX-512 VNNI, whatever the build's target CPU: one zmm `vpdpwssd` per
+ * row and pair (16 channels, both products of the pair), tiles of up to 12 rows, the same packing,
+ * output stage and bytes. Returns 0 (nothing written) when booth_x86_has_avx512vnni() is 0.
+ */
+int booth_x86_gemm_s16_vnni(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+                            const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind);
+
 /* A depthwise layer's geometry (NeuralCore's WindowGeometry; no dilation, one image). */
 typedef struct booth_x86_dw_geometry {
     ptrdiff_t in_h, in_w, channels, k_h, k_w, stride_y, stride_x, pad_top, pad_left, out_h, out_w;
