@@ -48,6 +48,14 @@ enum ModelOptions {
         return store
     }
 
+    /// The store the passport maker builds the attention mesh from (`mouth_closed_refined_lips`),
+    /// checked to build (a missing or wrong file stops the command before any work).
+    static func lipsModels(_ option: String?) throws(CommandFailure) -> ModelStore {
+        let store = try store(option)
+        do { _ = try store.refinedLips() } catch { throw failure(error) }
+        return store
+    }
+
     /// The segmentation models `level` needs.
     static func segmenter(_ level: SegmentationLevel, models option: String?, path: ExecutionPath = .integer) throws(CommandFailure) -> PersonSegmenter {
         let store = try store(option)

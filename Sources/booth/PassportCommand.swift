@@ -42,11 +42,13 @@ struct PassportCommand: ParsableCommand {
         let prof: Profile
         do { prof = try ProfileLibrary.load(profile) } catch { throw CommandFailure("\(error)", status: .config) }
         let palmModels = try ModelOptions.palmModels(models)  // checked before the photo is in memory
+        let lipsModels = try ModelOptions.lipsModels(models)
         let rgb: ImageBuffer
         do { rgb = try ImageDecoder.decode(path: photo, as: .rgb888) } catch { throw CommandFailure(error) }
         let analyzer = try ModelOptions.faceAnalyzer(models, path: .integer)
         let segmenter = try ModelOptions.segmenter(.accurate, models: models)
-        let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter, palmModels: palmModels)
+        let maker = PassportPhotoMaker(profile: prof, analyzer: analyzer, segmenter: segmenter, palmModels: palmModels,
+                                       lipsModels: lipsModels)
 
         let made: PassportPhoto
         do {

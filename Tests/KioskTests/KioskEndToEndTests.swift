@@ -223,6 +223,39 @@ final class StopAfterStillSource: WrappedSource {
         return path
     }
 
+    /// `mouth_closed_refined_lips` runs on the still only (the kiosk builds the attention mesh after
+    /// the still's face models and drops it): with the mouth rule on but the six live mouth limits
+    /// opened wide (her grin passes them) the live frames pass and the shutter takes the still; the
+    /// refined lips then read her lips apart, so the photo is saved with that rule failed in its
+    /// report, the other mouth rules passed.
+    @Test func passportStillRunsTheRefinedLipsRule() throws {
+        setenv("BOOTH_MODELS", Fixtures.models, 1)
+        let photos = makeTemporaryDirectory() + "/photos"
+        let opened = ["max_lip_gap": "1", "max_lip_slit": "1", "max_teeth": "1", "max_teeth_line": "1", "max_lip_aspect": "2",
+                      "max_mouth_evidence": "10"]
+        let lines = try String(contentsOfFile: try profileAllowingTheAstronaut(), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line -> String in
+                if line == "mouth_closed = false" { return "mouth_closed = true" }
+                for (key, value) in opened where line.hasPrefix(key + " = ") { return key + " = " + value }
+                return String(line)
+            }
+        let profile = makeTemporaryDirectory() + "/uk-lips.toml"
+        try lines.joined(separator: "\n").write(toFile: profile, atomically: true, encoding: .utf8)
+        let o = try options(mode: .passport, photos: photos, camera: try wellPlacedFrame(), profile: profile)
+        let summary = try KioskRuntime(options: o, logger: Logger(label: "test")).run(stop: StopSignal())
+        #expect(summary.shutterPresses == 1 && summary.refusals.isEmpty, "\(summary.refusals)")
+        let saved = try #require(summary.photos.first, "\(summary.messages)")
+        let passport = try #require(try sidecar(saved)["passport"] as? [String: Any])
+        let rules = try #require(passport["rules"] as? [[String: Any]])
+        let lips = try #require(rules.first { $0["rule"] as? String == "mouth_closed_refined_lips" }, "\(rules)")
+        #expect(lips["passed"] as? Bool == false && (lips["measured"] as? Double ?? 0) > 0.022, "\(lips)")
+        #expect(passport["complies"] as? Bool == false)
+        for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_lip_height",
+                     "mouth_closed_combined"] {
+            #expect(rules.first { $0["rule"] as? String == rule }?["passed"] as? Bool == true, "\(rule)")
+        }
+    }
+
     @Test func passportModeRefusesAGrin() throws {
         setenv("BOOTH_MODELS", Fixtures.models, 1)
         let photos = makeTemporaryDirectory() + "/photos"

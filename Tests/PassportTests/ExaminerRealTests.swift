@@ -26,6 +26,7 @@ import Vision
     /// product's, and the palm detector as `booth passport` runs it.
     nonisolated(unsafe) static let analyzer = try! FaceAnalyzer(modelDirectory: Fixtures.models, path: .integer)
     nonisolated(unsafe) static let palms = try! ModelStore(directory: Fixtures.models).palmDetector()
+    nonisolated(unsafe) static let lips = try? ModelStore(directory: Fixtures.models).refinedLips()
 
     /// The photos of `split`, measured under `profile`, and the names of those where no face was
     /// found (not a passport photo either way: refused before any examiner rule).
@@ -33,7 +34,7 @@ import Vision
         var out: [Sample] = [], noFace: [String] = []
         for l in try ExaminerSetTests.labels(in: folder) where l.split == split {
             let photo = try ImageDecoder.decode(path: folder + "/" + l.file, as: .rgb888)
-            guard let (_, q, m) = ExaminerSetTests.measure(photo, profile: profile, analyzer: analyzer, palms: palms) else {
+            guard let (_, q, m) = ExaminerSetTests.measure(photo, profile: profile, analyzer: analyzer, palms: palms, lips: lips) else {
                 noFace.append(l.file)
                 continue
             }
@@ -129,6 +130,27 @@ import Vision
         }
     }
 
+    /// `mouth_closed_refined_lips` on real tuning photos: lips apart with the teeth showing on an
+    /// otherwise neutral face (`cmd-without_mask-252`) pass the six mouth rules of the plain mesh,
+    /// while the lip gap on the attention mesh's refined lips is over the limit (0.036 against
+    /// 0.022); a compliant face (`cmd-without_mask-114`) stays under it and passes every mouth rule.
+    /// Skipped without the attention mesh's file.
+    @Test(.enabled(if: RefinedLipsTests.available && Fixtures.available, "needs models/face_landmark_with_attention.tflite (scripts/fetch-models)"))
+    func lipsApartAreFoundOnTheRefinedLips() throws {
+        let profile = try ProfileLibrary.load("uk")
+        let lips = try #require(Self.lips)
+        for (name, open) in [("cmd-without_mask-252.jpg", true), ("cmd-without_mask-114.jpg", false)] {
+            let photo = try ImageDecoder.decode(path: Self.folder + "/" + name, as: .rgb888)
+            let (_, _, m) = try #require(ExaminerSetTests.measure(photo, profile: profile, analyzer: Self.analyzer, palms: Self.palms, lips: lips))
+            let c = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
+            let plain = [c.mouthClosed, c.slit, c.teeth, c.teethLine, c.lipHeight, c.mouthCombined]
+            #expect(plain.allSatisfy { $0?.passed == true }, "\(name): \(plain)")
+            let gap = try #require(m.refinedLipGap)
+            #expect(c.refinedLips?.passed == !open, "\(name): refined lip gap \(gap)")
+            #expect(c.results(profile.examiner).first { $0.rule == "mouth_closed_refined_lips" }?.instruction == .mouthOpen)
+        }
+    }
+
     /// The per-rule table of the tuning half (printed; the limits were chosen on it).
     @Test func tuningHalfTable() throws {
         let profile = try ProfileLibrary.load("uk")
@@ -169,7 +191,7 @@ import Vision
         }
         #expect(!open.isEmpty)
         if Double(caught.count) < 0.8 * Double(open.count) && caught.count >= Self.knownOpenMouthsCaught {
-            let why = "lips slightly apart read as closed (cmd-without_mask-175: lip gap 0.010 against 0.024, slit 0.010, no teeth)"
+            let why = "lips slightly apart read as closed"
             withKnownIssue("open mouths caught: \(caught.count) of \(open.count), under 80 %: \(why)") {
                 Issue.record("open mouths caught: \(caught.count) of \(open.count)")
             }
@@ -243,14 +265,14 @@ import Vision
         let c = s.check
         return c.mouthClosed?.passed == false || c.slit?.passed == false || c.teeth?.passed == false
             || c.teethLine?.passed == false || c.lipHeight?.passed == false || c.mouthCombined?.passed == false
-            || c.expression?.passed == false
+            || c.refinedLips?.passed == false || c.expression?.passed == false
     }
 
     /// The measures a known miss is judged by, as measured in this run.
     static func measures(_ s: Sample) -> String {
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
+        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), refined lip gap \(f(m.refinedLipGap)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
             + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), hand at mouth \(f(m.handAtMouth)), mouth mesh \(f(m.mouthMeshPresence)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 
@@ -261,15 +283,11 @@ import Vision
     /// round the cigarette fail `mouth_closed_lip_height`, 0.54 against 0.47), and huy-train-gg0007
     /// (a hand round a cigarette at the mouth; session 14: refused by `face_uncovered_mouth_bar`,
     /// the cigarette as a light bar leaving the lips, a limit chosen on the tuning half only).
+    /// Session 17: cmd-without_mask-175, -196 and -39 (lips slightly apart, lip gap 0.010–0.020 on the
+    /// plain mesh) are refused by `mouth_closed_refined_lips` (the lip gap on the attention mesh's
+    /// refined lips, limit 0.022 chosen on the tuning half; these held values, 0.022–0.036, had been
+    /// looked at in session 16 before the limit was set, so they are not a clean held-out result).
     static let knownAccepted: [String: String] = [
-        "cmd-without_mask-175.jpg": "lips apart (relabelled open in session 7): lip gap 0.010, slit 0.010, no teeth measured; "
-            + "lip aspect 0.37 against 0.47 (session 9)",
-        "cmd-without_mask-196.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 8): lip gap "
-            + "0.016 against 0.024, slit 0.006, teeth 0.000, mouth evidence 0.93 against 1.7; "
-            + "lip aspect 0.40 against 0.47 (session 9)",
-        "cmd-without_mask-39.jpg": "lips slightly apart with the teeth showing, otherwise neutral (added in session 16, held by "
-            + "make_set.py split before any rule ran): lip gap 0.020 against 0.024, slit 0.015 against 0.025, teeth 0.000, "
-            + "lip aspect 0.36 against 0.47, mouth evidence 1.46 against 1.7",
         "ama-train-p48.jpg": "smoke in front of the mouth and chin, no hand or solid object (added in session 14): every cover "
             + "measure reads nothing (cover 0.000, mouth white 0.000, chin white 0.000, sides 0.035, palm 0.000, hand at mouth "
             + "0.000, hand in frame 0.357); the close-up mesh sees the lips through the smoke (mouth mesh 1.000)",
@@ -282,8 +300,10 @@ import Vision
     /// mouth open inside a white beard, lip gap 0.017, slit 0.004, no teeth, refused by other
     /// rules); 80 % would be 27. 29 of 33 since session 9's `mouth_closed_lip_height` (the outer
     /// lips' height over the mouth's width), over the bound. 31 of 38 since session 16 added 3 held
-    /// photos with lips apart on neutral faces (253 and 341 caught, 39 missed).
-    static let knownOpenMouthsCaught = 31
+    /// photos with lips apart on neutral faces (253 and 341 caught, 39 missed). 36 of 38 since
+    /// session 17's `mouth_closed_refined_lips` (it catches 34 of 38 alone, 1 false alarm of 66
+    /// compliant faces).
+    static let knownOpenMouthsCaught = 36
 
     /// Rules above 10 % false alarms on the held-out half: the count measured (a ceiling) and why.
     /// None since session 7 (eyes_visible counts the contrast inside the eye openings, head_covering

@@ -55,6 +55,7 @@ import Vision
         try check({ $0.teeth = Float(e.maxTeeth + 0.1) }, "mouth_closed_teeth", .mouthOpen)
         try check({ $0.teethLine = Float(e.maxTeethLine + 0.01) }, "mouth_closed_teeth_line", .mouthOpen)
         try check({ $0.lipAspect = Float(e.maxLipAspect + 0.1) }, "mouth_closed_lip_height", .mouthOpen)
+        try check({ $0.refinedLipGap = Float(e.maxRefinedLipGap * 1.5) }, "mouth_closed_refined_lips", .mouthOpen)
         // Each mouth measure under its own limit, the three together over the combined one.
         try check({ $0.lipGap = Float(e.maxLipGap * 0.9); $0.lipSlit = Float(e.maxLipSlit * 0.9) }, "mouth_closed_combined", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
@@ -184,6 +185,37 @@ import Vision
         #expect(parsed.examiner.minMouthMeshPresence == 0.3)
         #expect(throws: ConfigError.self) {
             try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmin_mouth_mesh_presence = -0.1\n", file: "x.toml")
+        }
+    }
+
+    /// The refined-lips rule runs only on stills (nil, as on every live frame, leaves it out of the
+    /// report); a lip gap under the limit passes, one over it fails with "Please close your mouth";
+    /// a profile without the mouth rule (US) does not run it; `max_refined_lip_gap` sets it and a
+    /// value outside 0...1 is refused.
+    @Test func refinedLipsRuleRunsOnlyOnStills() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        #expect(m.refinedLipGap == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == "mouth_closed_refined_lips" })
+        m.refinedLipGap = Float(e.maxRefinedLipGap * 0.9)
+        let v = try verdict(m)
+        let passed = v.rules.first { $0.rule == "mouth_closed_refined_lips" }
+        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(e.maxRefinedLipGap)", "\(String(describing: passed))")
+        m.refinedLipGap = Float(e.maxRefinedLipGap * 1.1)
+        let refused = try verdict(m)
+        #expect(!refused.passed && refused.instruction == .mouthOpen)
+        #expect(refused.rules.first { $0.rule == "mouth_closed_refined_lips" }.map { !$0.passed && $0.instruction == .mouthOpen } == true)
+        #expect(refused.instruction.defaultText == "Please close your mouth")
+        // Every other rule passes: the refusal is this rule's alone.
+        #expect(refused.failures.map(\.rule) == ["mouth_closed_refined_lips"], "\(refused.failures)")
+        #expect(try !verdict(m, profile: "us").rules.contains { $0.rule == "mouth_closed_refined_lips" })
+        for name in ["uk", "icao", "schengen"] {
+            #expect(try verdict(m, profile: name).rules.first { $0.rule == "mouth_closed_refined_lips" }?.passed == false, "\(name)")
+        }
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = 0.03\n", file: "x.toml")
+        #expect(parsed.examiner.maxRefinedLipGap == 0.03)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = -0.1\n", file: "x.toml")
         }
     }
 

@@ -23,6 +23,9 @@ import Vision
         modelDirectory: Fixtures.models, path: ProcessInfo.processInfo.environment["BOOTH_EXAMINER_PATH"] == "float" ? .float : .integer)
     /// The palm detector, as `booth passport` runs it on stills (float path).
     nonisolated(unsafe) static let palms = try! ModelStore(directory: Fixtures.models).palmDetector()
+    /// The attention mesh for `mouth_closed_refined_lips`, as `booth passport` runs it on stills
+    /// (float path); nil when its file is absent (that rule is then not run, as without the model).
+    nonisolated(unsafe) static let lips = try? ModelStore(directory: Fixtures.models).refinedLips()
     static let folder = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerSet"
 
     /// One labelled photo: which rules it breaks (by eye).
@@ -95,7 +98,7 @@ import Vision
     /// The main face of `image` and its measurements, with `analyzer` and `palms` (this suite's
     /// by default; another suite passes its own, since suites run in parallel).
     static func measure(_ image: ImageBuffer, profile: Profile, analyzer: FaceAnalyzer = analyzer,
-                        palms: PalmDetector = palms) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
+                        palms: PalmDetector = palms, lips: RefinedLips? = lips) -> (FaceObservation, CaptureQuality, ExaminerMeasurements)? {
         image.withImage { img in
             guard let face = analyzer.analyze(img).max(by: { $0.box.area < $1.box.area }) else { return nil }
             let q = CaptureQualityEstimator().evaluate(img, face: face)
@@ -112,6 +115,8 @@ import Vision
             m.handAtMouth = HandAtMouth.presence(palms, img, mouth: HandAtMouth.mouth(face.mesh), face: face.box)
             // The mesh again on a close-up of the lower face, as `PassportPhotoMaker` runs it.
             m.mouthMeshPresence = MouthCloseUp.presence(analyzer.landmarker, img, mesh: face.mesh)
+            // The attention mesh's refined lips, as `PassportPhotoMaker` runs it.
+            m.refinedLipGap = lips?.lipGap(img, mesh: face.mesh)
             return (face, q, m)
         }
     }
@@ -162,8 +167,14 @@ import Vision
             ("mouth_closed_teeth_line", false, t({ $0.mouthOpen }, { no($0.teethLine) })),
             ("mouth_closed_lip_height", false, t({ $0.mouthOpen }, { no($0.lipHeight) })),
             ("mouth_closed_combined", false, t({ $0.mouthOpen }, { no($0.mouthCombined) })),
+            ("mouth_closed_refined_lips", false, t({ $0.mouthOpen }, { no($0.refinedLips) })),
+            // The six mouth rules before `mouth_closed_refined_lips` (session 17), to show what it adds.
             ("group: the six mouth rules", true, t({ $0.mouthOpen }, {
                 no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
+            })),
+            ("group: the seven mouth rules", true, t({ $0.mouthOpen }, {
+                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
+                    || no($0.refinedLips)
             })),
             ("expression_neutral", false, t({ $0.smile }, { no($0.expression) })),
             ("expression_neutral_brows", false, t({ $0.browsRaised }, { no($0.brows) })),
@@ -246,8 +257,11 @@ import Vision
         // In session 10 img27+rotated was refused, but only by a `no_hands_in_frame` false alarm
         // (0.786: a palm on the hair at the photo's top edge); palms above the face box are left
         // out of that rule since session 11 (chosen on the tuning half), so it is accepted again.
-        let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark",
-                                        "deepface-img41.jpg", "deepface-img41.jpg+dark"]
+        // Since session 17 img41 and img41+dark are refused by `mouth_closed_refined_lips` (the lip
+        // gap on the attention mesh's refined lips, limit chosen on the real-photo set's tuning
+        // half) and off the list; img27 and its two variants stay accepted (its refined lip gap is
+        // under the limit too).
+        let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
             if knownMisses.contains(s.name) && accepted(s) {
                 withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted") {
@@ -266,7 +280,8 @@ import Vision
         let open = held.filter { $0.label.mouthOpen }
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
-                || $0.check.teethLine?.passed == false || $0.check.lipHeight?.passed == false || $0.check.mouthCombined?.passed == false || $0.check.expression?.passed == false
+                || $0.check.teethLine?.passed == false || $0.check.lipHeight?.passed == false || $0.check.mouthCombined?.passed == false
+                || $0.check.refinedLips?.passed == false || $0.check.expression?.passed == false
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:

@@ -16,7 +16,7 @@ import Vision
             profile: try shippedProfile(profile), analyzer: try FaceAnalyzer(modelDirectory: dir),
             segmenter: try PersonSegmenter(level: .accurate, generalModel: try read("selfie_segmentation.tflite"),
                                            landscapeModel: try read("selfie_segmentation_landscape.tflite")),
-            palmModels: ModelStore(directory: dir))
+            palmModels: ModelStore(directory: dir), lipsModels: ModelStore(directory: dir))
     }
 
     static func astronaut() throws -> ImageBuffer { try ImageDecoder.decode(path: Fixtures.models + "/astronaut.png", as: .rgb888) }
@@ -33,15 +33,17 @@ import Vision
     }
 
     /// What the examiner's rules refuse in the astronaut portrait: a broad grin with teeth showing
-    /// (mouth, the teeth along the lip line too, and expression, where the profile asks for them)
+    /// (mouth, the teeth along the lip line too, the lip gap on the attention mesh's refined lips,
+    /// and expression, where the profile asks for them)
     /// and the hairline hidden by her fringe (`head_covering` cannot tell a fringe from a hat).
     /// Everything else complies.
     static let examinerRefusals: [String: [String]] = [
-        "uk": ["head_covering", "mouth_closed", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined", "expression_neutral"],
+        "uk": ["head_covering", "mouth_closed", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined", "mouth_closed_refined_lips",
+               "expression_neutral"],
         "us": ["head_covering"],
         // Her head is also tipped down about 10°: ICAO-strict pose (±5°) refuses it.
         "schengen": ["pitch", "head_covering", "mouth_closed", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined",
-                     "expression_neutral"],
+                     "mouth_closed_refined_lips", "expression_neutral"],
     ]
 
     @Test(arguments: ["uk", "us", "schengen"])
@@ -55,6 +57,8 @@ import Vision
         #expect(photo.rules.first { $0.rule == "face_uncovered_hand" }.map { $0.passed && $0.measured == 0 } == true)
         #expect(photo.rules.first { $0.rule == "face_uncovered_jaw" }?.passed == true)
         #expect(photo.rules.first { $0.rule == "no_hands_in_frame" }?.passed == true)
+        // The attention mesh ran on the still where the profile has the mouth rule (not the US).
+        #expect(photo.rules.contains { $0.rule == "mouth_closed_refined_lips" } == (profile != "us"), "\(photo.rules.map(\.rule))")
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.
@@ -112,6 +116,33 @@ import Vision
         let photo = try tilted.withImage { try maker.make(from: $0) }
         #expect(!photo.complies)
         #expect(photo.failures.contains { $0.rule == "roll" })
+    }
+
+    /// The refined-lips rule needs the attention mesh: with no store for it the rule is not run
+    /// (absent from the report, the other mouth rules still there); with a store whose folder lacks
+    /// the file, the photo stops with the file named and the rules measured so far, no crash.
+    @Test func refinedLipsWithoutTheirModel() throws {
+        let dir = Fixtures.models
+        func read(_ n: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(n)"))) }
+        func maker(_ lips: ModelStore?) throws -> PassportPhotoMaker {
+            PassportPhotoMaker(profile: try shippedProfile("uk"), analyzer: try FaceAnalyzer(modelDirectory: dir),
+                               segmenter: try PersonSegmenter(level: .accurate, generalModel: try read("selfie_segmentation.tflite"),
+                                                              landscapeModel: try read("selfie_segmentation_landscape.tflite")),
+                               lipsModels: lips)
+        }
+        let src = try Self.astronaut()
+        let photo = try src.withImage { try maker(nil).make(from: $0) }
+        #expect(!photo.rules.contains { $0.rule == "mouth_closed_refined_lips" })
+        #expect(photo.rules.contains { $0.rule == "mouth_closed_lip_height" })
+        let empty = makeTemporaryDirectory()
+        let missing = try maker(ModelStore(directory: empty))
+        do {
+            _ = try src.withImage { try missing.make(from: $0) }
+            Issue.record("a photo was made without the attention mesh's file")
+        } catch let error as PassportPhotoMaker.Failure {
+            #expect(error.message == "\(empty)/face_landmark_with_attention.tflite: missing (run scripts/fetch-models)", "\(error.message)")
+            #expect(error.rules.contains { $0.rule == "face_count" && $0.passed })
+        }
     }
 
     @Test func noFaceIsAFailureWithTheRule() throws {

@@ -109,7 +109,7 @@ public struct Doctor {
         let integer = found.hashes.filter { !ModelFile.floatOnly.contains($0.file) }
         let missing = integer.filter { $0.sha256.map { !ModelCalibrations.hasTable(sha256: $0) } ?? true }.map(\.file.fileName)
         let tables = missing.isEmpty
-            ? "calibration tables for all \(integer.count) integer models (the \(ModelFile.floatOnly.count) hand models run float)"
+            ? "calibration tables for all \(integer.count) integer models (the \(ModelFile.floatOnly.count) still-only models, palms, hands and refined lips, run float)"
             : "no calibration table for \(missing.joined(separator: ", ")) (calibrated at load from generated images)"
         return Check("inference", true, "\(path); \(tables)")
     }

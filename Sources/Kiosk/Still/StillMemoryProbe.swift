@@ -17,7 +17,8 @@ import Posix
 /// Steps: booth mode `before`, `segmenter-build`, `rgb-copy`, `segment-composite`, `jpeg`;
 /// passport mode `before`, `detector`, `mesh-iris-build` (the two models' builds), `mesh-iris`
 /// (their runs; only when the full-range verifier is built next), `faces` (the face models' rest:
-/// the mesh and iris runs, or the verifier), `palm-build`, `palm` (its runs), `hand-build`, `hand`
+/// the mesh and iris runs, or the verifier), `mouth-mesh-close-up` (the close-up's mesh),
+/// `mouth-mesh` (the attention mesh for the refined lips), `palm-build`, `palm` (its runs), `hand-build`, `hand`
 /// (its runs), `segmenter-crop-rules`, `jpeg`.
 ///
 /// The still's steps run on the still thread while the live models keep running on the vision

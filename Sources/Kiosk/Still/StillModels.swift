@@ -33,6 +33,8 @@ final class StillModels {
             ProcessMemory.returnFreePages()
             try checkPalmModels()
             ProcessMemory.returnFreePages()
+            _ = try refinedLips()
+            ProcessMemory.returnFreePages()
         }
     }
 
@@ -141,6 +143,15 @@ final class StillModels {
     func mouthMesh() throws(KioskError) -> FaceLandmarker {
         do { return try landmarker(iris: false) } catch {
             throw .models("still path: mouth close-up: \(error)")
+        }
+    }
+
+    /// The attention face mesh alone (float path) for the rule `mouth_closed_refined_lips`, built
+    /// after the still's face models are gone and dropped after its one run; `init` builds it
+    /// once, so a missing or wrong file stops the kiosk at start-up, not at the first photo.
+    func refinedLips() throws(KioskError) -> RefinedLips {
+        do { return try store.refinedLips() } catch {
+            throw .models("still path: refined lips: \(error)")
         }
     }
 

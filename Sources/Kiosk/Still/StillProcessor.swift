@@ -118,7 +118,10 @@ final class StillProcessor {
                           return hand }),
                 // The mesh model again on a close-up of the lower face, after the face models.
                 mouthCloseUp: { StillMemoryProbe.mark("faces"); ProcessMemory.returnFreePages()
-                                return try models.mouthMesh() }))
+                                return try models.mouthMesh() },
+                // The attention mesh for the refined lips, after the close-up's mesh is dropped.
+                refinedLips: { StillMemoryProbe.mark("mouth-mesh-close-up"); ProcessMemory.returnFreePages()
+                               return try models.refinedLips() }))
             // The camera's still goes once its RGB copy is made, as a greeting's does (on a 12 MP
             // sensor its I420 planes are 17.4 MiB, kept until the JPEG before): a still the maker
             // cannot finish is saved as shot from that RGB copy (the same pixels; the JPEG is not

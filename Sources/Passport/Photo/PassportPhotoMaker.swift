@@ -35,25 +35,32 @@ public struct PassportModels {
     /// The face landmarker for a second mesh run on a close-up of the lower face
     /// (`MouthCloseUp`, `face_uncovered_mouth_mesh`). Without it that rule is not run.
     public let mouthCloseUp: (() throws -> FaceLandmarker)?
+    /// The attention face mesh for the lip gap on its refined lips (`RefinedLips`,
+    /// `mouth_closed_refined_lips`), built for its step and dropped. Without it that rule is not run.
+    public let refinedLips: (() throws -> RefinedLips)?
     /// The analyzer when it is held (`analyzerForTests`).
     let held: FaceAnalyzer?
 
     /// The caller's analyzer and segmenter, kept; the palm detector and the hand model built from
     /// `palmModels` for each still, one after the other, and dropped after they ran (float path,
-    /// about 9 MiB each).
-    public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) -> PassportModels {
+    /// about 9 MiB each); the attention mesh likewise from `lipsModels` (nil: its rule is not run).
+    public static func held(analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil,
+                            lipsModels: ModelStore? = nil) -> PassportModels {
         PassportModels(faces: { analyzer.analyze($0) }, segmenter: { segmenter },
                        palms: palmModels.map { store in ({ try store.palmDetectorAlone() }, { try store.handLandmarkVerifier() }) },
-                       mouthCloseUp: { analyzer.landmarker }, held: analyzer)
+                       mouthCloseUp: { analyzer.landmarker }, refinedLips: lipsModels.map { store in { try store.refinedLips() } },
+                       held: analyzer)
     }
 
     /// Every model built when its step starts and dropped when it ends; a builder's error stops the
     /// photo (`PassportPhotoMaker.Failure`) with its message. `mouthCloseUp` builds the face
-    /// landmarker again for the close-up of the lower face (nil: that rule is not run).
+    /// landmarker again for the close-up of the lower face, `refinedLips` the attention mesh (nil:
+    /// that rule is not run).
     public static func built(faces: @escaping (Image) throws -> [FaceObservation], segmenter: @escaping () throws -> PersonSegmenter,
                              palms: (detector: () throws -> PalmDetector, hand: () throws -> HandLandmarkVerifier)?,
-                             mouthCloseUp: (() throws -> FaceLandmarker)? = nil) -> PassportModels {
-        PassportModels(faces: faces, segmenter: segmenter, palms: palms, mouthCloseUp: mouthCloseUp, held: nil)
+                             mouthCloseUp: (() throws -> FaceLandmarker)? = nil,
+                             refinedLips: (() throws -> RefinedLips)? = nil) -> PassportModels {
+        PassportModels(faces: faces, segmenter: segmenter, palms: palms, mouthCloseUp: mouthCloseUp, refinedLips: refinedLips, held: nil)
     }
 }
 
@@ -75,9 +82,10 @@ public final class PassportPhotoMaker {
         return held
     }
 
-    public convenience init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil) {
+    public convenience init(profile: Profile, analyzer: FaceAnalyzer, segmenter: PersonSegmenter, palmModels: ModelStore? = nil,
+                            lipsModels: ModelStore? = nil) {
         precondition(segmenter.level == .accurate, "passport photos use the accurate segmentation level")
-        self.init(profile: profile, models: .held(analyzer: analyzer, segmenter: segmenter, palmModels: palmModels))
+        self.init(profile: profile, models: .held(analyzer: analyzer, segmenter: segmenter, palmModels: palmModels, lipsModels: lipsModels))
     }
 
     public init(profile: Profile, models: PassportModels) {
@@ -123,6 +131,12 @@ public final class PassportPhotoMaker {
         // The mesh model again, on a close-up of the lower face (`MouthCloseUp`).
         if let closeUp = models.mouthCloseUp {
             do { examiner.mouthMeshPresence = MouthCloseUp.presence(try closeUp(), still, mesh: face.mesh) }
+            catch { throw Failure(rules: rules, message: "\(error)") }
+        }
+        // The attention mesh on the same region, for the lip gap on its refined lips (`RefinedLips`);
+        // dropped after its one run.
+        if let refinedLips = models.refinedLips {
+            do { examiner.refinedLipGap = try refinedLips().lipGap(still, mesh: face.mesh) }
             catch { throw Failure(rules: rules, message: "\(error)") }
         }
         if let palms = models.palms {

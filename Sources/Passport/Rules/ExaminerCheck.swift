@@ -17,6 +17,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var lipHeight: Outcome? = nil
     /// `mouth_closed_combined`: the three mouth measures together, each over its own limit.
     public var mouthCombined: Outcome? = nil
+    /// `mouth_closed_refined_lips`: the lip gap on the attention mesh's refined lips (stills only).
+    public var refinedLips: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
     /// `expression_neutral_brows`: brow height over the eyes.
@@ -70,6 +72,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             teethLine = below(m.teethLine, e.maxTeethLine)
             lipHeight = below(m.lipAspect, e.maxLipAspect)
             mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
+            if let g = m.refinedLipGap { refinedLips = below(g, e.maxRefinedLipGap) }
         }
         if e.expressionNeutral {
             expression = below(m.smile, e.maxSmile)
@@ -125,7 +128,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
         if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || teethLine?.passed == false
-            || lipHeight?.passed == false || mouthCombined?.passed == false {
+            || lipHeight?.passed == false || mouthCombined?.passed == false || refinedLips?.passed == false {
             return .mouthOpen
         }
         if expression?.passed == false || brows?.passed == false { return .notNeutral }
@@ -168,6 +171,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed_teeth_line", teethLine, "≤ \(fmt3(e.maxTeethLine))", .mouthOpen)
         add("mouth_closed_lip_height", lipHeight, "≤ \(fmt3(e.maxLipAspect))", .mouthOpen)
         add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
+        add("mouth_closed_refined_lips", refinedLips, "≤ \(fmt3(e.maxRefinedLipGap))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
         add("expression_neutral_brows", brows, "≤ \(fmt3(e.maxBrowHeight))", .notNeutral)
         add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)

@@ -10,12 +10,16 @@ extension ModelFile {
     public static let selfieSegmentationLandscape = ModelFile("selfie_segmentation_landscape", sha256: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd", inputs: [[1, 144, 256, 3]], outputs: [[1, 144, 256, 1]])
     public static let palmDetection = ModelFile("palm_detection_lite", sha256: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18", inputs: [[1, 192, 192, 3]], outputs: [[1, 2016, 18], [1, 2016, 1]])
     public static let handLandmark = ModelFile("hand_landmark_lite", sha256: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6", inputs: [[1, 224, 224, 3]], outputs: [[1, 63], [1, 1], [1, 1], [1, 63]])
+    /// MediaPipe's attention face mesh (478 points: the mesh plus refined lips, eyes and irises),
+    /// run on passport stills for its refined lips (`RefinedLips`, `mouth_closed_refined_lips`).
+    public static let faceLandmarkWithAttention = ModelFile("face_landmark_with_attention", sha256: "e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4", inputs: [[1, 192, 192, 3]], outputs: [[1, 1, 1, 1404], [1, 1, 1, 160], [1, 1, 1, 142], [1, 1, 1, 142], [1, 1, 1, 10], [1, 1, 1, 10], [1, 1, 1, 1]])
 
-    /// The models that always run on the float path (the examiner's hand check on stills; no
-    /// calibration table is shipped for them).
-    public static let floatOnly: Set<ModelFile> = [palmDetection, handLandmark]
+    /// The models that always run on the float path (the examiner's hand checks and refined lips
+    /// on stills; no calibration table is shipped for them: the attention mesh's custom transform
+    /// operators have no integer form).
+    public static let floatOnly: Set<ModelFile> = [palmDetection, handLandmark, faceLandmarkWithAttention]
 
     /// Every model, in `scripts/fetch-models` order.
     public static let all: [ModelFile] = [faceDetection, faceDetectionFullRange, faceLandmark, irisLandmark, selfieSegmentation, selfieSegmentationLandscape,
-                                         palmDetection, handLandmark]
+                                         palmDetection, handLandmark, faceLandmarkWithAttention]
 }

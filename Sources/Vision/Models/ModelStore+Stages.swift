@@ -111,6 +111,13 @@ extension ModelStore {
         }
     }
 
+    /// The attention face mesh for the refined lips of a still (float path: its custom transform
+    /// operators have no integer form; see `RefinedLips`), for `mouth_closed_refined_lips`.
+    public func refinedLips() throws(ModelStoreError) -> RefinedLips {
+        let bytes = try read(.faceLandmarkWithAttention)
+        do { return try RefinedLips(model: bytes) } catch { throw .invalid(path(.faceLandmarkWithAttention), error) }
+    }
+
     /// Bytes reserved for the palm and hand models' shared activations (address space only: the
     /// pages the larger plan never touches stay out of resident memory).
     static let palmArenaCapacity = 32 << 20

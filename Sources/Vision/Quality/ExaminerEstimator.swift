@@ -102,9 +102,7 @@ public enum ExaminerEstimator {
         func skinLike(_ s: FacePixels.YUV) -> Bool { hueDistance(s) < 0.15 && s.y > 0.3 * refY && s.y < 1.8 * refY + 10 }
 
         // Mouth: lip gap against the face height, teeth inside the outer lips.
-        var gap: Float = 0
-        for (a, b) in FaceExpression.innerLipPairs { gap += FaceExpression.distance(p[a], p[b]) }
-        m.lipGap = gap / 3 / faceHeight
+        m.lipGap = FaceExpression.lipGap(p)
         var lipSamples = 0, teethSamples = 0
         let refSaturation = ref.saturation
         px.polygon(p, outerLips) { q, s in

@@ -111,6 +111,11 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// unsure it sees a face. nil = not run (live frames: stills only). Lower = something in front
     /// of the mouth.
     public var mouthMeshPresence: Float? = nil
+    /// The lip gap (`lipGap`: inner-lip gap over face height) measured on the mesh with its lip
+    /// vertices moved to the attention mesh's refined lips (`RefinedLips.lipGap`): lips slightly
+    /// apart that the plain mesh reads as closed. nil = not run (live frames: stills only).
+    /// Higher = lips further apart.
+    public var refinedLipGap: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within

@@ -47,6 +47,14 @@ public enum FaceExpression {
 
     public static func openness(mouthAspect: Float) -> Float { clamp01((mouthAspect - 0.03) / 0.60) }
 
+    /// The examiner's lip gap (`ExaminerMeasurements.lipGap`): the mean of the three inner-lip
+    /// pairs' distances over the face height (forehead 10 to chin 152, at least 1).
+    public static func lipGap(_ p: [Point3]) -> Float {
+        var gap: Float = 0
+        for (a, b) in innerLipPairs { gap += distance(p[a], p[b]) }
+        return gap / 3 / max(1, distance(p[10], p[152]))
+    }
+
     /// Corner lift over mouth width (positive when the corners are above the lip centre).
     public static func cornerLift(_ p: [Point3]) -> Float {
         let eyes = midpoint(midpoint(p[33], p[133]), midpoint(p[263], p[362]))

@@ -73,6 +73,20 @@ public final class RefinedLips {
         return out
     }
 
+    /// The examiner's lip gap (`ExaminerMeasurements.lipGap`, inner-lip gap over face height) on
+    /// `mesh` with its lip vertices moved to `lips` (`refine`).
+    public static func lipGap(_ mesh: [Point3], lips: [Point2]) -> Float {
+        precondition(mesh.count == FaceMeshTopology.vertexCount && lips.count == meshIndices.count,
+                     "RefinedLips.lipGap needs the 468-point mesh and the 80 refined lip points")
+        return FaceExpression.lipGap(refine(mesh, lips: lips))
+    }
+
+    /// The model run on `mesh`'s region of `image`, and the lip gap on the refined lips
+    /// (`mouth_closed_refined_lips`, stills only).
+    public func lipGap(_ image: Image, mesh: [Point3]) -> Float {
+        Self.lipGap(mesh, lips: run(image, mesh: mesh).lips)
+    }
+
     /// The inner lips' opening over the mouth's width, from refined lip points: the largest of the
     /// gaps between the upper and the lower inner-lip points facing each other (80/88, 81/178,
     /// 82/87, 13/14, 312/317, 311/402, 310/318), over the corners' distance (61–291).
