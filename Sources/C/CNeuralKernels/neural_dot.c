@@ -48,6 +48,25 @@ DOT16_INLINE void dot16_out_row(int kind, int half, int shifted, int addzp, int3
     out_row16(kind, half, shifted, addzp, v0, v1, v2, v3, s, zp, lo16, hi16, out, valid);
 }
 
+/* The output stage of channel group `j` (out_row16's) on two rows' accumulators, the group's
+ * constants loaded once for both. */
+DOT16_INLINE void dot16_scale2(int shifted, int addzp, const stage4 *s, int j, int32x4_t zp, int32x4_t *a,
+                               int32x4_t *b) {
+    int32x4x2_t mr = vld1q_s32_x2((const int32_t *)(const void *)&s[j].multiplier);
+    int32x4_t x = *a, y = *b;
+    if (shifted) {
+        int32x4_t left = s[j].left;
+        x = vshlq_s32(x, left);
+        y = vshlq_s32(y, left);
+    }
+    x = vqrdmulhq_s32(x, mr.val[0]);
+    y = vqrdmulhq_s32(y, mr.val[0]);
+    x = vrshlq_s32(fixup_by(x, mr.val[1], shifted), mr.val[1]);
+    y = vrshlq_s32(fixup_by(y, mr.val[1], shifted), mr.val[1]);
+    *a = addzp ? vaddq_s32(x, zp) : x;
+    *b = addzp ? vaddq_s32(y, zp) : y;
+}
+
 /* Rows `r0 ..< r0 + n` of `a` split into the panel: per row, per 16 values, the 16 high bytes
  * then the 16 low bytes − 128 (`uzp2` / `uzp1` of the two int16 vectors, `eor` 0x80). The last
  * chunk of a row reads 16 values where the next row follows, else only `depth` values; the bytes
@@ -86,10 +105,11 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
  * the low accumulators' start, `start[4..<8]` the high ones', so every accumulator is loaded
  * (`ldp`, two a instruction, each row from memory: `OPAQUE`) instead of zeroed or copied
  * (`mov`, one a register). Sixteen accumulators, four activation and four filter registers. */
-DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, ptrdiff_t quads, const int8_t *w,
-                                          int R, int G, const int32x4_t *start, const stage4 *s, int kind,
-                                          int shifted, int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
-                                          char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
+DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, const int16_t *a, ptrdiff_t a_stride,
+                                          int D, ptrdiff_t quads, const int8_t *w, int R, int G,
+                                          const int32x4_t *start, const stage4 *s, int kind, int shifted, int addzp,
+                                          int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o, ptrdiff_t o_stride,
+                                          ptrdiff_t valid) {
 #define OPAQUE(q) __asm__("" : "+r"(q))
     const int32x4_t *st0 = start, *st1 = start;
     OPAQUE(st0);
@@ -98,7 +118,9 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
     int32x4_t h00 = st0[4], h01 = st0[5], h02 = G > 2 ? st0[6] : z, h03 = G > 2 ? st0[7] : z;
     int32x4_t l10 = z, l11 = z, l12 = z, l13 = z, h10 = z, h11 = z, h12 = z, h13 = z;
     if (R > 1) {
-        OPAQUE(st1);
+        /* volatile: GCC merges two identical non-volatile asm statements, then copies row 0's
+         * eight starts with `mov` instead of loading row 1's with four `ldp`. */
+        __asm__ __volatile__("" : "+r"(st1));
         l10 = st1[0]; l11 = st1[1]; h10 = st1[4]; h11 = st1[5];
         if (G > 2) { l12 = st1[2]; l13 = st1[3]; h12 = st1[6]; h13 = st1[7]; }
     }
@@ -125,15 +147,54 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
 #define DOT_LOAD()                                                                                \
     int8x16_t x0h = vld1q_s8(p0), x0l = vld1q_s8(p0 + 16);                                        \
     int8x16_t x1h = R > 1 ? vld1q_s8(p1) : x0h, x1l = R > 1 ? vld1q_s8(p1 + 16) : x0l
+    /* `D` (direct): each chunk's sixteen int16 values of a row split in registers, as dot16_split
+     * does (`uzp2` the high bytes, `uzp1` the low ones, `eor` 0x80), instead of read from the panel. */
+#define DOT_SPLIT(xh, xl, ptr)                                                                    \
+    int8x16_t xh, xl;                                                                             \
+    do {                                                                                          \
+        int8x16_t v0_ = vreinterpretq_s8_s16(vld1q_s16(ptr)), v1_ = vreinterpretq_s8_s16(vld1q_s16((ptr) + 8)); \
+        xh = vuzp2q_s8(v0_, v1_);                                                                 \
+        xl = veorq_s8(vuzp1q_s8(v0_, v1_), vdupq_n_s8(-128));                                     \
+    } while (0)
     ptrdiff_t chunks = quads / 4, tail = quads % 4;
-    for (ptrdiff_t c = 0; c < chunks; c++) {
-        DOT_LOAD();
-        p0 += 32;
-        p1 += 32;
-        DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
-        w += 256;
+    if (D) {
+        const int16_t *a0 = a, *a1 = a + a_stride;
+        for (ptrdiff_t c = 0; c < chunks; c++) {
+            DOT_SPLIT(x0h, x0l, a0);
+            int8x16_t x1h = x0h, x1l = x0l;
+            if (R > 1) {
+                DOT_SPLIT(y1h, y1l, a1);
+                x1h = y1h; x1l = y1l;
+            }
+            a0 += 16;
+            a1 += 16;
+            DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
+            w += 256;
+        }
+        if (tail) {
+            /* The last chunk's sixteen values, of which the first 4·tail are used (the rest lie
+             * in the next row: the caller keeps the last row off this path). */
+            DOT_SPLIT(x0h, x0l, a0);
+            int8x16_t x1h = x0h, x1l = x0l;
+            if (R > 1) {
+                DOT_SPLIT(y1h, y1l, a1);
+                x1h = y1h; x1l = y1l;
+            }
+            DOT_QUAD(0);
+            if (tail > 1) DOT_QUAD(1);
+            if (tail > 2) DOT_QUAD(2);
+        }
+    } else {
+        for (ptrdiff_t c = 0; c < chunks; c++) {
+            DOT_LOAD();
+            p0 += 32;
+            p1 += 32;
+            DOT_QUAD(0); DOT_QUAD(1); DOT_QUAD(2); DOT_QUAD(3);
+            w += 256;
+        }
     }
-    if (tail) {
+#undef DOT_SPLIT
+    if (tail && !D) {
         DOT_LOAD();
         DOT_QUAD(0);
         if (tail > 1) DOT_QUAD(1);
@@ -143,6 +204,24 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
 #undef DOT_QUAD
     OPAQUE(s);
 #undef OPAQUE
+    if (R > 1 && kind != BOOTH_OUT_INT32) {
+        /* Both rows through the output stage together: each group's constants loaded once. */
+        int half = G == 2;
+        int32x4_t a0 = vmlaq_n_s32(l00, h00, 256), a1 = vmlaq_n_s32(l01, h01, 256);
+        int32x4_t b0 = vmlaq_n_s32(l10, h10, 256), b1 = vmlaq_n_s32(l11, h11, 256);
+        int32x4_t a2 = a0, a3 = a1, b2 = b0, b3 = b1;
+        dot16_scale2(shifted, addzp, s, 0, zp, &a0, &b0);
+        dot16_scale2(shifted, addzp, s, 1, zp, &a1, &b1);
+        if (!half) {
+            a2 = vmlaq_n_s32(l02, h02, 256); a3 = vmlaq_n_s32(l03, h03, 256);
+            b2 = vmlaq_n_s32(l12, h12, 256); b3 = vmlaq_n_s32(l13, h13, 256);
+            dot16_scale2(shifted, addzp, s, 2, zp, &a2, &b2);
+            dot16_scale2(shifted, addzp, s, 3, zp, &a3, &b3);
+        }
+        store_scaled16(kind, half, a0, a1, a2, a3, lo16, hi16, o, valid);
+        store_scaled16(kind, half, b0, b1, b2, b3, lo16, hi16, o + o_stride, valid);
+        return;
+    }
     dot16_out_row(kind, G == 2, shifted, addzp, vmlaq_n_s32(l00, h00, 256), vmlaq_n_s32(l01, h01, 256),
                   vmlaq_n_s32(l02, h02, 256), vmlaq_n_s32(l03, h03, 256), s, zp, lo16, hi16, o, valid);
     if (R > 1)
@@ -150,26 +229,28 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
                       vmlaq_n_s32(l12, h12, 256), vmlaq_n_s32(l13, h13, 256), s, zp, lo16, hi16, o + o_stride, valid);
 }
 
-/* Rows `0 ..< n` of the panel for one block: 2-row tiles, then one row. */
-DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, ptrdiff_t n, ptrdiff_t quads,
-                                          const int8_t *w, int G, const int32x4_t *start, const stage4 *s,
-                                          int kind, int shifted, int addzp, int32x4_t zp, int16x8_t lo16,
-                                          int16x8_t hi16, char *o, ptrdiff_t o_stride, ptrdiff_t valid) {
+/* Rows `0 ..< n` of the panel (or, direct, of `a`) for one block: 2-row tiles, then one row. */
+DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, const int16_t *a,
+                                          ptrdiff_t a_stride, int D, ptrdiff_t n, ptrdiff_t quads, const int8_t *w,
+                                          int G, const int32x4_t *start, const stage4 *s, int kind, int shifted,
+                                          int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
+                                          ptrdiff_t o_stride, ptrdiff_t valid) {
     ptrdiff_t r = 0;
     for (; r + 2 <= n; r += 2)
-        dot16_tile(panel + r * panel_stride, panel_stride, quads, w, 2, G, start, s, kind, shifted, addzp, zp, lo16,
-                   hi16, o + r * o_stride, o_stride, valid);
+        dot16_tile(panel + r * panel_stride, panel_stride, a + r * a_stride, a_stride, D, quads, w, 2, G, start, s,
+                   kind, shifted, addzp, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
     if (r < n)
-        dot16_tile(panel + r * panel_stride, panel_stride, quads, w, 1, G, start, s, kind, shifted, addzp, zp, lo16,
-                   hi16, o + r * o_stride, o_stride, valid);
+        dot16_tile(panel + r * panel_stride, panel_stride, a + r * a_stride, a_stride, D, quads, w, 1, G, start, s,
+                   kind, shifted, addzp, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
 }
 
 DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
                                             const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
                                             const booth_output_stage *stage, void *out, ptrdiff_t out_stride,
-                                            int kind) {
+                                            int kind, int D) {
     ptrdiff_t k16 = (depth + 15) / 16 * 16, quads = (depth + 3) / 4, panel_stride = 2 * k16;
-    ptrdiff_t group = DOT16_PANEL_BYTES / panel_stride;
+    /* Direct (`D`, whole chunks only): no panel, each tile splits its rows in registers. */
+    ptrdiff_t group = D ? rows : DOT16_PANEL_BYTES / panel_stride;
     int8_t panel[DOT16_PANEL_BYTES] __attribute__((aligned(16)));
     size_t esize = kind == BOOTH_OUT_INT8 ? 1 : kind == BOOTH_OUT_INT16 ? 2 : 4;
     ptrdiff_t ob = out_stride * (ptrdiff_t)esize;
@@ -179,7 +260,7 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
     int addzp = kind != BOOTH_OUT_INT32 && stage->zero_point != 0;
     for (ptrdiff_t r0 = 0; r0 < rows; r0 += group) {
         ptrdiff_t n = rows - r0 < group ? rows - r0 : group;
-        dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
+        if (!D) dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
         for (ptrdiff_t n0 = 0; n0 < channels; n0 += 16) {
             ptrdiff_t valid = channels - n0 < 16 ? channels - n0 : 16;
             int32x4_t start[8];
@@ -207,7 +288,9 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
             const int8_t *wb = w + n0 * k16;
             char *o = (char *)out + (size_t)n0 * esize + (size_t)(r0 * ob);
             int G = valid <= 8 ? 2 : 4;
-#define RUN(GG, SH, ZP) dot16_rows(panel, panel_stride, n, quads, wb, GG, start, s, kind, SH, ZP, zp, lo16, hi16, o, ob, valid)
+#define RUN(GG, SH, ZP)                                                                                     \
+    dot16_rows(panel, panel_stride, a + r0 * a_stride, a_stride, D, n, quads, wb, GG, start, s, kind, SH, ZP, zp, \
+               lo16, hi16, o, ob, valid)
             if (kind == BOOTH_OUT_INT32) {
                 if (G == 2) RUN(2, 0, 0); else RUN(4, 0, 0);
             } else if (G == 2) {
@@ -222,32 +305,56 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
     }
 }
 
-static DOT16_TARGET void gemm_s16_dot_int8(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
-                                           const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
-                                           const booth_output_stage *stage, void *out, ptrdiff_t os) {
-    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, stage, out, os, BOOTH_OUT_INT8);
-}
+/* The entry points, one per output kind and form (panel or direct), so the flags are constants;
+ * `noipa` keeps each a symbol of its own, not inlined or cloned (scripts/arm/neon-check). */
+#define DOT16_ENTRY(name, kind, D)                                                                          \
+    static __attribute__((noipa)) DOT16_TARGET void name(                                                   \
+        const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth, const int8_t *w, ptrdiff_t channels, \
+        const int32_t *row_sums, const booth_output_stage *stage, void *out, ptrdiff_t os) {                \
+        gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, stage, out, os, kind, D);                  \
+    }
+DOT16_ENTRY(gemm_s16_dot_int8, BOOTH_OUT_INT8, 0)
+DOT16_ENTRY(gemm_s16_dot_int16, BOOTH_OUT_INT16, 0)
+DOT16_ENTRY(gemm_s16_dot_int32, BOOTH_OUT_INT32, 0)
+DOT16_ENTRY(gemm_s16_dot_direct_int8, BOOTH_OUT_INT8, 1)
+DOT16_ENTRY(gemm_s16_dot_direct_int16, BOOTH_OUT_INT16, 1)
+DOT16_ENTRY(gemm_s16_dot_direct_int32, BOOTH_OUT_INT32, 1)
+#undef DOT16_ENTRY
 
-static DOT16_TARGET void gemm_s16_dot_int16(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
-                                            const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
-                                            const booth_output_stage *stage, void *out, ptrdiff_t os) {
-    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, stage, out, os, BOOTH_OUT_INT16);
-}
-
-static DOT16_TARGET void gemm_s16_dot_int32(const int16_t *a, ptrdiff_t rows, ptrdiff_t as, ptrdiff_t depth,
-                                            const int8_t *w, ptrdiff_t channels, const int32_t *row_sums, void *out,
-                                            ptrdiff_t os) {
-    gemm_s16_dot(a, rows, as, depth, w, channels, row_sums, NULL, out, os, BOOTH_OUT_INT32);
+/* Whether the direct form executes fewer instructions than the panel: the split repeated in every
+ * 16-channel block (three vector instructions per chunk and row) costs less than the panel's once
+ * per row (about ten per chunk, plus eighteen of row loop; then a load per chunk and block either
+ * way). A depth that is not whole chunks reads its last chunk's sixteen values, past the depth
+ * into the next row (those meet zero filters), so the direct form needs that read to stay within
+ * the next row's depth (k16 <= a_stride + depth) and leaves the last row to the panel. */
+static int dot16_direct(ptrdiff_t depth, ptrdiff_t a_stride, ptrdiff_t channels) {
+    ptrdiff_t chunks = (depth + 15) / 16, blocks = (channels + 15) / 16;
+    return chunks * 16 <= a_stride + depth && 3 * blocks * chunks < 18 + 10 * chunks;
 }
 
 DOT16_TARGET int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
                                     const int8_t *w, ptrdiff_t channels, const int32_t *row_sums,
                                     const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
     if (depth <= 0 || 4 * ((depth + 15) / 16 * 16) > DOT16_PANEL_BYTES) return 0;
+    /* Rows 0 ..< head directly; the rest (the last row, when its last chunk would read past it)
+     * through the panel. */
+    ptrdiff_t head = dot16_direct(depth, a_stride, channels) ? (depth % 16 && rows > 0 ? rows - 1 : rows) : 0;
+    size_t esize = out_kind == BOOTH_OUT_INT8 ? 1 : out_kind == BOOTH_OUT_INT16 ? 2 : 4;
+    const int16_t *a2 = a + head * a_stride;
+    void *out2 = (char *)out + (size_t)(head * out_stride) * esize;
     switch (out_kind) {
-    case BOOTH_OUT_INT8: gemm_s16_dot_int8(a, rows, a_stride, depth, w, channels, row_sums, stage, out, out_stride); break;
-    case BOOTH_OUT_INT16: gemm_s16_dot_int16(a, rows, a_stride, depth, w, channels, row_sums, stage, out, out_stride); break;
-    default: gemm_s16_dot_int32(a, rows, a_stride, depth, w, channels, row_sums, out, out_stride); break;
+    case BOOTH_OUT_INT8:
+        if (head > 0) gemm_s16_dot_direct_int8(a, head, a_stride, depth, w, channels, row_sums, stage, out, out_stride);
+        if (head < rows) gemm_s16_dot_int8(a2, rows - head, a_stride, depth, w, channels, row_sums, stage, out2, out_stride);
+        break;
+    case BOOTH_OUT_INT16:
+        if (head > 0) gemm_s16_dot_direct_int16(a, head, a_stride, depth, w, channels, row_sums, stage, out, out_stride);
+        if (head < rows) gemm_s16_dot_int16(a2, rows - head, a_stride, depth, w, channels, row_sums, stage, out2, out_stride);
+        break;
+    default:
+        if (head > 0) gemm_s16_dot_direct_int32(a, head, a_stride, depth, w, channels, row_sums, stage, out, out_stride);
+        if (head < rows) gemm_s16_dot_int32(a2, rows - head, a_stride, depth, w, channels, row_sums, stage, out2, out_stride);
+        break;
     }
     return 1;
 }

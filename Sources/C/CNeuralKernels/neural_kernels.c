@@ -213,8 +213,9 @@ static inline __attribute__((always_inline)) void finish_row16(int kind, int32x4
 
 /* Four rows × 16 channels (8 with `half`) of one block from bias to stored output, with the
  * sixteen accumulators in named registers throughout: started from the bias, `smlal` by lane
- * (k four at a time, then one), then each row through `out_row16`. No stack round trip of the
- * accumulators (the array tile's copy-in, spill and reload cost 1.2 M of landscape's 9.7 M). */
+ * (k eight at a time, then four, then one), then the output stage group by group over the four
+ * rows (`out_row16`'s operations). No stack round trip of the accumulators (the array tile's
+ * copy-in, spill and reload cost 1.2 M of landscape's 9.7 M). */
 static inline __attribute__((always_inline)) void tile4_out(
     const int16_t *a, ptrdiff_t a_stride, ptrdiff_t depth, const int16_t *w, const int32_t *bias, int kind,
     int half, int shifted, int addzp, const stage4 *s, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
@@ -252,6 +253,33 @@ static inline __attribute__((always_inline)) void tile4_out(
         ROW(c30, c31, c32, c33, x3, lane);                                             \
     } while (0)
     ptrdiff_t k = 0;
+    /* Eight k at a time: each row's eight activations in one q register (`smlal` by lane 0...7),
+     * half the activation loads and loop steps of the four-k step below. */
+#define ROWQ(cA, cB, cC, cD, x, lane)                                                  \
+    do {                                                                               \
+        cA = vmlal_laneq_s16(cA, vget_low_s16(wl), x, lane);                           \
+        cB = vmlal_high_laneq_s16(cB, wl, x, lane);                                    \
+        if (!half) {                                                                   \
+            cC = vmlal_laneq_s16(cC, vget_low_s16(wh), x, lane);                       \
+            cD = vmlal_high_laneq_s16(cD, wh, x, lane);                                \
+        }                                                                              \
+    } while (0)
+#define STEPQ(wk, lane)                                                                \
+    do {                                                                               \
+        int16x8_t wl = vld1q_s16(wk), wh = half ? wl : vld1q_s16(wk + 8);              \
+        ROWQ(c00, c01, c02, c03, x0, lane);                                            \
+        ROWQ(c10, c11, c12, c13, x1, lane);                                            \
+        ROWQ(c20, c21, c22, c23, x2, lane);                                            \
+        ROWQ(c30, c31, c32, c33, x3, lane);                                            \
+    } while (0)
+    for (; k + 8 <= depth; k += 8) {
+        int16x8_t x0 = vld1q_s16(a0 + k), x1 = vld1q_s16(a1 + k), x2 = vld1q_s16(a2 + k), x3 = vld1q_s16(a3 + k);
+        const int16_t *wk = w + k * 16;
+        STEPQ(wk, 0); STEPQ(wk + 16, 1); STEPQ(wk + 32, 2); STEPQ(wk + 48, 3);
+        STEPQ(wk + 64, 4); STEPQ(wk + 80, 5); STEPQ(wk + 96, 6); STEPQ(wk + 112, 7);
+    }
+#undef STEPQ
+#undef ROWQ
     for (; k + 4 <= depth; k += 4) {
         int16x4_t x0 = vld1_s16(a0 + k), x1 = vld1_s16(a1 + k), x2 = vld1_s16(a2 + k), x3 = vld1_s16(a3 + k);
         const int16_t *wk = w + k * 16;
@@ -266,10 +294,35 @@ static inline __attribute__((always_inline)) void tile4_out(
 #undef ROW
     OPAQUE(s);
 #undef OPAQUE
-    out_row16(kind, half, shifted, addzp, c00, c01, c02, c03, s, zp, lo16, hi16, o, valid);
-    out_row16(kind, half, shifted, addzp, c10, c11, c12, c13, s, zp, lo16, hi16, o + o_stride, valid);
-    out_row16(kind, half, shifted, addzp, c20, c21, c22, c23, s, zp, lo16, hi16, o + 2 * o_stride, valid);
-    out_row16(kind, half, shifted, addzp, c30, c31, c32, c33, s, zp, lo16, hi16, o + 3 * o_stride, valid);
+    /* The four rows through the output stage (out_row16's operations) group by group, each
+     * group's constants loaded once for the four rows rather than once per row. */
+#define SCALE_GROUP(j, cA, cB, cC, cD)                                                               \
+    do {                                                                                             \
+        int32x4x2_t mr_ = vld1q_s32_x2((const int32_t *)(const void *)&s[j].multiplier);            \
+        if (shifted) {                                                                               \
+            int32x4_t left_ = s[j].left;                                                             \
+            cA = vshlq_s32(cA, left_); cB = vshlq_s32(cB, left_);                                    \
+            cC = vshlq_s32(cC, left_); cD = vshlq_s32(cD, left_);                                    \
+        }                                                                                            \
+        cA = vqrdmulhq_s32(cA, mr_.val[0]); cB = vqrdmulhq_s32(cB, mr_.val[0]);                      \
+        cC = vqrdmulhq_s32(cC, mr_.val[0]); cD = vqrdmulhq_s32(cD, mr_.val[0]);                      \
+        cA = vrshlq_s32(fixup_by(cA, mr_.val[1], shifted), mr_.val[1]);                              \
+        cB = vrshlq_s32(fixup_by(cB, mr_.val[1], shifted), mr_.val[1]);                              \
+        cC = vrshlq_s32(fixup_by(cC, mr_.val[1], shifted), mr_.val[1]);                              \
+        cD = vrshlq_s32(fixup_by(cD, mr_.val[1], shifted), mr_.val[1]);                              \
+        if (addzp) { cA = vaddq_s32(cA, zp); cB = vaddq_s32(cB, zp); cC = vaddq_s32(cC, zp); cD = vaddq_s32(cD, zp); } \
+    } while (0)
+    SCALE_GROUP(0, c00, c10, c20, c30);
+    SCALE_GROUP(1, c01, c11, c21, c31);
+    if (!half) {
+        SCALE_GROUP(2, c02, c12, c22, c32);
+        SCALE_GROUP(3, c03, c13, c23, c33);
+    }
+#undef SCALE_GROUP
+    store_scaled16(kind, half, c00, c01, c02, c03, lo16, hi16, o, valid);
+    store_scaled16(kind, half, c10, c11, c12, c13, lo16, hi16, o + o_stride, valid);
+    store_scaled16(kind, half, c20, c21, c22, c23, lo16, hi16, o + 2 * o_stride, valid);
+    store_scaled16(kind, half, c30, c31, c32, c33, lo16, hi16, o + 3 * o_stride, valid);
 }
 
 /* The rows of one block in 4-row tiles (`tile4_out`), for int8/int16 output; returns the rows

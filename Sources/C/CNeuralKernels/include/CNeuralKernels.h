@@ -386,7 +386,10 @@ int booth_island_depthwise_q(const booth_fconv *d, const float *in, const float 
  * `depth` read from each; `w`: booth_gemm_s8_dot's packing ([block of 16][k16 / 4][16 channels][4],
  * k16 the depth rounded up to 16, zero past the depth and past `channels`); `row_sums`: Σ_k W[n][k]
  * padded to a multiple of 16 channels; stage, output and kinds as booth_gemm_s16. The split rows
- * are kept in a 16 KB stack panel (two rows at least), so depths above 4096 are refused: returns 0
+ * are kept in a 16 KB stack panel (two rows at least), or, where that executes fewer instructions
+ * (few 16-channel blocks), split in registers by each tile; then every row but the last may be
+ * read up to the depth rounded up to 16 when that stays within the next row's `depth` values
+ * (those meet zero filters). Depths above 4096 are refused: returns 0
  * (nothing written), else 1. On aarch64 only on a CPU with asimddp (booth_cpu_has_dotprod());
  * elsewhere a portable C version of the same arithmetic (with the scalar output stage). */
 int booth_gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth, const int8_t *w,
