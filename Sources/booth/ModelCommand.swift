@@ -158,8 +158,8 @@ struct ModelCommand: ParsableCommand {
             var chosen: InterpreterKernels?
             if let kernels {
                 guard let set = sets.first(where: { "\($0.name)" == kernels }) else {
-                    throw CommandFailure("--kernels must be one of this CPU's sets: " + sets.map { "\($0.name)" }.joined(separator: ", "),
-                                         status: .badInput)
+                    throw CommandFailure("--kernels \(kernels): not one of this CPU's kernel sets: "
+                                         + sets.map { "\($0.name)" }.joined(separator: ", "), status: .usage)
                 }
                 chosen = set
             }

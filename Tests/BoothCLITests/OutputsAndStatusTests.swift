@@ -69,6 +69,17 @@ import Testing
         expectOneLine(r, status: 64, mentions: ["--detector", "short or full", "far"], "--detector far")
     }
 
+    /// `model bench --kernels` takes this CPU's kernel sets by name (the scalar reference is always
+    /// one) and refuses any other as a usage error naming the sets.
+    @Test func modelBenchTakesAKernelSetByName() throws {
+        let model = Fixtures.models + "/face_detection_short_range.tflite"
+        let r = try BoothCLI.run(["model", "bench", model, "--path", "int", "--runs", "1", "--kernels", "scalar"])
+        #expect(r.exited && r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("scalar kernels"), "\(r.stdout)")
+        let bad = try BoothCLI.run(["model", "bench", model, "--kernels", "fastest"])
+        expectOneLine(bad, status: 64, mentions: ["--kernels", "fastest", "scalar", "simd"], "--kernels fastest")
+    }
+
     @Test func aMissingModelsFolderIsAConfigErrorWithoutFallback() throws {
         let r = try BoothCLI.run(["faces", Self.astronaut], environment: ["BOOTH_MODELS": "/nonexistent/booth-models"])
         expectOneLine(r, status: 78, mentions: ["$BOOTH_MODELS", "/nonexistent/booth-models"], "missing $BOOTH_MODELS")
