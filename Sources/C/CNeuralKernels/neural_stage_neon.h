@@ -81,23 +81,10 @@ static inline __attribute__((always_inline)) void out_row16(
         x_ = vrshlq_s32(fixup_by(x_, mr_.val[1], shifted), mr_.val[1]);                          \
         addzp ? vaddq_s32(x_, zp) : x_;                                                          \
     })
-    int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(SCALE(v0, 0)), SCALE(v1, 1));
-    int16x8_t h1 = half ? h0 : vqmovn_high_s32(vqmovn_s32(SCALE(v2, 2)), SCALE(v3, 3));
+    const int32x4_t x0 = SCALE(v0, 0), x1 = SCALE(v1, 1);
+    const int32x4_t x2 = half ? x0 : SCALE(v2, 2), x3 = half ? x1 : SCALE(v3, 3);
 #undef SCALE
-    if (kind == BOOTH_OUT_INT8) {
-        int8x16_t b = half ? vcombine_s8(vqmovn_s16(h0), vqmovn_s16(h0)) : vqmovn_high_s16(vqmovn_s16(h0), h1);
-        int8x16_t lo8 = vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16)), hi8 = vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16));
-        b = vminq_s8(vmaxq_s8(b, lo8), hi8);
-        if (valid == 16) vst1q_s8((int8_t *)out, b);
-        else if (valid == 8) vst1_s8((int8_t *)out, vget_low_s8(b));
-        else store_bytes(out, b, b, (size_t)valid);
-    } else {
-        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
-        if (!half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
-        if (valid == 16) { vst1q_s16((int16_t *)out, h0); vst1q_s16((int16_t *)out + 8, h1); }
-        else if (valid == 8) vst1q_s16((int16_t *)out, h0);
-        else store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
-    }
+    store_scaled16(kind, half, x0, x1, x2, x3, lo16, hi16, out, valid);
 }
 
 #endif

@@ -13,6 +13,21 @@ public func gemmX86(
     _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
 ) {
 #if arch(x86_64)
+    gemmThroughC(a, rows, weights, output, booth_x86_gemm_s16)
+#else
+    // The aarch64 CMake build links neural_kernels.c alone; the avx2 sets are never chosen there.
+    gemmSIMD(a, rows, weights, output)
+#endif
+}
+
+#if arch(x86_64)
+/// One of the C int16 GEMMs (`booth_x86_gemm_s16`'s signature) where its output stage is exact
+/// (`fusedExact`) and it runs (it returns 0 without its instruction set); otherwise `gemmSIMD`.
+private func gemmThroughC(
+    _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput,
+    _ kernel: @convention(c) (UnsafePointer<Int16>?, Int, Int, UnsafePointer<Int16>?, Int,
+                              UnsafePointer<booth_output_stage>?, UnsafeMutableRawPointer?, Int, Int32) -> Int32
+) {
     switch output {
     case .int8(_, _, let stage), .int16(_, _, let stage):
         guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
@@ -20,15 +35,11 @@ public func gemmX86(
     }
     var done = false
     withNEONOutput(output) { stage, out, stride, kind in
-        done = booth_x86_gemm_s16(a, rows, weights.depthStride, weights.data, weights.outputChannels, stage, out, stride,
-                                  kind) != 0
+        done = kernel(a, rows, weights.depthStride, weights.data, weights.outputChannels, stage, out, stride, kind) != 0
     }
     if !done { gemmSIMD(a, rows, weights, output) }
-#else
-    // The aarch64 CMake build links neural_kernels.c alone; the avx2 sets are never chosen there.
-    gemmSIMD(a, rows, weights, output)
-#endif
 }
+#endif
 
 /// `gemmX86` through AVX-512 VNNI (`booth_x86_gemm_s16_vnni`: one zmm `vpdpwssd` per row and
 /// k-pair, 12-row tiles, the same output stage and bytes), on CPUs that have it whatever the
@@ -38,17 +49,7 @@ public func gemmX86VNNI(
     _ a: UnsafePointer<Int16>, _ rows: Int, _ weights: PackedGEMMWeights, _ output: GEMMOutput
 ) {
 #if arch(x86_64)
-    switch output {
-    case .int8(_, _, let stage), .int16(_, _, let stage):
-        guard stage.fusedExact else { gemmSIMD(a, rows, weights, output); return }
-    case .int32: break
-    }
-    var done = false
-    withNEONOutput(output) { stage, out, stride, kind in
-        done = booth_x86_gemm_s16_vnni(a, rows, weights.depthStride, weights.data, weights.outputChannels, stage, out,
-                                       stride, kind) != 0
-    }
-    if !done { gemmSIMD(a, rows, weights, output) }
+    gemmThroughC(a, rows, weights, output, booth_x86_gemm_s16_vnni)
 #else
     gemmSIMD(a, rows, weights, output)
 #endif
