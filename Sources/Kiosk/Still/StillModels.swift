@@ -150,7 +150,13 @@ final class StillModels {
     /// after the still's face models are gone and dropped after its one run; `init` builds it
     /// once, so a missing or wrong file stops the kiosk at start-up, not at the first photo.
     func refinedLips() throws(KioskError) -> RefinedLips {
-        do { return try store.refinedLips() } catch {
+        do {
+            // In the live models' working memory when they are lent, each pass under their lock
+            // (as `palmDetector`).
+            let lips = try store.refinedLips(sharing: live?.arena)
+            if let live, live.arena != nil { lips.exclusive = live.exclusive }
+            return lips
+        } catch {
             throw .models("still path: refined lips: \(error)")
         }
     }

@@ -113,9 +113,11 @@ extension ModelStore {
 
     /// The attention face mesh for the refined lips of a still (float path: its custom transform
     /// operators have no integer form; see `RefinedLips`), for `mouth_closed_refined_lips`.
-    public func refinedLips() throws(ModelStoreError) -> RefinedLips {
-        let bytes = try read(.faceLandmarkWithAttention)
-        do { return try RefinedLips(model: bytes) } catch { throw .invalid(path(.faceLandmarkWithAttention), error) }
+    public func refinedLips(sharing shared: SharedArena? = nil) throws(ModelStoreError) -> RefinedLips {
+        var bytes = try map(.faceLandmarkWithAttention)
+        do { return try RefinedLips(taking: &bytes, sharing: shared ?? SharedArena(capacity: Self.palmArenaCapacity)) } catch {
+            throw .invalid(path(.faceLandmarkWithAttention), error)
+        }
     }
 
     /// Bytes reserved for the palm and hand models' shared activations (address space only: the

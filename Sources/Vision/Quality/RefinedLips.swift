@@ -26,8 +26,23 @@ public final class RefinedLips {
                                             76, 77, 90, 180, 85, 16, 315, 404, 320, 307, 306, 184, 74, 73, 72, 11, 302, 303, 304, 408,
                                             62, 96, 89, 179, 86, 15, 316, 403, 319, 325, 292, 183, 42, 41, 38, 12, 268, 271, 272, 407]
 
-    public init(model bytes: [UInt8]) throws(ModelError) {
-        interpreter = try Interpreter(model: bytes, path: .float)
+    /// Runs each model pass (input, run, output read) when set: the caller's lock around it, for a
+    /// model whose arena is shared with interpreters on another thread (as `PalmDetector.exclusive`).
+    public var exclusive: ((() -> Void) -> Void)? = nil
+
+    /// Loads `bytes` (`ModelFile.faceLandmarkWithAttention`) on the float path; with `shared`, its
+    /// activations in that memory (a still's models borrow the live models', as the palm model).
+    public convenience init(model bytes: [UInt8], sharing shared: SharedArena? = nil) throws(ModelError) {
+        var copy = ModelBytes(bytes)
+        try self.init(taking: &copy, sharing: shared)
+    }
+
+    /// As `init(model:sharing:)`, taking the file's `bytes` (a mapping: `ModelStore.map`): released
+    /// once parsed, and no float weights kept beside the program's packed ones. A still's peak is
+    /// this model's build and run: read whole into an array with an arena of its own it took the
+    /// kiosk's passport still from 39.7 to 49.9 MiB (`BOOTH_STILL_MEMORY=1`, over the 48 MiB budget).
+    public init(taking bytes: inout ModelBytes, sharing shared: SharedArena? = nil) throws(ModelError) {
+        interpreter = try Interpreter(taking: &bytes, path: .float, sharing: shared, keepingWeights: false)
         var lips = -1, mesh = -1, flag = -1
         for i in 0..<interpreter.outputCount {
             switch interpreter.outputShape(i).last {
@@ -49,19 +64,24 @@ public final class RefinedLips {
         precondition(mesh.count == FaceMeshTopology.vertexCount, "RefinedLips needs the 468-point mesh")
         let region = FaceMesh.trackingRegion(of: mesh)
         let size = 192
-        interpreter.withInput(0) { tensor in
-            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
-                                 range: .zeroToOne, border: .replicate, matrix: matrix)
-        }
-        interpreter.run()
         let c = cosf(region.rotation), s = sinf(region.rotation)
         let kx = region.width / Float(size), ky = region.height / Float(size)
         func project(_ x: Float, _ y: Float) -> Point2 {
             let dx = (x - Float(size) / 2) * kx, dy = (y - Float(size) / 2) * ky
             return Point2(region.center.x + c * dx - s * dy, region.center.y + s * dx + c * dy)
         }
-        let lips = interpreter.withOutput(lipsOutput) { o in (0..<80).map { project(o[2 * $0], o[2 * $0 + 1]) } }
-        let points = interpreter.withOutput(meshOutput) { o in (0..<468).map { project(o[3 * $0], o[3 * $0 + 1]) } }
+        var lips: [Point2] = [], points: [Point2] = []
+        let matrix = self.matrix
+        let pass = {
+            self.interpreter.withInput(0) { tensor in
+                TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                     range: .zeroToOne, border: .replicate, matrix: matrix)
+            }
+            self.interpreter.run()
+            lips = self.interpreter.withOutput(self.lipsOutput) { o in (0..<80).map { project(o[2 * $0], o[2 * $0 + 1]) } }
+            points = self.interpreter.withOutput(self.meshOutput) { o in (0..<468).map { project(o[3 * $0], o[3 * $0 + 1]) } }
+        }
+        if let exclusive { exclusive(pass) } else { pass() }
         return (lips, points)
     }
 
