@@ -235,60 +235,42 @@ static inline __attribute__((always_inline)) void tile4_out(
     START(c00, c01, c02, c03); START(c10, c11, c12, c13); START(c20, c21, c22, c23); START(c30, c31, c32, c33);
 #undef START
     const int16_t *a0 = a, *a1 = a + a_stride, *a2 = a + 2 * a_stride, *a3 = a + 3 * a_stride;
-#define ROW(cA, cB, cC, cD, x, lane)                                                   \
+/* `L` is `lane` (x a d register of four activations) or `laneq` (a q register of eight). */
+#define ROW(L, cA, cB, cC, cD, x, lane)                                                \
     do {                                                                               \
-        cA = vmlal_lane_s16(cA, vget_low_s16(wl), x, lane);                            \
-        cB = vmlal_high_lane_s16(cB, wl, x, lane);                                     \
+        cA = vmlal_##L##_s16(cA, vget_low_s16(wl), x, lane);                           \
+        cB = vmlal_high_##L##_s16(cB, wl, x, lane);                                    \
         if (!half) {                                                                   \
-            cC = vmlal_lane_s16(cC, vget_low_s16(wh), x, lane);                        \
-            cD = vmlal_high_lane_s16(cD, wh, x, lane);                                 \
+            cC = vmlal_##L##_s16(cC, vget_low_s16(wh), x, lane);                       \
+            cD = vmlal_high_##L##_s16(cD, wh, x, lane);                                \
         }                                                                              \
     } while (0)
-#define STEP(wk, lane)                                                                 \
+#define STEP(L, wk, lane)                                                              \
     do {                                                                               \
         int16x8_t wl = vld1q_s16(wk), wh = half ? wl : vld1q_s16(wk + 8);              \
-        ROW(c00, c01, c02, c03, x0, lane);                                             \
-        ROW(c10, c11, c12, c13, x1, lane);                                             \
-        ROW(c20, c21, c22, c23, x2, lane);                                             \
-        ROW(c30, c31, c32, c33, x3, lane);                                             \
+        ROW(L, c00, c01, c02, c03, x0, lane);                                          \
+        ROW(L, c10, c11, c12, c13, x1, lane);                                          \
+        ROW(L, c20, c21, c22, c23, x2, lane);                                          \
+        ROW(L, c30, c31, c32, c33, x3, lane);                                          \
     } while (0)
     ptrdiff_t k = 0;
     /* Eight k at a time: each row's eight activations in one q register (`smlal` by lane 0...7),
      * half the activation loads and loop steps of the four-k step below. */
-#define ROWQ(cA, cB, cC, cD, x, lane)                                                  \
-    do {                                                                               \
-        cA = vmlal_laneq_s16(cA, vget_low_s16(wl), x, lane);                           \
-        cB = vmlal_high_laneq_s16(cB, wl, x, lane);                                    \
-        if (!half) {                                                                   \
-            cC = vmlal_laneq_s16(cC, vget_low_s16(wh), x, lane);                       \
-            cD = vmlal_high_laneq_s16(cD, wh, x, lane);                                \
-        }                                                                              \
-    } while (0)
-#define STEPQ(wk, lane)                                                                \
-    do {                                                                               \
-        int16x8_t wl = vld1q_s16(wk), wh = half ? wl : vld1q_s16(wk + 8);              \
-        ROWQ(c00, c01, c02, c03, x0, lane);                                            \
-        ROWQ(c10, c11, c12, c13, x1, lane);                                            \
-        ROWQ(c20, c21, c22, c23, x2, lane);                                            \
-        ROWQ(c30, c31, c32, c33, x3, lane);                                            \
-    } while (0)
     for (; k + 8 <= depth; k += 8) {
         int16x8_t x0 = vld1q_s16(a0 + k), x1 = vld1q_s16(a1 + k), x2 = vld1q_s16(a2 + k), x3 = vld1q_s16(a3 + k);
         const int16_t *wk = w + k * 16;
-        STEPQ(wk, 0); STEPQ(wk + 16, 1); STEPQ(wk + 32, 2); STEPQ(wk + 48, 3);
-        STEPQ(wk + 64, 4); STEPQ(wk + 80, 5); STEPQ(wk + 96, 6); STEPQ(wk + 112, 7);
+        STEP(laneq, wk, 0); STEP(laneq, wk + 16, 1); STEP(laneq, wk + 32, 2); STEP(laneq, wk + 48, 3);
+        STEP(laneq, wk + 64, 4); STEP(laneq, wk + 80, 5); STEP(laneq, wk + 96, 6); STEP(laneq, wk + 112, 7);
     }
-#undef STEPQ
-#undef ROWQ
     for (; k + 4 <= depth; k += 4) {
         int16x4_t x0 = vld1_s16(a0 + k), x1 = vld1_s16(a1 + k), x2 = vld1_s16(a2 + k), x3 = vld1_s16(a3 + k);
         const int16_t *wk = w + k * 16;
-        STEP(wk, 0); STEP(wk + 16, 1); STEP(wk + 32, 2); STEP(wk + 48, 3);
+        STEP(lane, wk, 0); STEP(lane, wk + 16, 1); STEP(lane, wk + 32, 2); STEP(lane, wk + 48, 3);
     }
     for (; k < depth; k++) {
         int16x4_t x0 = vld1_dup_s16(a0 + k), x1 = vld1_dup_s16(a1 + k), x2 = vld1_dup_s16(a2 + k),
                   x3 = vld1_dup_s16(a3 + k);
-        STEP(w + k * 16, 0);
+        STEP(lane, w + k * 16, 0);
     }
 #undef STEP
 #undef ROW
