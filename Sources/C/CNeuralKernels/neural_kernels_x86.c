@@ -196,18 +196,20 @@ int booth_x86_conv_f32(const booth_fconv *d, const float *in, const float *w, co
  * group of 8 channels is a masked load), and the same fused multiply-adds in the same order per
  * output (bias, then tap by tap, input channel ascending), the same clamp (maxps/minps operand
  * order): the same bits as the AVX2 kernel and the scalar reference. */
-#define F512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-#define F512_INLINE static inline __attribute__((always_inline)) F512_TARGET
+/* The AVX-512 level Booth probes for (booth_x86_has_avx512vnni), for the float convolution here
+ * and the VNNI GEMM below. */
+#define AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+#define AVX512_INLINE static inline __attribute__((always_inline)) AVX512_TARGET
 
 enum { F512_TILE = 12 };
 
 /* Lanes of the channel group at o (16 channels, fewer at the end of `count`). */
-F512_INLINE __mmask16 f512_lanes(ptrdiff_t count, ptrdiff_t o) {
+AVX512_INLINE __mmask16 f512_lanes(ptrdiff_t count, ptrdiff_t o) {
     const ptrdiff_t rest = count - o;
     return rest >= 16 ? (__mmask16)0xFFFF : rest <= 0 ? (__mmask16)0 : (__mmask16)((1u << rest) - 1);
 }
 
-F512_INLINE void f512_fma_run(const int P, const int NC, __m512 acc[F512_TILE][2], const float *const px[F512_TILE],
+AVX512_INLINE void f512_fma_run(const int P, const int NC, __m512 acc[F512_TILE][2], const float *const px[F512_TILE],
                               const float *w, ptrdiff_t n, ptrdiff_t ocp, __mmask16 m0, __mmask16 m1) {
     for (ptrdiff_t i = 0; i < n; i++) {
         const __m512 w0 = _mm512_maskz_loadu_ps(m0, w);
@@ -221,7 +223,7 @@ F512_INLINE void f512_fma_run(const int P, const int NC, __m512 acc[F512_TILE][2
     }
 }
 
-F512_INLINE void f512_start(const int P, const int NC, __m512 acc[F512_TILE][2], const float *bias, __mmask16 m0,
+AVX512_INLINE void f512_start(const int P, const int NC, __m512 acc[F512_TILE][2], const float *bias, __mmask16 m0,
                             __mmask16 m1) {
     const __m512 b0 = _mm512_maskz_loadu_ps(m0, bias);
     const __m512 b1 = NC > 1 ? _mm512_maskz_loadu_ps(m1, bias + 16) : b0;
@@ -231,7 +233,7 @@ F512_INLINE void f512_start(const int P, const int NC, __m512 acc[F512_TILE][2],
     }
 }
 
-F512_INLINE void f512_store(const int P, const int NC, __m512 acc[F512_TILE][2], float *out, ptrdiff_t out_c, ptrdiff_t o,
+AVX512_INLINE void f512_store(const int P, const int NC, __m512 acc[F512_TILE][2], float *out, ptrdiff_t out_c, ptrdiff_t o,
                             __m512 lo, __m512 hi) {
     const __mmask16 s0 = f512_lanes(out_c, o), s1 = f512_lanes(out_c, o + 16);
     for (int j = 0; j < P; j++) {
@@ -240,7 +242,7 @@ F512_INLINE void f512_store(const int P, const int NC, __m512 acc[F512_TILE][2],
     }
 }
 
-F512_INLINE void f512_pw_tile(const int P, const int NC, const float *in, ptrdiff_t in_c, const float *w, const float *bias,
+AVX512_INLINE void f512_pw_tile(const int P, const int NC, const float *in, ptrdiff_t in_c, const float *w, const float *bias,
                               float *out, ptrdiff_t out_c, ptrdiff_t ocp, ptrdiff_t o, __m512 lo, __m512 hi) {
     __m512 acc[F512_TILE][2];
     const float *px[F512_TILE];
@@ -251,7 +253,7 @@ F512_INLINE void f512_pw_tile(const int P, const int NC, const float *in, ptrdif
     f512_store(P, NC, acc, out, out_c, o, lo, hi);
 }
 
-F512_INLINE void f512_conv_tile(const int P, const int NC, const booth_fconv *d, const float *in_n, ptrdiff_t y0, ptrdiff_t x0,
+AVX512_INLINE void f512_conv_tile(const int P, const int NC, const booth_fconv *d, const float *in_n, ptrdiff_t y0, ptrdiff_t x0,
                                 const int checked, const float *w, const float *bias, float *out, ptrdiff_t ocp, ptrdiff_t o,
                                 __m512 lo, __m512 hi) {
     __m512 acc[F512_TILE][2];
@@ -284,7 +286,7 @@ F512_INLINE void f512_conv_tile(const int P, const int NC, const booth_fconv *d,
         else { const int NC = 1; CALL; }                           \
     }
 
-F512_TARGET static void f512_pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t in_c, const float *w, const float *bias,
+AVX512_TARGET static void f512_pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t in_c, const float *w, const float *bias,
                                     float *out, ptrdiff_t out_c, ptrdiff_t ocp, __m512 lo, __m512 hi) {
     ptrdiff_t p = 0;
     for (; p + 12 <= pixels; p += 12)
@@ -304,7 +306,7 @@ F512_TARGET static void f512_pw_run(const float *in, ptrdiff_t pixels, ptrdiff_t
     if (p < pixels) F512_GROUPS(f512_pw_tile(1, NC, in + p * in_c, in_c, w, bias, out + p * out_c, out_c, ocp, o, lo, hi))
 }
 
-F512_TARGET static void f512_conv(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out,
+AVX512_TARGET static void f512_conv(const booth_fconv *d, const float *in, const float *w, const float *bias, float *out,
                                   ptrdiff_t ocp) {
     const __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);
     if (d->k_h == 1 && d->k_w == 1 && d->stride_h == 1 && d->stride_w == 1 && d->pad_top == 0 && d->pad_left == 0) {
@@ -788,10 +790,7 @@ int booth_x86_gemm_s16(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, con
  * product sum overflows, (−32768)² · 2, wraps the same way in both). The packed weights are the
  * AVX2 kernel's: per pair 32 int16, channels 0–7 then 8–15, which is one 64-byte load in lane
  * order. Up to 12 rows a tile (12 accumulators of 32 zmm registers); each row's broadcast pair is
- * an embedded {1to16} memory operand. The output stage is the AVX2 one on the two ymm halves. */
-#define VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-#define VNNI_INLINE static inline __attribute__((always_inline)) VNNI_TARGET
-
+ * an embedded {1to16} memory operand. The output stage runs on the 16 lanes at once (vnni_stage). */
 enum { VNNI_TILE = 12 };
 
 /* A 16-channel block's output stage in zmm lanes (channels in order): the AVX2 stage's arithmetic
@@ -803,7 +802,7 @@ typedef struct vnni_stage {
     int has_left;
 } vnni_stage;
 
-VNNI_TARGET static void vnni_stage_init(vnni_stage *v, const booth_output_stage *st, ptrdiff_t c0, int has_left) {
+AVX512_TARGET static void vnni_stage_init(vnni_stage *v, const booth_output_stage *st, ptrdiff_t c0, int has_left) {
     const __m512i k31 = _mm512_set1_epi32(31), zero = _mm512_setzero_si512();
     const __m512i m = _mm512_loadu_si512((const void *)(st->multiplier + c0));
     v->mult_e = m;
@@ -831,7 +830,7 @@ VNNI_TARGET static void vnni_stage_init(vnni_stage *v, const booth_output_stage 
 }
 
 /* Sixteen accumulators (holding the bias) requantised, plus the zero point, clamped. */
-VNNI_INLINE __m512i vnni_requantize(__m512i x, const vnni_stage *v) {
+AVX512_INLINE __m512i vnni_requantize(__m512i x, const vnni_stage *v) {
     if (v->has_left) x = _mm512_sllv_epi32(x, v->left);
     const __m512i ye = _mm512_mul_epi32(x, v->mult_e);
     const __m512i yo = _mm512_mul_epi32(_mm512_shuffle_epi32(x, 0xF5), v->mult_o);
@@ -846,7 +845,7 @@ VNNI_INLINE __m512i vnni_requantize(__m512i x, const vnni_stage *v) {
 
 /* Row j's 16 channels (`valid` of them) stored at dst: raw int32, or requantised and narrowed
  * (values already within the output type, so the saturating vpmovsd{w,b} only narrow). */
-VNNI_INLINE void vnni_store(const int kind, const vnni_stage *v, ptrdiff_t valid, __m512i acc, void *dst) {
+AVX512_INLINE void vnni_store(const int kind, const vnni_stage *v, ptrdiff_t valid, __m512i acc, void *dst) {
     const __mmask16 m = valid >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << valid) - 1);
     if (kind == BOOTH_OUT_INT32) {
         _mm512_mask_storeu_epi32(dst, m, acc);
@@ -857,7 +856,7 @@ VNNI_INLINE void vnni_store(const int kind, const vnni_stage *v, ptrdiff_t valid
     else _mm_mask_storeu_epi8(dst, m, _mm512_cvtsepi32_epi8(r));
 }
 
-VNNI_INLINE void vnni_rows(const int P, const int kind, const vnni_stage *v, ptrdiff_t valid, const int16_t *a,
+AVX512_INLINE void vnni_rows(const int P, const int kind, const vnni_stage *v, ptrdiff_t valid, const int16_t *a,
                            ptrdiff_t a_stride, ptrdiff_t pairs, const int16_t *w, __m512i start, char *out,
                            ptrdiff_t row_bytes) {
     __m512i acc[VNNI_TILE];
@@ -874,7 +873,7 @@ VNNI_INLINE void vnni_rows(const int P, const int kind, const vnni_stage *v, ptr
     for (int j = 0; j < P; j++) vnni_store(kind, v, valid, acc[j], out + j * row_bytes);
 }
 
-VNNI_INLINE void vnni_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
+AVX512_INLINE void vnni_kind(const int out_kind, const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w,
                            ptrdiff_t channels, const booth_output_stage *stage, void *out, ptrdiff_t out_stride) {
     const ptrdiff_t pairs = a_stride / 2, blocks = (channels + 15) / 16;
     const ptrdiff_t elem = out_kind == BOOTH_OUT_INT8 ? 1 : out_kind == BOOTH_OUT_INT16 ? 2 : 4;
@@ -922,7 +921,7 @@ int booth_x86_has_avx512vnni(void) {
     return known;
 }
 
-VNNI_TARGET static void vnni_gemm(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
+AVX512_TARGET static void vnni_gemm(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, const int16_t *w, ptrdiff_t channels,
                                   const booth_output_stage *stage, void *out, ptrdiff_t out_stride, int out_kind) {
     switch (out_kind) {
     case BOOTH_OUT_INT8: vnni_kind(BOOTH_OUT_INT8, a, rows, a_stride, w, channels, stage, out, out_stride); break;

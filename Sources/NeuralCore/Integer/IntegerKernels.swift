@@ -88,8 +88,11 @@ public enum IntegerKernels {
         prelu: preluX86, resize: resizeBilinearSIMD,
         quantize: quantizeX86, dequantize: dequantizeX86, addPReLU: addPReLUX86)
 
-    /// x86-64 whose CPU has AVX-512 VNNI (`CPUFeatures.avx512vnni`, probed at run time): `avx2`
-    /// with the int16 GEMM's zmm `vpdpwssd` kernel (`gemmX86VNNI`).
+    /// x86-64 whose CPU has AVX-512 VNNI (`CPUFeatures.avx512vnni`, probed at run time). In a
+    /// build for an AVX-512 target (`BOOTH_AVX512`, as native on such a CPU) the Swift SIMD kernels,
+    /// 512-bit there and faster than the C AVX2 ones, with the C boundary conversions, lookups and
+    /// fused ADD + PRELU; in other builds (haswell) `avx2` with the int16 GEMM's zmm `vpdpwssd`
+    /// kernel (`gemmX86VNNI`), which runs whatever the build's target.
     public static let avx512: IntegerKernelSet = {
 #if BOOTH_AVX512
         return IntegerKernelSet(
