@@ -84,12 +84,20 @@ final class StillModels {
     /// lock: its float activations (4.0 MB; the hand model's 4.8 MB likewise) partly land on pages
     /// the live programs keep resident anyway, instead of all in an arena of its own.
     func palmDetector() throws(KioskError) -> PalmDetector {
+        try inLiveMemory("palms", \.exclusive) { arena throws(ModelStoreError) in try store.palmDetectorAlone(sharing: arena) }
+    }
+
+    /// A still-only float model built by `build` in the live models' working memory when they are
+    /// lent (`live`), its passes then under their lock (the model's `lock` property); else in an
+    /// arena of its own (`build` given nil). A build error names the step (`what`).
+    private func inLiveMemory<M: AnyObject>(_ what: String, _ lock: ReferenceWritableKeyPath<M, ((() -> Void) -> Void)?>,
+                                            _ build: (SharedArena?) throws(ModelStoreError) -> M) throws(KioskError) -> M {
         do {
-            let detector = try store.palmDetectorAlone(sharing: live?.arena)
-            if let live, live.arena != nil { detector.exclusive = live.exclusive }
-            return detector
+            let model = try build(live?.arena)
+            if let live, live.arena != nil { model[keyPath: lock] = live.exclusive }
+            return model
         } catch {
-            throw .models("still path: palms: \(error)")
+            throw .models("still path: \(what): \(error)")
         }
     }
 
@@ -108,13 +116,7 @@ final class StillModels {
     /// A new hand landmark model (float path) that confirms the palm detector's palms; in the
     /// live models' working memory when they are lent (as `palmDetector`).
     func handLandmarkVerifier() throws(KioskError) -> HandLandmarkVerifier {
-        do {
-            let hand = try store.handLandmarkVerifier(sharing: live?.arena)
-            if let live, live.arena != nil { hand.exclusive = live.exclusive }
-            return hand
-        } catch {
-            throw .models("still path: palms: \(error)")
-        }
+        try inLiveMemory("palms", \.exclusive) { arena throws(ModelStoreError) in try store.handLandmarkVerifier(sharing: arena) }
     }
 
     /// A new face analyzer with the iris model (pupils for the passport crop): the start-up check.
@@ -150,15 +152,7 @@ final class StillModels {
     /// after the still's face models are gone and dropped after its one run; `init` builds it
     /// once, so a missing or wrong file stops the kiosk at start-up, not at the first photo.
     func refinedLips() throws(KioskError) -> RefinedLips {
-        do {
-            // In the live models' working memory when they are lent, each pass under their lock
-            // (as `palmDetector`).
-            let lips = try store.refinedLips(sharing: live?.arena)
-            if let live, live.arena != nil { lips.exclusive = live.exclusive }
-            return lips
-        } catch {
-            throw .models("still path: refined lips: \(error)")
-        }
+        try inLiveMemory("refined lips", \.exclusive) { arena throws(ModelStoreError) in try store.refinedLips(sharing: arena) }
     }
 
     /// The faces of a passport still, the face models built one after the other, each dropped
