@@ -132,6 +132,11 @@ let benchmarks: @Sendable () -> Void = {
     // warp averages 2×2 taps per input pixel); for tracing the frames over 8 ms (is it the work,
     // or the machine).
     let traceDirectory = ProcessInfo.processInfo.environment["BOOTH_FRAME_TRACE"]
+    // BOOTH_FRAME_PACE_MS=N: each Vision benchmark sleeps N ms after each frame (outside the
+    // measurement), as the kiosk's vision thread waits for the camera's next frame (66 at 15 fps):
+    // the same work on caches and a core that idled in between, which is what the kiosk's stats
+    // line reads. Unset: frames back to back.
+    let paceMicroseconds = UInt32(max(0, min(1000, Int(ProcessInfo.processInfo.environment["BOOTH_FRAME_PACE_MS"] ?? "") ?? 0))) * 1000
     func wallNanoseconds() -> Int {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
@@ -174,6 +179,7 @@ let benchmarks: @Sendable () -> Void = {
                 return cpu
             }
             benchmark.measurement(visionCPU, cpu / 1000)
+            if paceMicroseconds > 0 { usleep(paceMicroseconds) }
             if let traceDirectory, traced % 20 == 0 {
                 var text = "cpu_us\twall_us\tminflt\tmajflt\tnvcsw\tnivcsw\tdetector\tmesh_side\n"
                 for i in 0..<traced {

@@ -31,6 +31,9 @@ final class VisionStep {
                                            sharing: shared)
         tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
         tracker.detectionSlices = FaceTracker.liveDetectionSlices   // as the kiosk
+        // A sitter's face: the mesh input from the frame halved, as the kiosk
+        // (BOOTH_HALVE_LARGE_FACES=0: from the frame itself with 2×2 taps, for same-run comparisons).
+        tracker.halvesLargeFaces = ProcessInfo.processInfo.environment["BOOTH_HALVE_LARGE_FACES"] != "0"
         // The step costs measured and the sliced run made now, not in a live frame.
         tracker.prepareDetectionSlices(frameWidth: width, frameHeight: height, format: .i420)
         rules = profile.map { LiveRules(profile: $0) }

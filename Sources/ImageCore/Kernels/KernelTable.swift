@@ -37,7 +37,8 @@ public enum KernelTable {
         ]
     }
 
-    /// 5/8 reductions (non-integer ratio: the general path), a 3/2 bilinear enlargement and a 1/2 area reduction.
+    /// 5/8 reductions (non-integer ratio: the general path), a 3/2 bilinear enlargement and 1/2 area reductions
+    /// (NV12: the general path for its two-byte chroma; I420 and Gray8: the exact-halving rows).
     static let resize: [KernelEntry] = {
         let down: @Sendable (Int, Int) -> (width: Int, height: Int) = { (max(1, $0 * 5 / 8), max(1, $1 * 5 / 8)) }
         let up: @Sendable (Int, Int) -> (width: Int, height: Int) = { ($0 * 3 / 2 + 1, $1 * 3 / 2 + 1) }
@@ -59,6 +60,12 @@ public enum KernelTable {
         list.append(KernelEntry(name: "resize.area.1/2.nv12", source: .nv12, destination: .nv12, destinationSize: half,
                                 scalar: { ResizeArea.scalar($0.source, $0.destination) },
                                 simd: { ResizeArea.simd($0.source, $0.destination) }))
+        // Exact halvings of one-byte planes (the live mesh's half-resolution frame) take their own SIMD rows.
+        for format in [PixelFormat.i420, .gray8] {
+            list.append(KernelEntry(name: "resize.area.1/2.\(format.name)", source: format, destination: format, destinationSize: half,
+                                    scalar: { ResizeArea.scalar($0.source, $0.destination) },
+                                    simd: { ResizeArea.simd($0.source, $0.destination) }))
+        }
         return list
     }()
 

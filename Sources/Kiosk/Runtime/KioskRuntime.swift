@@ -97,6 +97,7 @@ public final class KioskRuntime: @unchecked Sendable {
                                                 sharing: liveArena)
             let tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
             tracker.detectionSlices = FaceTracker.liveDetectionSlices   // no frame carries the whole detector
+            tracker.halvesLargeFaces = true   // a sitter filling the oval: the mesh input from the frame halved
             // The step costs measured and the sliced run made now, on a blank frame of the
             // vision frames' (upright I420) size, not in a live frame.
             let (vw, vh) = Rotation(rawValue: board.camera.rotation)?

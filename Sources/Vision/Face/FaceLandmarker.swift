@@ -73,11 +73,30 @@ public final class FaceLandmarker {
         }
     }
 
+    /// Whether the mesh input of `region` should be sampled from the frame halved (`process`'s
+    /// `half`): the region shrinks by more than 1.5× along an axis, where sampling the frame itself
+    /// averages 2×2 (or more) bilinear taps per input pixel.
+    public static func samplesFromHalf(_ region: RotatedRect) -> Bool {
+        max(region.width, region.height) > 1.5 * Float(meshInputSize)
+    }
+
     /// Runs the mesh (and iris) on `region` of `image` into `face`. Returns whether the face is
     /// present (presence ≥ `minPresence`); the points are written either way.
+    ///
+    /// `half`: `image` area-halved (each output the mean of a 2×2 block, ImageCore's `ResizeArea`;
+    /// the live tracker's, `FaceTracker.halvesLargeFaces`). When given and the region is large
+    /// (`samplesFromHalf`), the mesh input is sampled from it with one bilinear tap per input pixel
+    /// (the region's coordinates halved) instead of from `image` with 2×2 taps: a quarter of the
+    /// reads, the same prefilter width (a 2-pixel box), for a face that fills a passport oval. The
+    /// points are mapped back through `region` as always. The iris (stills) reads `image`.
     @discardableResult
-    public func process(_ image: Image, region: RotatedRect, into face: FaceMesh) -> Bool {
-        if let exclusive { exclusive { runMesh(image, region: region, into: face) } } else { runMesh(image, region: region, into: face) }
+    public func process(_ image: Image, region: RotatedRect, into face: FaceMesh, half: Image? = nil) -> Bool {
+        let source = half.flatMap { FaceLandmarker.samplesFromHalf(region) ? $0 : nil }
+        if let exclusive {
+            exclusive { runMesh(image, region: region, into: face, half: source) }
+        } else {
+            runMesh(image, region: region, into: face, half: source)
+        }
         face.hasIris = false
         if iris != nil {
             if let exclusive {
@@ -93,12 +112,22 @@ public final class FaceLandmarker {
         return face.presence >= minPresence
     }
 
-    /// The mesh pass: input, run, the points and presence into `face`.
-    func runMesh(_ image: Image, region: RotatedRect, into face: FaceMesh) {
+    /// The mesh pass: input (from `half`, the frame halved, when given), run, the points and
+    /// presence into `face`.
+    func runMesh(_ image: Image, region: RotatedRect, into face: FaceMesh, half: Image? = nil) {
         let size = FaceLandmarker.meshInputSize
         mesh.withInput(0) { tensor in
-            TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
-                                 range: .zeroToOne, border: .replicate, matrix: matrix)
+            if let half {
+                // Pixel-centre coordinates: half pixel k covers frame pixels 2k and 2k + 1, so a
+                // frame point (x, y) is (x/2, y/2) there.
+                let halved = RotatedRect(center: Point2(region.center.x / 2, region.center.y / 2),
+                                         width: region.width / 2, height: region.height / 2, rotation: region.rotation)
+                TensorSampler.sample(half, region: halved, into: tensor, width: size, height: size,
+                                     range: .zeroToOne, border: .replicate, matrix: matrix)
+            } else {
+                TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
+                                     range: .zeroToOne, border: .replicate, matrix: matrix)
+            }
         }
         mesh.run()
         face.region = region

@@ -7,7 +7,7 @@ import TestSupport
 /// odd strides, seeded random content.
 @Suite struct KernelVariantTests {
     static let widths = [1, 2, 7, 15, 16, 17, 31, 33, 64, 640, 641]
-    static let heights = [1, 2, 5]
+    static let heights = [1, 2, 4, 5]
     static let slacks = [0, 3, 13]
 
     @Test(arguments: KernelTable.all.map(\.name))
