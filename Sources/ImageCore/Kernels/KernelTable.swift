@@ -60,6 +60,11 @@ public enum KernelTable {
         list.append(KernelEntry(name: "resize.area.1/2.nv12", source: .nv12, destination: .nv12, destinationSize: half,
                                 scalar: { ResizeArea.scalar($0.source, $0.destination) },
                                 simd: { ResizeArea.simd($0.source, $0.destination) }))
+        // A 1/9 reduction: 10 taps a column, over `ResizeArea`'s strip limit (7), so its row path.
+        let ninth: @Sendable (Int, Int) -> (width: Int, height: Int) = { (max(1, $0 / 9), max(1, $1 / 9)) }
+        list.append(KernelEntry(name: "resize.area.1/9.gray8", source: .gray8, destination: .gray8, destinationSize: ninth,
+                                scalar: { ResizeArea.scalar($0.source, $0.destination) },
+                                simd: { ResizeArea.simd($0.source, $0.destination) }))
         // Exact halvings of one-byte planes (the live mesh's half-resolution frame) take their own SIMD rows.
         for format in [PixelFormat.i420, .gray8] {
             list.append(KernelEntry(name: "resize.area.1/2.\(format.name)", source: format, destination: format, destinationSize: half,

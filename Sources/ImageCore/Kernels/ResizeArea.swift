@@ -40,10 +40,15 @@ public enum ResizeArea {
         // plane): every output the rounded mean of a 2×2 block, `(a + b + c + d + 2) / 4` as the
         // general formula gives with T = 4; the SIMD rows read the block pairs as 16-bit lanes.
         let halves = channels == 1 && source.width == 2 * destination.width && source.height == 2 * destination.height
+        // Other ratios with up to 7 taps a column (every reduction to at least a seventh of the
+        // size, the capture-quality patch and the detector's downscale among them): strips of 16
+        // columns, top to bottom, each source row's horizontal sums made once (`stripsSIMD`).
+        let strips = vector && !halves && ax.maxTaps <= stripTaps
+            ? stripsSIMD(source, destination, channels: channels, ax, ay, Int32(total)) : 0
         for dy in 0..<destination.height {
             let out = destination.row(dy)
-            var dx = 0
-            if vector {
+            var dx = strips
+            if vector && strips == 0 {
                 dx = halves ? rowHalfSIMD(source, out, dy: dy, width: destination.width)
                     : rowSIMD(source, out, dy: dy, width: destination.width, channels: channels, ax, ay, Int32(total))
             }
@@ -61,6 +66,86 @@ public enum ResizeArea {
                     out[dx * channels + c] = UInt8(truncatingIfNeeded: (sum + total / 2) / total)
                 }
                 dx += 1
+            }
+        }
+    }
+
+    /// The most taps a column may have for `stripsSIMD` (its offsets and weights fill two
+    /// `LaneScratch`es).
+    static let stripTaps = 7
+
+    /// Whole strips of 16 destination columns, every row; returns the first column not written.
+    /// Per strip the columns' source offsets and coverage weights are computed once (the row
+    /// path computes them for every source row of every destination row); then down the strip,
+    /// each source row's 16 horizontal sums are made once (gathered bytes times weights, in
+    /// `SIMD16<Int32>`), kept for the next destination row when the two share that source row,
+    /// and added with the vertical weights. The same integer sums as the reference, in another
+    /// order, so the same bytes.
+    @inline(__always)
+    static func stripsSIMD(_ source: Plane, _ destination: Plane, channels: Int, _ ax: AreaAxis, _ ay: AreaAxis,
+                           _ total: Int32) -> Int {
+        let width = destination.width
+        let strips = width / 16
+        guard strips > 0 else { return 0 }
+        let d = Int32(ax.unitsPerSource), s = Int32(ax.unitsPerDestination)
+        let lastColumn = SIMD16<Int32>(repeating: Int32(source.width - 1))
+        let taps = ax.maxTaps
+        let half = SIMD16<Int32>(repeating: total / 2), divisor = SIMD16<Int32>(repeating: total)
+        return LaneScratch.with { offsetsRaw in
+            LaneScratch.with { weightsRaw in
+                LaneScratch.with { bytesRaw in
+                    // Tap k's byte offsets (column × channels) at offsets[16k...], its weights at weights[16k...].
+                    let offsets = offsetsRaw.assumingMemoryBound(to: Int32.self)
+                    let bytes = bytesRaw.assumingMemoryBound(to: Int32.self)
+                    for strip in 0..<strips {
+                        let dx = 16 * strip
+                        for i in 0..<16 { bytes[i] = Int32(truncatingIfNeeded: ax.first(dx + i)) }
+                        let first = bytesRaw.loadUnaligned(as: SIMD16<Int32>.self)
+                        let x = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &+ Int32(dx)
+                        let start = x &* s, end = (x &+ 1) &* s
+                        for k in 0..<taps {
+                            let i = first &+ Int32(k)
+                            var w = SIMDLanes.minimum((i &+ 1) &* d, end) &- SIMDLanes.maximum(i &* d, start)
+                            w = w & ~(w &>> 31)  // no overlap: no weight
+                            weightsRaw.storeBytes(of: w, toByteOffset: 64 * k, as: SIMD16<Int32>.self)
+                            offsetsRaw.storeBytes(of: SIMDLanes.minimum(i, lastColumn) &* Int32(channels), toByteOffset: 64 * k,
+                                                  as: SIMD16<Int32>.self)
+                        }
+                        for c in 0..<channels {
+                            /// Source row `j`'s 16 horizontal sums.
+                            @inline(__always) func rowSums(_ j: Int) -> SIMD16<Int32> {
+                                let row = source.row(j) + c
+                                var sum = SIMD16<Int32>()
+                                for k in 0..<taps {
+                                    let o = offsets + 16 * k
+                                    for l in 0..<16 { bytes[l] = Int32(row[Int(o[l])]) }
+                                    sum &+= weightsRaw.loadUnaligned(fromByteOffset: 64 * k, as: SIMD16<Int32>.self)
+                                        &* bytesRaw.loadUnaligned(as: SIMD16<Int32>.self)
+                                }
+                                return sum
+                            }
+                            var keptRow = -1, kept = SIMD16<Int32>()
+                            for dy in 0..<destination.height {
+                                var sum = SIMD16<Int32>()
+                                let top = ay.first(dy), bottom = ay.last(dy)
+                                for j in top...bottom {
+                                    let h: SIMD16<Int32>
+                                    if j == keptRow { h = kept } else { h = rowSums(j) }
+                                    if j == bottom { keptRow = j; kept = h }
+                                    sum &+= h &* Int32(ay.weight(j, dy))
+                                }
+                                let v = SIMDLanes.bytes((sum &+ half) / divisor)
+                                let out = destination.row(dy)
+                                if channels == 1 {
+                                    SIMDLanes.store(v, out + dx)
+                                } else {
+                                    for i in 0..<16 { out[(dx + i) * channels + c] = v[i] }
+                                }
+                            }
+                        }
+                    }
+                    return 16 * strips
+                }
             }
         }
     }
