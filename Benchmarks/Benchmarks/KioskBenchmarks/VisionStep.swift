@@ -18,6 +18,7 @@ final class VisionStep {
     let segmenter: PersonSegmenter?
     let guide: LayoutGuide
     private var measurements: [FaceMeasurement] = []
+    private var irisWindow = IrisContrastWindow()
     private var cadence = MaskCadence()
     /// The last mask made (the segmenter's buffer), shown on the detector's frames.
     private var lastMask: Plane? = nil
@@ -56,6 +57,7 @@ final class VisionStep {
         for i in 0..<n {
             measurements.append(.live(frame, face: tracker.face(i), estimator: quality, examiner: rules != nil))
         }
+        if n > 0 { irisWindow.apply(to: &measurements[0]) } else { irisWindow.reset() }   // as the kiosk's LiveVision
         if let rules {
             instruction = measurements.withUnsafeBufferPointer { rules.check(faces: $0, guide: guide) }.instruction
         }

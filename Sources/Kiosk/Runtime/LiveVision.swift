@@ -11,6 +11,9 @@ final class LiveVision {
     /// The guide's hysteresis, from the profile's `[live] hold_ms` and `release_ms`.
     var hysteresis: Hysteresis
     private var measurements: [FaceMeasurement]
+    /// The first face's iris contrast over the last frames (`IrisContrastWindow`: the per-frame
+    /// reading jitters on a still face).
+    private var irisWindow = IrisContrastWindow()
     private var state = LiveState()
     /// Whether the face detector ran on the last frame analysed (the mask's cadence reads it).
     private(set) var detectorRan = false
@@ -45,6 +48,7 @@ final class LiveVision {
             // The examiner's measurements feed only the passport rules (none in booth mode).
             measurements.append(.live(image, face: tracker.face(i), estimator: quality, examiner: rules != nil))
         }
+        if n > 0 { irisWindow.apply(to: &measurements[0]) } else { irisWindow.reset() }
     }
 
     /// The live state from `measurements`: the first face's figures, the rules and their hysteresis.
