@@ -151,6 +151,37 @@ import Vision
         }
     }
 
+    /// `face_uncovered_veil` on real tuning photos: smoke over the mouth and chin that no other cover
+    /// rule sees as near-white (`ama-valid-p44`: the lips and chin read lighter than the cheeks)
+    /// is over the limit; a compliant face (`cmd-without_mask-114`) is well under it (its lips and
+    /// chin darker than the cheeks), and its lips and chin lightened towards white by half (a
+    /// veil painted over the lower face) go over it.
+    @Test func smokeOverTheMouthReadsAsAVeil() throws {
+        let profile = try ProfileLibrary.load("uk")
+        let limit = profile.examiner.maxMouthVeil
+        for (name, smoke) in [("ama-valid-p44.jpg", true), ("cmd-without_mask-114.jpg", false)] {
+            let photo = try ImageDecoder.decode(path: Self.folder + "/" + name, as: .rgb888)
+            let (face, _, m) = try #require(ExaminerSetTests.measure(photo, profile: profile, analyzer: Self.analyzer, palms: Self.palms, lips: nil))
+            let c = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
+            #expect(c.veil?.passed == !smoke, "\(name): veil \(m.mouthVeil)")
+            if smoke {
+                #expect(c.results(profile.examiner).first { $0.rule == "face_uncovered_veil" }?.instruction == .faceCovered)
+                continue
+            }
+            #expect(Double(m.mouthVeil) < 0.8 * limit, "\(name): veil \(m.mouthVeil)")
+            // Half-way to white below the nose (the mouth, chin and jaw), the cheeks left as they are.
+            let noseTip = face.mesh[2].y
+            let v = photo.withImage { img -> ExaminerMeasurements in
+                for y in Int(noseTip.rounded(.up))..<img.height {
+                    let row = img.planes.0.row(y)
+                    for x in 0..<(3 * img.width) { row[x] = UInt8((Int(row[x]) + 255) / 2) }
+                }
+                return ExaminerEstimator.measure(img, face: face, quality: CaptureQualityEstimator().evaluate(img, face: face))
+            }
+            #expect(Double(v.mouthVeil) > limit, "\(name) veiled: \(v.mouthVeil)")
+        }
+    }
+
     /// The per-rule table of the tuning half (printed; the limits were chosen on it).
     @Test func tuningHalfTable() throws {
         let profile = try ProfileLibrary.load("uk")
@@ -273,7 +304,7 @@ import Vision
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
         return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), refined lip gap \(f(m.refinedLipGap)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
-            + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), hand at mouth \(f(m.handAtMouth)), mouth mesh \(f(m.mouthMeshPresence)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
+            + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), hand at mouth \(f(m.handAtMouth)), mouth mesh \(f(m.mouthMeshPresence)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), veil \(f(m.mouthVeil)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 
     /// Held-out photos accepted although they break a rule, measured and not tuned away: name → why.
@@ -287,11 +318,11 @@ import Vision
     /// plain mesh) are refused by `mouth_closed_refined_lips` (the lip gap on the attention mesh's
     /// refined lips, limit 0.022 chosen on the tuning half; these held values, 0.022–0.036, had been
     /// looked at in session 16 before the limit was set, so they are not a clean held-out result).
-    static let knownAccepted: [String: String] = [
-        "ama-train-p48.jpg": "smoke in front of the mouth and chin, no hand or solid object (added in session 14): every cover "
-            + "measure reads nothing (cover 0.000, mouth white 0.000, chin white 0.000, sides 0.035, palm 0.000, hand at mouth "
-            + "0.000, hand in frame 0.357); the close-up mesh sees the lips through the smoke (mouth mesh 1.000)",
-    ]
+    /// Session 18: ama-train-p48 (smoke in front of the mouth and chin; every other cover measure
+    /// reads nothing) is refused by `face_uncovered_veil` (the lips' and chin's luma over the
+    /// cheeks', 1.025 against 1.0, a limit chosen on the tuning half only, where five smoke photos
+    /// were added; p48's value was not looked at before).
+    static let knownAccepted: [String: String] = [:]
 
     /// The open mouths of the held half caught by the mouth or expression rules, measured (a
     /// floor): 18 of 23 since session 7's labels (5 photos with lips slightly apart were added or

@@ -14,7 +14,7 @@ import Vision
         m.lipGap = Float(e.maxLipGap / 2); m.lipSlit = 0; m.teeth = 0; m.smile = 0
         m.eyeVisibility = Float(e.minEyeVisibility + 0.2); m.irisContrast = Float(e.minIrisContrast + 0.2)
         m.frameLine = Float(e.maxFrameLine / 2); m.glare = 0
-        m.cover = 0; m.sideEdges = 0; m.sideWhite = 0; m.lipSides = 0
+        m.cover = 0; m.sideEdges = 0; m.sideWhite = 0; m.lipSides = 0; m.mouthVeil = 0.6
         m.foreheadTop = 1; m.foreheadLow = 1
         m.sharpness = Float(e.minSharpness * 2); m.lightingBalance = 0.95
         return m
@@ -35,7 +35,7 @@ import Vision
         for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_lip_height",
                      "mouth_closed_combined",
                      "expression_neutral", "expression_neutral_brows", "eyes_visible", "eyes_visible_iris", "no_glasses",
-                     "face_uncovered", "face_uncovered_object", "face_uncovered_mouth", "face_uncovered_chin", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
+                     "face_uncovered", "face_uncovered_object", "face_uncovered_mouth", "face_uncovered_chin", "face_uncovered_veil", "face_uncovered_sides", "head_covering", "sharpness", "lighting"] {
             #expect(v.rules.contains { $0.rule == rule }, "\(rule) missing from the report")
         }
     }
@@ -68,6 +68,7 @@ import Vision
         try check({ $0.mouthWhite = Float(e.maxMouthObject + 0.05) }, "face_uncovered_mouth", .faceCovered)
         try check({ $0.chinWhite = Float(e.maxChinObject + 0.05) }, "face_uncovered_chin", .faceCovered)
         try check({ $0.mouthBar = Float(e.maxMouthBar + 0.05) }, "face_uncovered_mouth_bar", .faceCovered)
+        try check({ $0.mouthVeil = Float(e.maxMouthVeil + 0.05) }, "face_uncovered_veil", .faceCovered)
         try check({ $0.sideEdges = Float(min(1, e.maxSideEdges + 0.1)) }, "face_uncovered_sides", .faceCovered)
         try check({ $0.lipSides = Float(min(1, e.maxLipSides + 0.1)) }, "face_uncovered_lips", .faceCovered)
         try check({ $0.hand = Float(min(1, e.maxHand + 0.2)) }, "face_uncovered_hand", .faceCovered)
@@ -218,6 +219,34 @@ import Vision
             try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = -0.1\n", file: "x.toml")
         }
     }
+
+    /// The veil rule (smoke or vapour over the lips and chin) runs on every frame and still: just
+    /// under its limit passes, just over it refuses with the cover instruction and is the only
+    /// failure; every shipped profile sets the limit; `max_mouth_veil` is read from a profile and a
+    /// value outside 0...4 is refused.
+    @Test func veilOverTheMouthGivesTheCoverInstruction() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        m.mouthVeil = Float(e.maxMouthVeil - 0.01)
+        let v = try verdict(m)
+        let passed = v.rules.first { $0.rule == "face_uncovered_veil" }
+        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(fmt(e.maxMouthVeil))", "\(String(describing: passed))")
+        m.mouthVeil = Float(e.maxMouthVeil + 0.01)
+        let refused = try verdict(m)
+        #expect(!refused.passed && refused.instruction == .faceCovered)
+        #expect(refused.failures.map(\.rule) == ["face_uncovered_veil"], "\(refused.failures)")
+        for name in ["uk", "us", "icao", "schengen"] {
+            #expect(try verdict(m, profile: name).rules.first { $0.rule == "face_uncovered_veil" }?.passed == false, "\(name)")
+            #expect(try shippedProfile(name).examiner.maxMouthVeil == 1.0, "\(name)")
+        }
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_mouth_veil = 1.2\n", file: "x.toml")
+        #expect(parsed.examiner.maxMouthVeil == 1.2)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_mouth_veil = 5\n", file: "x.toml")
+        }
+    }
+
+    func fmt(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : "\(x)" }
 
     /// The hands-in-frame rule, like the hand rule, runs only on stills (nil leaves it out of the
     /// report); 0 passes, a confirmed hand fails with the cover instruction; `max_hand_in_frame`

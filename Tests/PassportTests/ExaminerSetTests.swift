@@ -194,6 +194,7 @@ import Vision
             ("face_uncovered_hand_mouth", false, t({ $0.covered }, { no($0.handAtMouth) })),
             ("face_uncovered_mouth_mesh", false, t({ $0.covered }, { no($0.mouthMesh) })),
             ("face_uncovered_mouth_bar", false, t({ $0.covered }, { no($0.mouthBar) })),
+            ("face_uncovered_veil", false, t({ $0.covered }, { no($0.veil) })),
             // The ten rules before `face_uncovered_mouth_mesh` (session 13), to show what it adds.
             ("group: the ten cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
@@ -207,6 +208,11 @@ import Vision
             ("group: the twelve cover rules", true, t({ $0.covered }, {
                 no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
                     || no($0.handInFrame) || no($0.handAtMouth) || no($0.mouthMesh) || no($0.mouthBar)
+            })),
+            // With `face_uncovered_veil` (session 18).
+            ("group: the thirteen cover rules", true, t({ $0.covered }, {
+                no($0.cover) || no($0.object) || no($0.mouthObject) || no($0.chinObject) || no($0.sides) || no($0.lips) || no($0.hand) || no($0.handAtJaw)
+                    || no($0.handInFrame) || no($0.handAtMouth) || no($0.mouthMesh) || no($0.mouthBar) || no($0.veil)
             })),
             ("head_covering", false, t({ $0.headCovered }, { no($0.headCovering) })),
             ("sharpness", false, t({ $0.blurred }, { no($0.sharpness) })),

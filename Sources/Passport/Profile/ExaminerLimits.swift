@@ -56,6 +56,9 @@ public struct ExaminerLimits: Sendable, Equatable {
     /// `chinWhite` (near-white share below the lips down to the chin) at most this: a cigarette
     /// hanging from the lips.
     public var maxChinObject = 0.05
+    /// `mouthVeil` (the lips' and the chin area's luma over the cheeks' and nose's, the lower of
+    /// the two) at most this: smoke or vapour in front of the mouth and chin.
+    public var maxMouthVeil = 1.0
     /// `mouthBar` (a light bar leaving the lips, over the skin's luma) at most this: a cigarette
     /// held in the lips.
     public var maxMouthBar = 0.43
@@ -115,6 +118,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxObject = try t.double("max_object", default: e.maxObject, in: 0...1)
         e.maxMouthObject = try t.double("max_mouth_object", default: e.maxMouthObject, in: 0...1)
         e.maxChinObject = try t.double("max_chin_object", default: e.maxChinObject, in: 0...1)
+        e.maxMouthVeil = try t.double("max_mouth_veil", default: e.maxMouthVeil, in: 0...4)
         e.maxMouthBar = try t.double("max_mouth_bar", default: e.maxMouthBar, in: 0...4)
         e.maxSideEdges = try t.double("max_side_edges", default: e.maxSideEdges, in: 0...1)
         e.maxLipSides = try t.double("max_lip_sides", default: e.maxLipSides, in: 0...1)

@@ -37,6 +37,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var mouthObject: Outcome? = nil
     /// `face_uncovered_chin`: a light object below the lips (a hanging cigarette).
     public var chinObject: Outcome? = nil
+    /// `face_uncovered_veil`: a whitish veil over the lips and chin (smoke, vapour).
+    public var veil: Outcome? = nil
     /// `face_uncovered_mouth_bar`: a light bar leaving the lips (a cigarette held in them).
     public var mouthBar: Outcome? = nil
     /// `face_uncovered_sides`: edges on one side of the lower face and not the other.
@@ -91,6 +93,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             object = below(m.sideWhite, e.maxObject)
             mouthObject = below(m.mouthWhite, e.maxMouthObject)
             chinObject = below(m.chinWhite, e.maxChinObject)
+            veil = below(m.mouthVeil, e.maxMouthVeil)
             mouthBar = below(m.mouthBar, e.maxMouthBar)
             sides = below(m.sideEdges, e.maxSideEdges)
             lips = below(m.lipSides, e.maxLipSides)
@@ -119,7 +122,7 @@ public struct ExaminerCheck: Sendable, Equatable {
 
     /// The highest-priority instruction among the failing rules (nil when all pass).
     public func instruction(glasses kind: ExaminerLimits.Glasses) -> Instruction? {
-        if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
+        if cover?.passed == false || object?.passed == false || mouthObject?.passed == false || chinObject?.passed == false || veil?.passed == false || sides?.passed == false || lips?.passed == false || hand?.passed == false
             || handAtJaw?.passed == false || handInFrame?.passed == false || handAtMouth?.passed == false
             || mouthMesh?.passed == false || mouthBar?.passed == false {
             return .faceCovered
@@ -147,6 +150,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("face_uncovered_object", object, "≤ \(fmt3(e.maxObject))", .faceCovered)
         add("face_uncovered_mouth", mouthObject, "≤ \(fmt3(e.maxMouthObject))", .faceCovered)
         add("face_uncovered_chin", chinObject, "≤ \(fmt3(e.maxChinObject))", .faceCovered)
+        add("face_uncovered_veil", veil, "≤ \(fmt3(e.maxMouthVeil))", .faceCovered)
         add("face_uncovered_mouth_bar", mouthBar, "≤ \(fmt3(e.maxMouthBar))", .faceCovered)
         add("face_uncovered_sides", sides, "≤ \(fmt3(e.maxSideEdges))", .faceCovered)
         add("face_uncovered_lips", lips, "≤ \(fmt3(e.maxLipSides))", .faceCovered)

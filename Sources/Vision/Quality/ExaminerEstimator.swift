@@ -259,9 +259,11 @@ public enum ExaminerEstimator {
         // cigarette hangs from the lips over the chin, mostly below `mouthWhite`'s box (and a
         // filter at the lips is not white). The oval keeps a light background and a collar out.
         var chinWhite = 0, chinAll = 0
+        var chinLuma: Float = 0
         px.grid(axes.point(mouthC, 0, 0.45 * d), axes, halfU: 0.45 * d, halfV: 0.35 * d, columns: 30, rows: 30) { _, q, s in
             guard FacePixels.inside(p, faceOval, q.x, q.y), !FacePixels.inside(p, outerLips, q.x, q.y) else { return }
             chinAll += 1
+            chinLuma += s.y
             if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation { chinWhite += 1 }
         }
         m.chinWhite = Float(chinWhite) / Float(max(1, chinAll))
@@ -271,8 +273,11 @@ public enum ExaminerEstimator {
         let halfMouth = 0.5 * max(2, ((p[291].x - p[61].x) * (p[291].x - p[61].x) + (p[291].y - p[61].y) * (p[291].y - p[61].y)).squareRoot())
         let mouthMid = FaceExpression.midpoint(p[61], p[291]).xy
         var redR: Float = 0, redL: Float = 0, nR = 0, nL = 0
+        var lipLuma: Float = 0, nLip = 0
         px.grid(mouthMid, axes, halfU: 1.05 * halfMouth, halfV: 0.6 * halfMouth, columns: 24, rows: 14) { _, q, s in
             guard FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+            // The lips themselves for `mouthVeil`: teeth between parted lips are left out.
+            if !FacePixels.inside(p, innerLips, q.x, q.y) { lipLuma += s.y; nLip += 1 }
             let red = (s.v - 128) / max(16, s.y) - refCV
             if (q.x - mouthMid.x) * axes.ux + (q.y - mouthMid.y) * axes.uy < 0 { redR += red; nR += 1 } else { redL += red; nL += 1 }
         }
@@ -280,6 +285,11 @@ public enum ExaminerEstimator {
             let r = max(0, redR / Float(nR)), l = max(0, redL / Float(nL))
             m.lipRedness = max(r, l)
             m.lipSides = min(1, abs(r - l) / max(0.1, max(r, l)))
+        }
+        // A whitish veil (smoke, vapour) in front of the mouth and chin: the lips and the chin
+        // area, both normally darker than the cheeks and nose, read as light as them or lighter.
+        if nLip > 0 && chinAll > 0 {
+            m.mouthVeil = min(lipLuma / Float(nLip), chinLuma / Float(chinAll)) / refY
         }
 
         // Forehead bands.

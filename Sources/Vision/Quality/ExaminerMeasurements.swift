@@ -77,6 +77,13 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// `mouthWhite`'s box; the oval keeps a light background and a collar out. Higher = a light
     /// object over the chin.
     public var chinWhite: Float = 0
+    /// A whitish veil in front of the mouth and chin (smoke, vapour): the lower of two mean lumas
+    /// over the skin's — the lips (inside the outer-lip contour, outside the inner one, so teeth
+    /// between parted lips are left out) and `chinWhite`'s area (below the lips down to the chin,
+    /// inside the face oval). Lips are redder and the chin is shaded, so both read darker than the
+    /// cheeks and nose on an uncovered face (tuning half: compliant faces at most 0.885); smoke
+    /// that is too thin to be near-white still lightens both. Higher = a veil over the mouth.
+    public var mouthVeil: Float = 0
     /// A light bar leaving the lips (`MouthBar`): the largest, over rays from the lip line down
     /// and sideways, of the ray's luma above both its flanks over the skin's. Higher = a
     /// cigarette or a straw held in the lips.
