@@ -1199,9 +1199,9 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
  * outputs are symmetric), a saturating narrow and the clamp in int16 (the bounds lie in int16):
  * elementwise16's values. */
 static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int zout,
-                                                               int rounding, int16_t s1, int16_t s2, int32x4_t k,
-                                                               int32x4_t shift, int32x4_t zpo, int16x8_t lo,
-                                                               int16x8_t hi) {
+                                                               int rounding, int full, int16_t s1, int16_t s2,
+                                                               int32x4_t k, int32x4_t shift, int32x4_t zpo,
+                                                               int16x8_t lo, int16x8_t hi) {
     int32x4_t v0, v1;
     if (rounding) {
         v0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(x1), s1), vget_low_s16(x2), s2);
@@ -1223,7 +1223,7 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
         v1 = vaddq_s32(v1, zpo);
     }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
-    return vminq_s16(vmaxq_s16(r, lo), hi);
+    return full ? r : vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
 /* The loop both int16 ADD and MUL run (`add_s16`, `mul_s16`): every period (`chunk` values, or the
@@ -1270,13 +1270,13 @@ static inline int32_t add_constant(const booth_elementwise *p, int splat, int32_
  * without overflow) equals the reference's wrapping sum then arithmetic shift. */
 static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int zout,
-                                                          int rounding, int16_t *out) {
+                                                          int rounding, int full, int16_t *out) {
     int splat = period == 1;
     int32x4_t k = vdupq_n_s32(add_constant(p, splat, splat ? b[0] : 0)), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
     int16x8_t zero = vdupq_n_s16(0);
-#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, rounding, s1, s2, k, shift, zpo, lo, hi)
+#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, rounding, full, s1, s2, k, shift, zpo, lo, hi)
     S16_ROWS(zero, ADD8);
 #undef ADD8
 }
@@ -1286,8 +1286,8 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
  * the output zero point, then a saturating narrow and the clamp in int16 (the bounds lie in
  * int16): elementwise16's values. */
 static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, int16x8_t x2, int centred, int shifted,
-                                                               int16x4_t z1, int16x4_t z2, stage4 s, int32x4_t zpo,
-                                                               int16x8_t lo, int16x8_t hi) {
+                                                               int full, int16x4_t z1, int16x4_t z2, stage4 s,
+                                                               int32x4_t zpo, int16x8_t lo, int16x8_t hi) {
     int32x4_t v0, v1;
     if (centred) {
         v0 = vmull_s16(vget_low_s16(x1), vget_low_s16(x2));
@@ -1297,13 +1297,13 @@ static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, in
         v1 = vmulq_s32(vsubl_s16(vget_high_s16(x1), z1), vsubl_s16(vget_high_s16(x2), z2));
     }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(scale4(v0, s, zpo, shifted)), scale4(v1, s, zpo, shifted));
-    return vminq_s16(vmaxq_s16(r, lo), hi);
+    return full ? r : vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
 /* int16 MUL, every period (S16_ROWS). */
 static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int centred,
-                                                          int shifted, int zout, int16_t *out) {
+                                                          int shifted, int zout, int full, int16_t *out) {
     stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
     int16x4_t z1 = vdup_n_s16((int16_t)p->zero_point1), z2 = vdup_n_s16((int16_t)p->zero_point2);
     /* A constant zero when `zout` (the output zero point is 0): its additions fold away. */
@@ -1311,7 +1311,7 @@ static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, cons
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int splat = period == 1;
     int16x8_t bs = vdupq_n_s16(splat ? b[0] : 0);
-#define MUL8(x1, x2) mul8_s16(x1, x2, centred, shifted, z1, z2, s, zpo, lo, hi)
+#define MUL8(x1, x2) mul8_s16(x1, x2, centred, shifted, full, z1, z2, s, zpo, lo, hi)
     S16_ROWS(bs, MUL8);
 #undef MUL8
 }
@@ -1324,12 +1324,17 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
         int centred = params->zero_point1 == 0 && params->zero_point2 == 0;
         int shifted = params->left_shift != 0 || params->right_shift <= 0;
         int zout = params->output_zero_point == 0;
-        if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
-        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
-        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, out);
-        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, out);
-        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, out);
-        else mul_s16(a, b, count, period, params, 0, 1, 0, out);
+        /* `full`: the bounds are int16's own (no fused activation), which the saturating narrow
+           already applies, so the clamp is left out (on the centred, zero-output-point forms). */
+        int full = params->minimum == INT16_MIN && params->maximum == INT16_MAX;
+        if (centred && !shifted && zout && full) mul_s16(a, b, count, period, params, 1, 0, 1, 1, out);
+        else if (centred && zout && full) mul_s16(a, b, count, period, params, 1, 1, 1, 1, out);
+        else if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, 0, out);
+        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, 0, out);
+        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, 0, out);
+        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, 0, out);
+        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, 0, out);
+        else mul_s16(a, b, count, period, params, 0, 1, 0, 0, out);
     } else if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
@@ -1338,12 +1343,16 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
                        params->scale1 >= -16384 && params->scale1 <= 16384 && params->scale2 >= -16384 &&
                        params->scale2 <= 16384 && params->shift >= 0 && params->shift <= 30 &&
                        params->round == (params->shift > 0 ? (int32_t)(1u << (params->shift - 1)) : 0);
-        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, 0, out);
-        else if (period == 1) add_s16(a, b, count, 1, params, 0, 0, out);
-        else if (rounding && zout) add_s16(a, b, count, period, params, 1, 1, out);
-        else if (rounding) add_s16(a, b, count, period, params, 0, 1, out);
-        else if (zout) add_s16(a, b, count, period, params, 1, 0, out);
-        else add_s16(a, b, count, period, params, 0, 0, out);
+        /* `full`: as for MUL, on the zero-output-point forms with a second tensor. */
+        int full = params->minimum == INT16_MIN && params->maximum == INT16_MAX;
+        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, 0, 0, out);
+        else if (period == 1) add_s16(a, b, count, 1, params, 0, 0, 0, out);
+        else if (rounding && zout && full) add_s16(a, b, count, period, params, 1, 1, 1, out);
+        else if (rounding && zout) add_s16(a, b, count, period, params, 1, 1, 0, out);
+        else if (rounding) add_s16(a, b, count, period, params, 0, 1, 0, out);
+        else if (zout && full) add_s16(a, b, count, period, params, 1, 0, 1, out);
+        else if (zout) add_s16(a, b, count, period, params, 1, 0, 0, out);
+        else add_s16(a, b, count, period, params, 0, 0, 0, out);
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 

@@ -849,7 +849,9 @@ public enum NeuralCoreKernels {
 
     /// The int16 table's ADD / MUL (`IntegerKernels.all16`: `neon16` runs `booth_elementwise_s16`),
     /// symmetric int16 operands (zero points 0, any int16 value) and an output zero point of 0 or
-    /// not, every period.
+    /// not, every period. The `…none` cases (appended, so the others keep their seeds) have no
+    /// fused activation and an output zero point of 0: the forms that leave the clamp to the
+    /// saturating narrow.
     static func elementwise16(_ op: ElementwiseParams.Operation) -> ConformanceKernel {
         var cases: [ConformanceCase] = []
         for ch in channelCounts {
@@ -857,18 +859,25 @@ public enum NeuralCoreKernels {
                 cases.append(ConformanceCase(label: "c\(ch)p3\(period)", width: ch, height: 3, extra: pi))
             }
         }
+        for ch in [8, 17, 24, 33] {
+            for (pi, period) in ["full", "channel", "scalar"].enumerated() {
+                cases.append(ConformanceCase(label: "c\(ch)p3\(period)none", width: ch, height: 3, extra: 3 + pi))
+            }
+        }
         return ConformanceKernel(name: op == .add ? "nn.add16" : "nn.mul16", cases: cases,
                                  benchCase: ConformanceCase(label: "c64p64full", width: 64, height: 64),
                                  variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
             let count = c.width * c.height
-            let period = c.extra == 0 ? count : (c.extra == 1 ? c.width : 1)
+            let plain = c.extra >= 3
+            let mode = plain ? c.extra - 3 : c.extra
+            let period = mode == 0 ? count : (mode == 1 ? c.width : 1)
             let p1 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
             let p2 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
             let outScale = op == .add
                 ? max(p1.scale, p2.scale) * Float.random(in: 1...2.5, using: &r)
                 : p1.scale * p2.scale * Float.random(in: 4000...30000, using: &r)
-            let pout = QuantParams(scale: outScale, zeroPoint: c.width % 2 == 0 ? 0 : Int32.random(in: -20...20, using: &r))
-            let params = ElementwiseParams(op, p1, p2, output: pout, activation: randomActivation(&r), as: Int16.self)
+            let pout = QuantParams(scale: outScale, zeroPoint: c.width % 2 == 0 || plain ? 0 : Int32.random(in: -20...20, using: &r))
+            let params = ElementwiseParams(op, p1, p2, output: pout, activation: plain ? .none : randomActivation(&r), as: Int16.self)
             let a = TestPlane(count: count, elementSize: 2, random: &r)
             let b = TestPlane(count: period, elementSize: 2, random: &r)
             let all = IntegerKernels.all16.map { set in
