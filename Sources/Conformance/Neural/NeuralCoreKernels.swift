@@ -178,11 +178,15 @@ public enum NeuralCoreKernels {
     /// Added after the first cases (so their seeds stay): depths ending three quads into a 16-value
     /// chunk (`sdot` runs the chunk's first three lanes only), odd and even row counts.
     static let gemm16TailShapes: [(rows: Int, k: Int)] = [(3, 12), (2, 28), (5, 44)]
+    /// Added after those: int16 or int8 outputs with no fused activation (the bounds the output
+    /// type's own) and output zero point 0, where the `sdot` tiles leave the clamp to the
+    /// saturating narrows; whole 16-value chunks (direct), a tail, odd and even row counts.
+    static let gemm16FullShapes: [(rows: Int, k: Int)] = [(2, 16), (4, 32), (5, 44), (3, 147)]
 
     /// The int16 table's GEMM (`IntegerKernels.all16`: `neon16` runs `booth_gemm_s16`, `neon-dot16`
     /// `booth_gemm_s16_dot`) on every int16 activation value (a quarter of them −32768, 32767, −1,
     /// 0, 255 or 256: the byte split's edges) with filters −127...127 (a quarter ±127), outputs
-    /// cycling through int8, int16 and raw int32.
+    /// cycling through int8, int16 and raw int32 (then the `full` cases: `slack` 3 int16, 4 int8).
     static var gemm16: ConformanceKernel {
         var cases: [ConformanceCase] = []
         for (ci, n) in channelCounts.enumerated() {
@@ -199,10 +203,18 @@ public enum NeuralCoreKernels {
                                              width: n, height: s.rows, slack: kind, extra: s.k))
             }
         }
+        for (ci, n) in [8, 16, 17, 33].enumerated() {
+            for (si, s) in gemm16FullShapes.enumerated() {
+                let full = 3 + (ci + si) % 2
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(full == 3 ? "int16" : "int8")full",
+                                             width: n, height: s.rows, slack: full, extra: s.k))
+            }
+        }
         return ConformanceKernel(name: "nn.gemm16", cases: cases,
                                  benchCase: ConformanceCase(label: "n32r64k64int16", width: 32, height: 64, slack: 1, extra: 64),
                                  variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
-            let n = c.width, rows = c.height, k = c.extra, kind = c.slack
+            let full = c.slack >= 3
+            let n = c.width, rows = c.height, k = c.extra, kind = full ? (c.slack == 3 ? 1 : 0) : c.slack
             var w = randomInt8s(n * k, in: -127...127, &r)
             for i in w.indices where Int.random(in: 0..<4, using: &r) == 0 { w[i] = Bool.random(using: &r) ? 127 : -127 }
             let packed = PackedGEMMWeights(weights: w, outputChannels: n, depth: k)
@@ -215,8 +227,11 @@ public enum NeuralCoreKernels {
             let (lo, hi) = kind == 1
                 ? (Int32.random(in: -32768...(-20000), using: &r), Int32.random(in: 20000...32767, using: &r))
                 : (Int32.random(in: -128...(-100), using: &r), Int32.random(in: 100...127, using: &r))
-            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
-                                    minimum: lo, maximum: hi)
+            let zp = Int32.random(in: -10...10, using: &r)
+            let stage = full
+                ? OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: 0,
+                              minimum: kind == 1 ? -32768 : -128, maximum: kind == 1 ? 32767 : 127)
+                : OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: zp, minimum: lo, maximum: hi)
             let edges: [Int16] = [-32768, 32767, -1, 0, 255, 256]
             let a = TestPlane(count: rows * packed.depthStride, elementSize: 2, random: &r)
             let ap = a.elements(as: Int16.self)
