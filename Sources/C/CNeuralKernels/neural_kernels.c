@@ -3542,10 +3542,56 @@ void booth_im2col8(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_
     }
 }
 
+/* booth_pad_channels when only channels are added after the input's (no rows, columns or leading
+ * channels; the tail at most 16 bytes and each output pixel at least 16): per pixel one 16-byte
+ * store of the zero point (`z0`, `z1`) ending at the pixel's end, then the input's `bytes` over
+ * its start, so every byte is written once or, where the two overlap, twice in that order, with
+ * no pass over the whole output first. The copy by `form`: 0 (16...32 bytes) its first and last
+ * 16 bytes, 1 (33...64) its first and last 32, 2 by 32- and 16-byte pieces, the last one
+ * overlapping. */
+static inline __attribute__((always_inline)) void pad_tail_form(int form, const char *in, ptrdiff_t pixels,
+                                                                size_t bytes, size_t out_bytes, uint64_t z0,
+                                                                uint64_t z1, char *out) {
+    for (ptrdiff_t p = 0; p < pixels; p++, in += bytes, out += out_bytes) {
+        __builtin_memcpy(out + out_bytes - 16, &z0, 8);
+        __builtin_memcpy(out + out_bytes - 8, &z1, 8);
+        if (form == 0) {
+            __builtin_memcpy(out, in, 16);
+            __builtin_memcpy(out + bytes - 16, in + bytes - 16, 16);
+        } else if (form == 1) {
+            __builtin_memcpy(out, in, 32);
+            __builtin_memcpy(out + bytes - 32, in + bytes - 32, 32);
+        } else {
+            size_t i = 0;
+            for (; i + 32 <= bytes; i += 32) __builtin_memcpy(out + i, in + i, 32);
+            if (i + 16 <= bytes) { __builtin_memcpy(out + i, in + i, 16); i += 16; }
+            if (i < bytes) __builtin_memcpy(out + bytes - 16, in + bytes - 16, 16);
+        }
+    }
+}
+
+static void pad_tail_channels(const char *in, ptrdiff_t pixels, size_t bytes, size_t out_bytes, uint64_t z0, uint64_t z1,
+                              char *out) {
+    if (bytes <= 32) pad_tail_form(0, in, pixels, bytes, out_bytes, z0, z1, out);
+    else if (bytes <= 64) pad_tail_form(1, in, pixels, bytes, out_bytes, z0, z1, out);
+    else pad_tail_form(2, in, pixels, bytes, out_bytes, z0, z1, out);
+}
+
 void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
                         ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
                         ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
                         int32_t zero_point, void *output) {
+    {
+        size_t es = (size_t)element_size, bytes = (size_t)channels * es, out_bytes = (size_t)output_channels * es;
+        if (top == 0 && left == 0 && front == 0 && output_height == height && output_width == width &&
+            bytes >= 16 && out_bytes > bytes && out_bytes - bytes <= 16) {
+            /* The zero point in every element of eight bytes (each 16-bit lane or byte: any byte order). */
+            uint64_t z = es == 1 ? 0x0101010101010101ULL * (uint8_t)zero_point
+                                 : 0x0001000100010001ULL * (uint16_t)(int16_t)zero_point;
+            pad_tail_channels((const char *)input, height * width, bytes, out_bytes, z, z, (char *)output);
+            return;
+        }
+    }
     size_t total = (size_t)output_height * (size_t)output_width * (size_t)output_channels;
     if (element_size == 1) {
         memset(output, (unsigned char)zero_point, total);
