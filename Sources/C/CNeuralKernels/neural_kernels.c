@@ -967,7 +967,7 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
 static const int16_t dw_zero8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 
 static inline __attribute__((always_inline)) void dwl_group(
-    int K, int S, int shifted, int addzp, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    int K, int S, int shifted, int addzp, int full, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
     ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
     int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
     int16_t *out) {
@@ -1058,7 +1058,7 @@ static inline __attribute__((always_inline)) void dwl_group(
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) {
                 int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(a0[p], s0)), DW_SCALE(a1[p], s1));
-                vst1q_s16(o + p * channels, vminq_s16(vmaxq_s16(h, lo16), hi16));
+                vst1q_s16(o + p * channels, full ? h : vminq_s16(vmaxq_s16(h, lo16), hi16));
             }
         }
     }
@@ -1083,16 +1083,19 @@ static inline __attribute__((always_inline)) void dwl_layer(
     int32x4_t zp = vdupq_n_s32(stage->zero_point);
     int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
     int addzp = stage->zero_point != 0;
+    /* `full`: no zero point and int16's own bounds (no fused activation): the saturating narrow
+       is the clamp, which the stores then leave out. */
+    int full = !addzp && stage->minimum == INT16_MIN && stage->maximum == INT16_MAX;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
         int32x4_t start[2];
         stage4 s[2];
         int shifted;
         ptrdiff_t cc = dw8_group_setup(stage, NULL, 0, ch, channels, BOOTH_OUT_INT16, start, s, &shifted);
-#define DWL(SH, ZP)                                                                                          \
-        dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
+#define DWL(SH, ZP, FULL)                                                                                          \
+        dwl_group(K, S, SH, ZP, FULL, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
                   start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
-        if (shifted) { if (addzp) DWL(1, 1); else DWL(1, 0); }
-        else { if (addzp) DWL(0, 1); else DWL(0, 0); }
+        if (shifted) { if (addzp) DWL(1, 1, 0); else if (full) DWL(1, 0, 1); else DWL(1, 0, 0); }
+        else { if (addzp) DWL(0, 1, 0); else if (full) DWL(0, 0, 1); else DWL(0, 0, 0); }
 #undef DWL
     }
 }
