@@ -108,8 +108,8 @@ DOT16_INLINE void dot16_split(const int16_t *a, ptrdiff_t a_stride, ptrdiff_t de
 DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_stride, const int16_t *a, ptrdiff_t a_stride,
                                           int D, ptrdiff_t quads, const int8_t *w, int R, int G,
                                           const int32x4_t *start, const stage4 *s, int kind, int shifted, int addzp,
-                                          int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o, ptrdiff_t o_stride,
-                                          ptrdiff_t valid) {
+                                          int full, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
+                                          ptrdiff_t o_stride, ptrdiff_t valid) {
 #define OPAQUE(q) __asm__("" : "+r"(q))
     const int32x4_t *st0 = start, *st1 = start;
     OPAQUE(st0);
@@ -218,8 +218,8 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
             dot16_scale2(shifted, addzp, s, 2, zp, &a2, &b2);
             dot16_scale2(shifted, addzp, s, 3, zp, &a3, &b3);
         }
-        store_scaled16(kind, half, a0, a1, a2, a3, lo16, hi16, o, valid);
-        store_scaled16(kind, half, b0, b1, b2, b3, lo16, hi16, o + o_stride, valid);
+        store_scaled16_by(kind, half, !full, a0, a1, a2, a3, lo16, hi16, o, valid);
+        store_scaled16_by(kind, half, !full, b0, b1, b2, b3, lo16, hi16, o + o_stride, valid);
         return;
     }
     dot16_out_row(kind, G == 2, shifted, addzp, vmlaq_n_s32(l00, h00, 256), vmlaq_n_s32(l01, h01, 256),
@@ -233,15 +233,15 @@ DOT16_INLINE DOT16_TARGET void dot16_tile(const int8_t *p, ptrdiff_t panel_strid
 DOT16_INLINE DOT16_TARGET void dot16_rows(const int8_t *panel, ptrdiff_t panel_stride, const int16_t *a,
                                           ptrdiff_t a_stride, int D, ptrdiff_t n, ptrdiff_t quads, const int8_t *w,
                                           int G, const int32x4_t *start, const stage4 *s, int kind, int shifted,
-                                          int addzp, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
+                                          int addzp, int full, int32x4_t zp, int16x8_t lo16, int16x8_t hi16, char *o,
                                           ptrdiff_t o_stride, ptrdiff_t valid) {
     ptrdiff_t r = 0;
     for (; r + 2 <= n; r += 2)
         dot16_tile(panel + r * panel_stride, panel_stride, a + r * a_stride, a_stride, D, quads, w, 2, G, start, s,
-                   kind, shifted, addzp, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
+                   kind, shifted, addzp, full, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
     if (r < n)
         dot16_tile(panel + r * panel_stride, panel_stride, a + r * a_stride, a_stride, D, quads, w, 1, G, start, s,
-                   kind, shifted, addzp, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
+                   kind, shifted, addzp, full, zp, lo16, hi16, o + r * o_stride, o_stride, valid);
 }
 
 DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, ptrdiff_t a_stride, ptrdiff_t depth,
@@ -258,6 +258,10 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
     int16x8_t lo16 = vdupq_n_s16((int16_t)(kind == BOOTH_OUT_INT32 ? 0 : stage->minimum));
     int16x8_t hi16 = vdupq_n_s16((int16_t)(kind == BOOTH_OUT_INT32 ? 0 : stage->maximum));
     int addzp = kind != BOOTH_OUT_INT32 && stage->zero_point != 0;
+    /* `full`: the bounds are the output type's own (no fused activation) and no zero point is
+       added, so the saturating narrows are the clamp and the 2-row tiles leave it out. */
+    int full = !addzp && ((kind == BOOTH_OUT_INT16 && stage->minimum == INT16_MIN && stage->maximum == INT16_MAX) ||
+                          (kind == BOOTH_OUT_INT8 && stage->minimum == INT8_MIN && stage->maximum == INT8_MAX));
     for (ptrdiff_t r0 = 0; r0 < rows; r0 += group) {
         ptrdiff_t n = rows - r0 < group ? rows - r0 : group;
         if (!D) dot16_split(a + r0 * a_stride, a_stride, depth, n, rows - r0, panel, panel_stride);
@@ -288,17 +292,17 @@ DOT16_INLINE DOT16_TARGET void gemm_s16_dot(const int16_t *a, ptrdiff_t rows, pt
             const int8_t *wb = w + n0 * k16;
             char *o = (char *)out + (size_t)n0 * esize + (size_t)(r0 * ob);
             int G = valid <= 8 ? 2 : 4;
-#define RUN(GG, SH, ZP)                                                                                     \
-    dot16_rows(panel, panel_stride, a + r0 * a_stride, a_stride, D, n, quads, wb, GG, start, s, kind, SH, ZP, zp, \
-               lo16, hi16, o, ob, valid)
+#define RUN(GG, SH, ZP, FULL)                                                                               \
+    dot16_rows(panel, panel_stride, a + r0 * a_stride, a_stride, D, n, quads, wb, GG, start, s, kind, SH, ZP, FULL, \
+               zp, lo16, hi16, o, ob, valid)
             if (kind == BOOTH_OUT_INT32) {
-                if (G == 2) RUN(2, 0, 0); else RUN(4, 0, 0);
+                if (G == 2) RUN(2, 0, 0, 0); else RUN(4, 0, 0, 0);
             } else if (G == 2) {
-                if (shifted) { if (addzp) RUN(2, 1, 1); else RUN(2, 1, 0); }
-                else { if (addzp) RUN(2, 0, 1); else RUN(2, 0, 0); }
+                if (shifted) { if (addzp) RUN(2, 1, 1, 0); else if (full) RUN(2, 1, 0, 1); else RUN(2, 1, 0, 0); }
+                else { if (addzp) RUN(2, 0, 1, 0); else if (full) RUN(2, 0, 0, 1); else RUN(2, 0, 0, 0); }
             } else {
-                if (shifted) { if (addzp) RUN(4, 1, 1); else RUN(4, 1, 0); }
-                else { if (addzp) RUN(4, 0, 1); else RUN(4, 0, 0); }
+                if (shifted) { if (addzp) RUN(4, 1, 1, 0); else if (full) RUN(4, 1, 0, 1); else RUN(4, 1, 0, 0); }
+                else { if (addzp) RUN(4, 0, 1, 0); else if (full) RUN(4, 0, 0, 1); else RUN(4, 0, 0, 0); }
             }
 #undef RUN
         }

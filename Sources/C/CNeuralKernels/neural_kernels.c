@@ -967,7 +967,7 @@ void booth_depthwise_s16(const int16_t *origin, ptrdiff_t row_stride, ptrdiff_t 
 static const int16_t dw_zero8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 
 static inline __attribute__((always_inline)) void dwl_group(
-    int K, int S, int shifted, int addzp, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
+    int K, int S, int shifted, int addzp, int full, const int16_t *input, ptrdiff_t ih, ptrdiff_t iw, ptrdiff_t channels,
     ptrdiff_t pad_top, ptrdiff_t pad_left, ptrdiff_t oh, ptrdiff_t ow, const int16_t *wc, ptrdiff_t tap_stride,
     int32x4_t start0, int32x4_t start1, stage4 s0, stage4 s1, int32x4_t zp, int16x8_t lo16, int16x8_t hi16,
     int16_t *out) {
@@ -1058,7 +1058,7 @@ static inline __attribute__((always_inline)) void dwl_group(
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) {
                 int16x8_t h = vqmovn_high_s32(vqmovn_s32(DW_SCALE(a0[p], s0)), DW_SCALE(a1[p], s1));
-                vst1q_s16(o + p * channels, vminq_s16(vmaxq_s16(h, lo16), hi16));
+                vst1q_s16(o + p * channels, full ? h : vminq_s16(vmaxq_s16(h, lo16), hi16));
             }
         }
     }
@@ -1083,16 +1083,19 @@ static inline __attribute__((always_inline)) void dwl_layer(
     int32x4_t zp = vdupq_n_s32(stage->zero_point);
     int16x8_t lo16 = vdupq_n_s16((int16_t)stage->minimum), hi16 = vdupq_n_s16((int16_t)stage->maximum);
     int addzp = stage->zero_point != 0;
+    /* `full`: no zero point and int16's own bounds (no fused activation): the saturating narrow
+       is the clamp, which the stores then leave out. */
+    int full = !addzp && stage->minimum == INT16_MIN && stage->maximum == INT16_MAX;
     for (ptrdiff_t ch = 0; ch < channels; ch += 8) {
         int32x4_t start[2];
         stage4 s[2];
         int shifted;
         ptrdiff_t cc = dw8_group_setup(stage, NULL, 0, ch, channels, BOOTH_OUT_INT16, start, s, &shifted);
-#define DWL(SH, ZP)                                                                                          \
-        dwl_group(K, S, SH, ZP, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
+#define DWL(SH, ZP, FULL)                                                                                          \
+        dwl_group(K, S, SH, ZP, FULL, input + cc, ih, iw, channels, pad_top, pad_left, oh, ow, w + cc, tap_stride,  \
                   start[0], start[1], s[0], s[1], zp, lo16, hi16, out + cc)
-        if (shifted) { if (addzp) DWL(1, 1); else DWL(1, 0); }
-        else { if (addzp) DWL(0, 1); else DWL(0, 0); }
+        if (shifted) { if (addzp) DWL(1, 1, 0); else if (full) DWL(1, 0, 1); else DWL(1, 0, 0); }
+        else { if (addzp) DWL(0, 1, 0); else if (full) DWL(0, 0, 1); else DWL(0, 0, 0); }
 #undef DWL
     }
 }
@@ -1199,9 +1202,9 @@ void booth_elementwise_s8(const int8_t *a, const int8_t *b, ptrdiff_t count, ptr
  * outputs are symmetric), a saturating narrow and the clamp in int16 (the bounds lie in int16):
  * elementwise16's values. */
 static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, int16x8_t x2, int splat, int zout,
-                                                               int rounding, int16_t s1, int16_t s2, int32x4_t k,
-                                                               int32x4_t shift, int32x4_t zpo, int16x8_t lo,
-                                                               int16x8_t hi) {
+                                                               int rounding, int full, int16_t s1, int16_t s2,
+                                                               int32x4_t k, int32x4_t shift, int32x4_t zpo,
+                                                               int16x8_t lo, int16x8_t hi) {
     int32x4_t v0, v1;
     if (rounding) {
         v0 = vmlal_n_s16(vmull_n_s16(vget_low_s16(x1), s1), vget_low_s16(x2), s2);
@@ -1223,7 +1226,7 @@ static inline __attribute__((always_inline)) int16x8_t add8_s16(int16x8_t x1, in
         v1 = vaddq_s32(v1, zpo);
     }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(v0), v1);
-    return vminq_s16(vmaxq_s16(r, lo), hi);
+    return full ? r : vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
 /* The loop both int16 ADD and MUL run (`add_s16`, `mul_s16`): every period (`chunk` values, or the
@@ -1270,13 +1273,13 @@ static inline int32_t add_constant(const booth_elementwise *p, int splat, int32_
  * without overflow) equals the reference's wrapping sum then arithmetic shift. */
 static inline __attribute__((always_inline)) void add_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int zout,
-                                                          int rounding, int16_t *out) {
+                                                          int rounding, int full, int16_t *out) {
     int splat = period == 1;
     int32x4_t k = vdupq_n_s32(add_constant(p, splat, splat ? b[0] : 0)), shift = vdupq_n_s32(-p->shift), zpo = vdupq_n_s32(p->output_zero_point);
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int16_t s1 = (int16_t)p->scale1, s2 = (int16_t)p->scale2;
     int16x8_t zero = vdupq_n_s16(0);
-#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, rounding, s1, s2, k, shift, zpo, lo, hi)
+#define ADD8(x1, x2) add8_s16(x1, x2, splat, zout, rounding, full, s1, s2, k, shift, zpo, lo, hi)
     S16_ROWS(zero, ADD8);
 #undef ADD8
 }
@@ -1286,8 +1289,8 @@ static inline __attribute__((always_inline)) void add_s16(const int16_t *a, cons
  * the output zero point, then a saturating narrow and the clamp in int16 (the bounds lie in
  * int16): elementwise16's values. */
 static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, int16x8_t x2, int centred, int shifted,
-                                                               int16x4_t z1, int16x4_t z2, stage4 s, int32x4_t zpo,
-                                                               int16x8_t lo, int16x8_t hi) {
+                                                               int full, int16x4_t z1, int16x4_t z2, stage4 s,
+                                                               int32x4_t zpo, int16x8_t lo, int16x8_t hi) {
     int32x4_t v0, v1;
     if (centred) {
         v0 = vmull_s16(vget_low_s16(x1), vget_low_s16(x2));
@@ -1297,13 +1300,13 @@ static inline __attribute__((always_inline)) int16x8_t mul8_s16(int16x8_t x1, in
         v1 = vmulq_s32(vsubl_s16(vget_high_s16(x1), z1), vsubl_s16(vget_high_s16(x2), z2));
     }
     int16x8_t r = vqmovn_high_s32(vqmovn_s32(scale4(v0, s, zpo, shifted)), scale4(v1, s, zpo, shifted));
-    return vminq_s16(vmaxq_s16(r, lo), hi);
+    return full ? r : vminq_s16(vmaxq_s16(r, lo), hi);
 }
 
 /* int16 MUL, every period (S16_ROWS). */
 static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, const int16_t *b, ptrdiff_t count,
                                                           ptrdiff_t period, const booth_elementwise *p, int centred,
-                                                          int shifted, int zout, int16_t *out) {
+                                                          int shifted, int zout, int full, int16_t *out) {
     stage4 s = {vdupq_n_s32(p->left_shift), vdupq_n_s32(p->multiplier), vdupq_n_s32(-p->right_shift)};
     int16x4_t z1 = vdup_n_s16((int16_t)p->zero_point1), z2 = vdup_n_s16((int16_t)p->zero_point2);
     /* A constant zero when `zout` (the output zero point is 0): its additions fold away. */
@@ -1311,7 +1314,7 @@ static inline __attribute__((always_inline)) void mul_s16(const int16_t *a, cons
     int16x8_t lo = vdupq_n_s16((int16_t)p->minimum), hi = vdupq_n_s16((int16_t)p->maximum);
     int splat = period == 1;
     int16x8_t bs = vdupq_n_s16(splat ? b[0] : 0);
-#define MUL8(x1, x2) mul8_s16(x1, x2, centred, shifted, z1, z2, s, zpo, lo, hi)
+#define MUL8(x1, x2) mul8_s16(x1, x2, centred, shifted, full, z1, z2, s, zpo, lo, hi)
     S16_ROWS(bs, MUL8);
 #undef MUL8
 }
@@ -1324,12 +1327,17 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
         int centred = params->zero_point1 == 0 && params->zero_point2 == 0;
         int shifted = params->left_shift != 0 || params->right_shift <= 0;
         int zout = params->output_zero_point == 0;
-        if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, out);
-        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, out);
-        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, out);
-        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, out);
-        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, out);
-        else mul_s16(a, b, count, period, params, 0, 1, 0, out);
+        /* `full`: the bounds are int16's own (no fused activation), which the saturating narrow
+           already applies, so the clamp is left out (on the centred, zero-output-point forms). */
+        int full = params->minimum == INT16_MIN && params->maximum == INT16_MAX;
+        if (centred && !shifted && zout && full) mul_s16(a, b, count, period, params, 1, 0, 1, 1, out);
+        else if (centred && zout && full) mul_s16(a, b, count, period, params, 1, 1, 1, 1, out);
+        else if (centred && !shifted && zout) mul_s16(a, b, count, period, params, 1, 0, 1, 0, out);
+        else if (centred && zout) mul_s16(a, b, count, period, params, 1, 1, 1, 0, out);
+        else if (centred && !shifted) mul_s16(a, b, count, period, params, 1, 0, 0, 0, out);
+        else if (centred) mul_s16(a, b, count, period, params, 1, 1, 0, 0, out);
+        else if (!shifted) mul_s16(a, b, count, period, params, 0, 0, 0, 0, out);
+        else mul_s16(a, b, count, period, params, 0, 1, 0, 0, out);
     } else if (params->mul) ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 1);
     else if (params->scale1 >= INT16_MIN && params->scale1 <= INT16_MAX && params->scale2 >= INT16_MIN &&
              params->scale2 <= INT16_MAX && params->minimum >= INT16_MIN && params->maximum <= INT16_MAX) {
@@ -1338,12 +1346,16 @@ void booth_elementwise_s16(const int16_t *a, const int16_t *b, ptrdiff_t count, 
                        params->scale1 >= -16384 && params->scale1 <= 16384 && params->scale2 >= -16384 &&
                        params->scale2 <= 16384 && params->shift >= 0 && params->shift <= 30 &&
                        params->round == (params->shift > 0 ? (int32_t)(1u << (params->shift - 1)) : 0);
-        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, 0, out);
-        else if (period == 1) add_s16(a, b, count, 1, params, 0, 0, out);
-        else if (rounding && zout) add_s16(a, b, count, period, params, 1, 1, out);
-        else if (rounding) add_s16(a, b, count, period, params, 0, 1, out);
-        else if (zout) add_s16(a, b, count, period, params, 1, 0, out);
-        else add_s16(a, b, count, period, params, 0, 0, out);
+        /* `full`: as for MUL, on the zero-output-point forms with a second tensor. */
+        int full = params->minimum == INT16_MIN && params->maximum == INT16_MAX;
+        if (period == 1 && zout) add_s16(a, b, count, 1, params, 1, 0, 0, out);
+        else if (period == 1) add_s16(a, b, count, 1, params, 0, 0, 0, out);
+        else if (rounding && zout && full) add_s16(a, b, count, period, params, 1, 1, 1, out);
+        else if (rounding && zout) add_s16(a, b, count, period, params, 1, 1, 0, out);
+        else if (rounding) add_s16(a, b, count, period, params, 0, 1, 0, out);
+        else if (zout && full) add_s16(a, b, count, period, params, 1, 0, 1, out);
+        else if (zout) add_s16(a, b, count, period, params, 1, 0, 0, out);
+        else add_s16(a, b, count, period, params, 0, 0, 0, out);
     } else ELEMENTWISE_BODY(int16_t, widen16_s16, BOOTH_OUT_INT16, 0);
 }
 
@@ -3533,10 +3545,56 @@ void booth_im2col8(const int8_t *input, ptrdiff_t input_height, ptrdiff_t input_
     }
 }
 
+/* booth_pad_channels when only channels are added after the input's (no rows, columns or leading
+ * channels; the tail at most 16 bytes and each output pixel at least 16): per pixel one 16-byte
+ * store of the zero point (`z0`, `z1`) ending at the pixel's end, then the input's `bytes` over
+ * its start, so every byte is written once or, where the two overlap, twice in that order, with
+ * no pass over the whole output first. The copy by `form`: 0 (16...32 bytes) its first and last
+ * 16 bytes, 1 (33...64) its first and last 32, 2 by 32- and 16-byte pieces, the last one
+ * overlapping. */
+static inline __attribute__((always_inline)) void pad_tail_form(int form, const char *in, ptrdiff_t pixels,
+                                                                size_t bytes, size_t out_bytes, uint64_t z0,
+                                                                uint64_t z1, char *out) {
+    for (ptrdiff_t p = 0; p < pixels; p++, in += bytes, out += out_bytes) {
+        __builtin_memcpy(out + out_bytes - 16, &z0, 8);
+        __builtin_memcpy(out + out_bytes - 8, &z1, 8);
+        if (form == 0) {
+            __builtin_memcpy(out, in, 16);
+            __builtin_memcpy(out + bytes - 16, in + bytes - 16, 16);
+        } else if (form == 1) {
+            __builtin_memcpy(out, in, 32);
+            __builtin_memcpy(out + bytes - 32, in + bytes - 32, 32);
+        } else {
+            size_t i = 0;
+            for (; i + 32 <= bytes; i += 32) __builtin_memcpy(out + i, in + i, 32);
+            if (i + 16 <= bytes) { __builtin_memcpy(out + i, in + i, 16); i += 16; }
+            if (i < bytes) __builtin_memcpy(out + bytes - 16, in + bytes - 16, 16);
+        }
+    }
+}
+
+static void pad_tail_channels(const char *in, ptrdiff_t pixels, size_t bytes, size_t out_bytes, uint64_t z0, uint64_t z1,
+                              char *out) {
+    if (bytes <= 32) pad_tail_form(0, in, pixels, bytes, out_bytes, z0, z1, out);
+    else if (bytes <= 64) pad_tail_form(1, in, pixels, bytes, out_bytes, z0, z1, out);
+    else pad_tail_form(2, in, pixels, bytes, out_bytes, z0, z1, out);
+}
+
 void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
                         ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
                         ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
                         int32_t zero_point, void *output) {
+    {
+        size_t es = (size_t)element_size, bytes = (size_t)channels * es, out_bytes = (size_t)output_channels * es;
+        if (top == 0 && left == 0 && front == 0 && output_height == height && output_width == width &&
+            bytes >= 16 && out_bytes > bytes && out_bytes - bytes <= 16) {
+            /* The zero point in every element of eight bytes (each 16-bit lane or byte: any byte order). */
+            uint64_t z = es == 1 ? 0x0101010101010101ULL * (uint8_t)zero_point
+                                 : 0x0001000100010001ULL * (uint16_t)(int16_t)zero_point;
+            pad_tail_channels((const char *)input, height * width, bytes, out_bytes, z, z, (char *)output);
+            return;
+        }
+    }
     size_t total = (size_t)output_height * (size_t)output_width * (size_t)output_channels;
     if (element_size == 1) {
         memset(output, (unsigned char)zero_point, total);

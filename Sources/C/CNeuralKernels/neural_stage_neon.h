@@ -42,27 +42,36 @@ static inline __attribute__((always_inline)) void store_bytes(void *out, int8x16
 }
 
 /* Four scaled int32 vectors (eight values with `half`: x0 and x1) narrowed with saturation, clamped
- * in the narrow type and stored as `kind` (INT8 or INT16, `valid` of them): out_row16's tail below,
- * for callers that scale several rows with one load of the constants (neural_dot.c). */
-static inline __attribute__((always_inline)) void store_scaled16(
-    int kind, int half, int32x4_t x0, int32x4_t x1, int32x4_t x2, int32x4_t x3, int16x8_t lo16, int16x8_t hi16,
-    char *out, ptrdiff_t valid) {
+ * in the narrow type (unless not `clamp`: the caller's bounds are the narrow type's own, which the
+ * saturating narrow already applies) and stored as `kind` (INT8 or INT16, `valid` of them):
+ * out_row16's tail below (store_scaled16), for callers that scale several rows with one load of
+ * the constants (neural_dot.c). */
+static inline __attribute__((always_inline)) void store_scaled16_by(
+    int kind, int half, int clamp, int32x4_t x0, int32x4_t x1, int32x4_t x2, int32x4_t x3, int16x8_t lo16,
+    int16x8_t hi16, char *out, ptrdiff_t valid) {
     int16x8_t h0 = vqmovn_high_s32(vqmovn_s32(x0), x1);
     int16x8_t h1 = half ? h0 : vqmovn_high_s32(vqmovn_s32(x2), x3);
     if (kind == BOOTH_OUT_INT8) {
         int8x16_t b = half ? vcombine_s8(vqmovn_s16(h0), vqmovn_s16(h0)) : vqmovn_high_s16(vqmovn_s16(h0), h1);
         int8x16_t lo8 = vcombine_s8(vmovn_s16(lo16), vmovn_s16(lo16)), hi8 = vcombine_s8(vmovn_s16(hi16), vmovn_s16(hi16));
-        b = vminq_s8(vmaxq_s8(b, lo8), hi8);
+        if (clamp) b = vminq_s8(vmaxq_s8(b, lo8), hi8);
         if (valid == 16) vst1q_s8((int8_t *)out, b);
         else if (valid == 8) vst1_s8((int8_t *)out, vget_low_s8(b));
         else store_bytes(out, b, b, (size_t)valid);
     } else {
-        h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
-        if (!half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
+        if (clamp) h0 = vminq_s16(vmaxq_s16(h0, lo16), hi16);
+        if (clamp && !half) h1 = vminq_s16(vmaxq_s16(h1, lo16), hi16);
         if (valid == 16) { vst1q_s16((int16_t *)out, h0); vst1q_s16((int16_t *)out + 8, h1); }
         else if (valid == 8) vst1q_s16((int16_t *)out, h0);
         else store_bytes(out, vreinterpretq_s8_s16(h0), vreinterpretq_s8_s16(h1), (size_t)valid * 2);
     }
+}
+
+/* store_scaled16_by with the clamp. */
+static inline __attribute__((always_inline)) void store_scaled16(
+    int kind, int half, int32x4_t x0, int32x4_t x1, int32x4_t x2, int32x4_t x3, int16x8_t lo16, int16x8_t hi16,
+    char *out, ptrdiff_t valid) {
+    store_scaled16_by(kind, half, 1, x0, x1, x2, x3, lo16, hi16, out, valid);
 }
 
 /* One row's sixteen (or, with `half`, eight) accumulators through the output stage and stored as

@@ -178,11 +178,15 @@ public enum NeuralCoreKernels {
     /// Added after the first cases (so their seeds stay): depths ending three quads into a 16-value
     /// chunk (`sdot` runs the chunk's first three lanes only), odd and even row counts.
     static let gemm16TailShapes: [(rows: Int, k: Int)] = [(3, 12), (2, 28), (5, 44)]
+    /// Added after those: int16 or int8 outputs with no fused activation (the bounds the output
+    /// type's own) and output zero point 0, where the `sdot` tiles leave the clamp to the
+    /// saturating narrows; whole 16-value chunks (direct), a tail, odd and even row counts.
+    static let gemm16FullShapes: [(rows: Int, k: Int)] = [(2, 16), (4, 32), (5, 44), (3, 147)]
 
     /// The int16 table's GEMM (`IntegerKernels.all16`: `neon16` runs `booth_gemm_s16`, `neon-dot16`
     /// `booth_gemm_s16_dot`) on every int16 activation value (a quarter of them −32768, 32767, −1,
     /// 0, 255 or 256: the byte split's edges) with filters −127...127 (a quarter ±127), outputs
-    /// cycling through int8, int16 and raw int32.
+    /// cycling through int8, int16 and raw int32 (then the `full` cases: `slack` 3 int16, 4 int8).
     static var gemm16: ConformanceKernel {
         var cases: [ConformanceCase] = []
         for (ci, n) in channelCounts.enumerated() {
@@ -199,10 +203,18 @@ public enum NeuralCoreKernels {
                                              width: n, height: s.rows, slack: kind, extra: s.k))
             }
         }
+        for (ci, n) in [8, 16, 17, 33].enumerated() {
+            for (si, s) in gemm16FullShapes.enumerated() {
+                let full = 3 + (ci + si) % 2
+                cases.append(ConformanceCase(label: "n\(n)r\(s.rows)k\(s.k)\(full == 3 ? "int16" : "int8")full",
+                                             width: n, height: s.rows, slack: full, extra: s.k))
+            }
+        }
         return ConformanceKernel(name: "nn.gemm16", cases: cases,
                                  benchCase: ConformanceCase(label: "n32r64k64int16", width: 32, height: 64, slack: 1, extra: 64),
                                  variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
-            let n = c.width, rows = c.height, k = c.extra, kind = c.slack
+            let full = c.slack >= 3
+            let n = c.width, rows = c.height, k = c.extra, kind = full ? (c.slack == 3 ? 1 : 0) : c.slack
             var w = randomInt8s(n * k, in: -127...127, &r)
             for i in w.indices where Int.random(in: 0..<4, using: &r) == 0 { w[i] = Bool.random(using: &r) ? 127 : -127 }
             let packed = PackedGEMMWeights(weights: w, outputChannels: n, depth: k)
@@ -215,8 +227,11 @@ public enum NeuralCoreKernels {
             let (lo, hi) = kind == 1
                 ? (Int32.random(in: -32768...(-20000), using: &r), Int32.random(in: 20000...32767, using: &r))
                 : (Int32.random(in: -128...(-100), using: &r), Int32.random(in: 100...127, using: &r))
-            let stage = OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: Int32.random(in: -10...10, using: &r),
-                                    minimum: lo, maximum: hi)
+            let zp = Int32.random(in: -10...10, using: &r)
+            let stage = full
+                ? OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: 0,
+                              minimum: kind == 1 ? -32768 : -128, maximum: kind == 1 ? 32767 : 127)
+                : OutputStage(bias: bias, multipliers: multipliers, outputZeroPoint: zp, minimum: lo, maximum: hi)
             let edges: [Int16] = [-32768, 32767, -1, 0, 255, 256]
             let a = TestPlane(count: rows * packed.depthStride, elementSize: 2, random: &r)
             let ap = a.elements(as: Int16.self)
@@ -849,7 +864,9 @@ public enum NeuralCoreKernels {
 
     /// The int16 table's ADD / MUL (`IntegerKernels.all16`: `neon16` runs `booth_elementwise_s16`),
     /// symmetric int16 operands (zero points 0, any int16 value) and an output zero point of 0 or
-    /// not, every period.
+    /// not, every period. The `…none` cases (appended, so the others keep their seeds) have no
+    /// fused activation and an output zero point of 0: the forms that leave the clamp to the
+    /// saturating narrow.
     static func elementwise16(_ op: ElementwiseParams.Operation) -> ConformanceKernel {
         var cases: [ConformanceCase] = []
         for ch in channelCounts {
@@ -857,18 +874,25 @@ public enum NeuralCoreKernels {
                 cases.append(ConformanceCase(label: "c\(ch)p3\(period)", width: ch, height: 3, extra: pi))
             }
         }
+        for ch in [8, 17, 24, 33] {
+            for (pi, period) in ["full", "channel", "scalar"].enumerated() {
+                cases.append(ConformanceCase(label: "c\(ch)p3\(period)none", width: ch, height: 3, extra: 3 + pi))
+            }
+        }
         return ConformanceKernel(name: op == .add ? "nn.add16" : "nn.mul16", cases: cases,
                                  benchCase: ConformanceCase(label: "c64p64full", width: 64, height: 64),
                                  variantNames: IntegerKernels.all16.map { name($0.name) }) { c, r in
             let count = c.width * c.height
-            let period = c.extra == 0 ? count : (c.extra == 1 ? c.width : 1)
+            let plain = c.extra >= 3
+            let mode = plain ? c.extra - 3 : c.extra
+            let period = mode == 0 ? count : (mode == 1 ? c.width : 1)
             let p1 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
             let p2 = QuantParams(scale: Float.random(in: 0.0001...0.01, using: &r), zeroPoint: 0)
             let outScale = op == .add
                 ? max(p1.scale, p2.scale) * Float.random(in: 1...2.5, using: &r)
                 : p1.scale * p2.scale * Float.random(in: 4000...30000, using: &r)
-            let pout = QuantParams(scale: outScale, zeroPoint: c.width % 2 == 0 ? 0 : Int32.random(in: -20...20, using: &r))
-            let params = ElementwiseParams(op, p1, p2, output: pout, activation: randomActivation(&r), as: Int16.self)
+            let pout = QuantParams(scale: outScale, zeroPoint: c.width % 2 == 0 || plain ? 0 : Int32.random(in: -20...20, using: &r))
+            let params = ElementwiseParams(op, p1, p2, output: pout, activation: plain ? .none : randomActivation(&r), as: Int16.self)
             let a = TestPlane(count: count, elementSize: 2, random: &r)
             let b = TestPlane(count: period, elementSize: 2, random: &r)
             let all = IntegerKernels.all16.map { set in

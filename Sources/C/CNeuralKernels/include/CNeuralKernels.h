@@ -308,7 +308,9 @@ int booth_depthwise_layer_s8_dot(const int8_t *input, ptrdiff_t input_height, pt
                                  const booth_output_stage *stage, int8_t *out);
 
 /* PAD of an NHWC tensor along H, W and C with the zero point (`element_size` 1 or 2 bytes): the
- * output filled, then each input pixel's values copied to (top + y, left + x, front). Portable C. */
+ * output filled, then each input pixel's values copied to (top + y, left + x, front); when only
+ * up to 16 bytes of channels are added after each pixel's, pixel by pixel without the fill.
+ * Portable C. */
 void booth_pad_channels(const void *input, ptrdiff_t height, ptrdiff_t width, ptrdiff_t channels,
                         ptrdiff_t element_size, ptrdiff_t top, ptrdiff_t left, ptrdiff_t front,
                         ptrdiff_t output_height, ptrdiff_t output_width, ptrdiff_t output_channels,
