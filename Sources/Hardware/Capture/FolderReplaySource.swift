@@ -100,8 +100,9 @@ public final class FolderReplaySource: FrameSource {
         return 1
     }
 
-    /// Nearest-neighbour fit of an I420 image into an I420 slot, aspect kept, black borders.
-    static func fit(_ s: Image, into d: Image) {
+    /// Nearest-neighbour fit of an I420 image into an I420 slot, aspect kept, black borders: what
+    /// the folder camera shows of each image (public for tests that need the kiosk's exact frame).
+    public static func fit(_ s: Image, into d: Image) {
         // Width-limited when d.w/s.w ≤ d.h/s.h, else height-limited.
         let widthLimited = d.width * s.height <= d.height * s.width
         let fitW = widthLimited ? d.width : max(1, s.width * d.height / s.height)

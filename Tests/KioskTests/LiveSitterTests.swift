@@ -1,4 +1,5 @@
 import Foundation
+import Hardware
 import ImageCore
 import ImageFiles
 import Passport
@@ -7,7 +8,7 @@ import Testing
 import Vision
 
 /// A compliant sitter who fills the oval (the examiner set's deepface-img3, letterboxed into a
-/// 640×480 I420 frame as the folder camera shows it), tracked frame after frame on the integer
+/// 640×480 I420 frame exactly as the folder camera shows it), tracked frame after frame on the integer
 /// path as the kiosk runs it: every UK live rule passes on every frame, with the mesh input
 /// sampled from the frame itself and from the frame halved (`FaceTracker.halvesLargeFaces`), once
 /// the iris contrast is read over the last frames as the kiosk does (`IrisContrastWindow`); frame
@@ -15,16 +16,11 @@ import Vision
 @Suite(.serialized) struct LiveSitterTests {
     static let photo = Fixtures.packageRoot + "/Tests/PassportTests/ExaminerSet/deepface-img3.jpg"
 
+    /// The photo as the folder camera shows it in a 640×480 preview (`FolderReplaySource.fit`).
     static func letterboxed(_ path: String) throws -> ImageBuffer {
         let frame = ImageBuffer(format: .i420, width: 640, height: 480)
         let portrait = try ImageDecoder.decode(path: path, as: .i420)
-        let fitW = min(640, portrait.width * 480 / portrait.height) & ~1
-        frame.withImage { image in
-            Fill.run(image.planes.0, value: 16)
-            Fill.run(image.planes.1, value: 128)
-            Fill.run(image.planes.2, value: 128)
-            portrait.withImage { ResizeBilinear.run($0, image.cropped(x: (640 - fitW) / 2 & ~1, y: 0, width: fitW, height: 480)) }
-        }
+        frame.withImage { image in portrait.withImage { FolderReplaySource.fit($0, into: image) } }
         return frame
     }
 
@@ -58,7 +54,7 @@ import Vision
         let faces = try ModelStore(directory: Fixtures.models).faceAnalyzer(path: .integer, iris: false, detector: .short, verify: false)
         let tracker = FaceTracker(detector: faces.detector, landmarker: faces.landmarker, maxFaces: 2)
         tracker.halvesLargeFaces = halves
-        let rules = LiveRules(profile: try shippedProfile("uk"))
+        let rules = LiveRules(profile: try ProfileLibrary.load(Fixtures.packageRoot + "/profiles/uk.toml"))
         let guide = LayoutGuide.centred(width: 640, height: 480)
         let estimator = CaptureQualityEstimator()
         let frame = try Self.letterboxed(Self.photo)
