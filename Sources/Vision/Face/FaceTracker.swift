@@ -51,11 +51,7 @@ public final class FaceTracker {
     /// With `halvesLargeFaces` set (before this call) and the frame size given, the halved frame's
     /// buffer is made here too.
     public func prepareDetectionSlices(frameWidth: Int? = nil, frameHeight: Int? = nil, format: PixelFormat = .i420) {
-        if halvesLargeFaces, let w = frameWidth, let h = frameHeight, w > 0, h > 0, w % 4 == 0, h % 4 == 0,
-           format == .i420 || format == .gray8 {
-            half = ImageBuffer(format: format, width: w / 2, height: h / 2)
-            halfCurrent = false
-        }
+        if let w = frameWidth, let h = frameHeight, w > 0, h > 0 { _ = halfBuffer(width: w, height: h, format: format) }
         guard detectionSlices > 1 else { return }
         detector.prepareSlicedDetection()
         guard let w = frameWidth, let h = frameHeight, w > 0, h > 0 else { return }
@@ -231,17 +227,9 @@ public final class FaceTracker {
     /// The landmarker on `region`, from the frame halved when `halvesLargeFaces` and the region is
     /// large (the halved frame made on the first call of the frame that needs it).
     func landmark(_ image: Image, region: RotatedRect, into mesh: FaceMesh) -> Bool {
-        guard halvesLargeFaces, FaceLandmarker.samplesFromHalf(region),
-              image.format == .i420 || image.format == .gray8, image.width % 4 == 0, image.height % 4 == 0 else {
+        guard FaceLandmarker.samplesFromHalf(region),
+              let half = halfBuffer(width: image.width, height: image.height, format: image.format) else {
             return landmarker.process(image, region: region, into: mesh)
-        }
-        let half: ImageBuffer
-        if let h = self.half, h.width == image.width / 2, h.height == image.height / 2, h.format == image.format {
-            half = h
-        } else {
-            half = ImageBuffer(format: image.format, width: image.width / 2, height: image.height / 2)
-            self.half = half
-            halfCurrent = false
         }
         return half.withImage { h in
             if !halfCurrent {
@@ -250,6 +238,18 @@ public final class FaceTracker {
             }
             return landmarker.process(image, region: region, into: mesh, half: h)
         }
+    }
+
+    /// The buffer for a `width`×`height` frame halved (made, or remade for another size or format,
+    /// here), or nil where frames are sampled directly: `halvesLargeFaces` off, sides not multiples
+    /// of 4, or a format other than I420 and Gray8.
+    func halfBuffer(width: Int, height: Int, format: PixelFormat) -> ImageBuffer? {
+        guard halvesLargeFaces, format == .i420 || format == .gray8, width % 4 == 0, height % 4 == 0 else { return nil }
+        if let h = half, h.width == width / 2, h.height == height / 2, h.format == format { return h }
+        let h = ImageBuffer(format: format, width: width / 2, height: height / 2)
+        half = h
+        halfCurrent = false
+        return h
     }
 
     /// The area-downscaled size of a `width`×`height` frame for the detector: the frame divided by
