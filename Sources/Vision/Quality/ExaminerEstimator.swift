@@ -81,6 +81,9 @@ public enum ExaminerEstimator {
         ux /= d; uy /= d
         let axes = FacePixels.Axes(ux: ux, uy: uy)
         let faceHeight = max(1, FaceExpression.distance(p[10], p[152]))
+        // The polygons the grids test their points against, made once.
+        let outer = MeshOutline(p, outerLips), inner = MeshOutline(p, innerLips)
+        let oval = MeshOutline(p, faceOval)
 
         // Skin reference: upper cheeks and the middle of the nose.
         let cheekR = px.mean(p[50].xy, axes, halfU: 0.12 * d, halfV: 0.1 * d)
@@ -105,11 +108,11 @@ public enum ExaminerEstimator {
         m.lipGap = FaceExpression.lipGap(p)
         var lipSamples = 0, teethSamples = 0
         let refSaturation = ref.saturation
-        px.polygon(p, outerLips) { q, s in
+        px.polygon(outer) { q, s in
             lipSamples += 1
             // Teeth show between the lips: inside the inner-lip contour (a closed mouth's is a
             // line, so light on closed lips is not counted).
-            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) && FacePixels.inside(p, innerLips, q.x, q.y) {
+            if s.y > 0.85 * refY && s.saturation < max(6, 0.5 * refSaturation) && inner.contains(q.x, q.y) {
                 teethSamples += 1
             }
         }
@@ -214,7 +217,7 @@ public enum ExaminerEstimator {
         // Around the mouth, leaving out the lips themselves (not skin-coloured).
         var ring = 0, ringAll = 0
         px.grid(axes.point(mouthC, 0, 0.05 * d), axes, halfU: 0.95 * d, halfV: 0.5 * d, columns: 32, rows: 18) { _, q, s in
-            guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
+            guard !outer.contains(q.x, q.y), oval.contains(q.x, q.y) else { return }
             ringAll += 1
             if foreign(s) { ring += 1 }
         }
@@ -229,7 +232,7 @@ public enum ExaminerEstimator {
         func side(_ c: Point2, light: Float) -> (edges: Float, white: Float) {
             var n = 0, e = 0, w = 0
             px.grid(c, axes, halfU: 0.18 * d, halfV: 0.18 * d, columns: 12, rows: 12) { _, q, s in
-                guard !FacePixels.inside(p, outerLips, q.x, q.y), FacePixels.inside(p, faceOval, q.x, q.y) else { return }
+                guard !outer.contains(q.x, q.y), oval.contains(q.x, q.y) else { return }
                 n += 1
                 let a = px.sample(q.x - step * axes.ux, q.y - step * axes.uy).y, b = px.sample(q.x + step * axes.ux, q.y + step * axes.uy).y
                 let c = px.sample(q.x - step * axes.vx, q.y - step * axes.vy).y, f = px.sample(q.x + step * axes.vx, q.y + step * axes.vy).y
@@ -252,7 +255,7 @@ public enum ExaminerEstimator {
         var mouthWhite = 0, mouthAll = 0
         px.grid(axes.point(mouthC, 0, 0.025 * d), axes, halfU: 0.75 * d, halfV: 0.325 * d, columns: 40, rows: 20) { _, q, s in
             mouthAll += 1
-            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !FacePixels.inside(p, innerLips, q.x, q.y) { mouthWhite += 1 }
+            if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation && !inner.contains(q.x, q.y) { mouthWhite += 1 }
         }
         m.mouthWhite = Float(mouthWhite) / Float(max(1, mouthAll))
         // Below the lips down to the chin, inside the face oval and outside the outer lips: a
@@ -261,7 +264,7 @@ public enum ExaminerEstimator {
         var chinWhite = 0, chinAll = 0
         var chinLuma: Float = 0
         px.grid(axes.point(mouthC, 0, 0.45 * d), axes, halfU: 0.45 * d, halfV: 0.35 * d, columns: 30, rows: 30) { _, q, s in
-            guard FacePixels.inside(p, faceOval, q.x, q.y), !FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+            guard oval.contains(q.x, q.y), !outer.contains(q.x, q.y) else { return }
             chinAll += 1
             chinLuma += s.y
             if s.y > max(1.2 * refY, refY + 25) && s.saturation < whiteSaturation { chinWhite += 1 }
@@ -275,9 +278,9 @@ public enum ExaminerEstimator {
         var redR: Float = 0, redL: Float = 0, nR = 0, nL = 0
         var lipLuma: Float = 0, nLip = 0
         px.grid(mouthMid, axes, halfU: 1.05 * halfMouth, halfV: 0.6 * halfMouth, columns: 24, rows: 14) { _, q, s in
-            guard FacePixels.inside(p, outerLips, q.x, q.y) else { return }
+            guard outer.contains(q.x, q.y) else { return }
             // The lips themselves for `mouthVeil`: teeth between parted lips are left out.
-            if !FacePixels.inside(p, innerLips, q.x, q.y) { lipLuma += s.y; nLip += 1 }
+            if !inner.contains(q.x, q.y) { lipLuma += s.y; nLip += 1 }
             let red = (s.v - 128) / max(16, s.y) - refCV
             if (q.x - mouthMid.x) * axes.ux + (q.y - mouthMid.y) * axes.uy < 0 { redR += red; nR += 1 } else { redL += red; nL += 1 }
         }

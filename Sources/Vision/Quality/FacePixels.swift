@@ -94,18 +94,17 @@ struct FacePixels {
     /// Calls `body` for the pixels inside the polygon through mesh vertices `indices` (image
     /// coordinates), on a grid of at most about 32×32 samples over its bounding box.
     func polygon(_ points: [Point3], _ indices: [Int], _ body: (Point2, YUV) -> Void) {
-        var minX = Float.greatestFiniteMagnitude, minY = Float.greatestFiniteMagnitude
-        var maxX = -Float.greatestFiniteMagnitude, maxY = -Float.greatestFiniteMagnitude
-        for i in indices {
-            minX = min(minX, points[i].x); maxX = max(maxX, points[i].x)
-            minY = min(minY, points[i].y); maxY = max(maxY, points[i].y)
-        }
-        let step = max(1, max(maxX - minX, maxY - minY) / 32)
-        var y = minY + step / 2
-        while y < maxY {
-            var x = minX + step / 2
-            while x < maxX {
-                if FacePixels.inside(points, indices, x, y) { body(Point2(x, y), sample(x, y)) }
+        polygon(MeshOutline(points, indices), body)
+    }
+
+    /// `polygon(_:_:_:)` for an outline already made.
+    func polygon(_ outline: MeshOutline, _ body: (Point2, YUV) -> Void) {
+        let step = max(1, max(outline.maxX - outline.minX, outline.maxY - outline.minY) / 32)
+        var y = outline.minY + step / 2
+        while y < outline.maxY {
+            var x = outline.minX + step / 2
+            while x < outline.maxX {
+                if outline.contains(x, y) { body(Point2(x, y), sample(x, y)) }
                 x += step
             }
             y += step
@@ -135,20 +134,5 @@ struct FacePixels {
             }
             return Float(percentile(0.9) - percentile(0.1))
         }
-    }
-
-    /// Even-odd point-in-polygon test over mesh vertices `indices`.
-    static func inside(_ points: [Point3], _ indices: [Int], _ x: Float, _ y: Float) -> Bool {
-        var result = false
-        var j = indices.count - 1
-        for k in 0..<indices.count {
-            let a = points[indices[k]], b = points[indices[j]]
-            if (a.y > y) != (b.y > y) {
-                let cross = a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x)
-                if x < cross { result.toggle() }
-            }
-            j = k
-        }
-        return result
     }
 }
