@@ -234,8 +234,8 @@ public enum ExaminerEstimator {
             px.grid(c, axes, halfU: 0.18 * d, halfV: 0.18 * d, columns: 12, rows: 12) { _, q, s in
                 guard !outer.contains(q.x, q.y), oval.contains(q.x, q.y) else { return }
                 n += 1
-                let a = px.sample(q.x - step * axes.ux, q.y - step * axes.uy).y, b = px.sample(q.x + step * axes.ux, q.y + step * axes.uy).y
-                let c = px.sample(q.x - step * axes.vx, q.y - step * axes.vy).y, f = px.sample(q.x + step * axes.vx, q.y + step * axes.vy).y
+                let a = px.luma(q.x - step * axes.ux, q.y - step * axes.uy), b = px.luma(q.x + step * axes.ux, q.y + step * axes.uy)
+                let c = px.luma(q.x - step * axes.vx, q.y - step * axes.vy), f = px.luma(q.x + step * axes.vx, q.y + step * axes.vy)
                 if min(min(a, b), min(c, f)) > 0.4 * light && abs(a - b) + abs(c - f) > 0.22 * light { e += 1 }
                 if s.y > max(1.2 * light, light + 25) && s.saturation < whiteSaturation { w += 1 }
             }
