@@ -117,6 +117,7 @@ import Vision
             m.mouthMeshPresence = MouthCloseUp.presence(analyzer.landmarker, img, mesh: face.mesh)
             // The attention mesh's refined lips, as `PassportPhotoMaker` runs it.
             m.refinedLipGap = lips?.lipGap(img, mesh: face.mesh)
+            m.closeUpLipGap = lips?.closeUpLipGap(img, mesh: face.mesh)
             return (face, q, m)
         }
     }
@@ -168,6 +169,7 @@ import Vision
             ("mouth_closed_lip_height", false, t({ $0.mouthOpen }, { no($0.lipHeight) })),
             ("mouth_closed_combined", false, t({ $0.mouthOpen }, { no($0.mouthCombined) })),
             ("mouth_closed_refined_lips", false, t({ $0.mouthOpen }, { no($0.refinedLips) })),
+            ("mouth_closed_close_up_lips", false, t({ $0.mouthOpen }, { no($0.closeUpLips) })),
             // The six mouth rules before `mouth_closed_refined_lips` (session 17), to show what it adds.
             ("group: the six mouth rules", true, t({ $0.mouthOpen }, {
                 no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
@@ -175,6 +177,11 @@ import Vision
             ("group: the seven mouth rules", true, t({ $0.mouthOpen }, {
                 no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
                     || no($0.refinedLips)
+            })),
+            // With `mouth_closed_close_up_lips` (session 19).
+            ("group: the eight mouth rules", true, t({ $0.mouthOpen }, {
+                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
+                    || no($0.refinedLips) || no($0.closeUpLips)
             })),
             ("expression_neutral", false, t({ $0.smile }, { no($0.expression) })),
             ("expression_neutral_brows", false, t({ $0.browsRaised }, { no($0.brows) })),

@@ -59,6 +59,7 @@ import Vision
         #expect(photo.rules.first { $0.rule == "no_hands_in_frame" }?.passed == true)
         // The attention mesh ran on the still where the profile has the mouth rule (not the US).
         #expect(photo.rules.contains { $0.rule == "mouth_closed_refined_lips" } == (profile != "us"), "\(photo.rules.map(\.rule))")
+        #expect(photo.rules.contains { $0.rule == "mouth_closed_close_up_lips" } == (profile != "us"), "\(photo.rules.map(\.rule))")
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.
@@ -132,7 +133,7 @@ import Vision
         }
         let src = try Self.astronaut()
         let photo = try src.withImage { try maker(nil).make(from: $0) }
-        #expect(!photo.rules.contains { $0.rule == "mouth_closed_refined_lips" })
+        #expect(!photo.rules.contains { $0.rule == "mouth_closed_refined_lips" || $0.rule == "mouth_closed_close_up_lips" })
         #expect(photo.rules.contains { $0.rule == "mouth_closed_lip_height" })
         let empty = makeTemporaryDirectory()
         let missing = try maker(ModelStore(directory: empty))
