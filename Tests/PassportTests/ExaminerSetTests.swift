@@ -273,11 +273,15 @@ import Vision
         // Since session 17 img41 and img41+dark are refused by `mouth_closed_refined_lips` (the lip
         // gap on the attention mesh's refined lips, limit chosen on the real-photo set's tuning
         // half) and off the list; img27 and its two variants stay accepted (its refined lip gap is
-        // under the limit too).
+        // under the limit too). Session 19: still accepted by `mouth_closed_close_up_lips` (the
+        // refined lips on three close-ups of the lower face, limit 0.025 chosen on the tuning halves
+        // before any held photo was run): img27 reads 0.0243 there (0.0102 on the mesh's own
+        // region); the message below gives each one's value in this run.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
             if knownMisses.contains(s.name) && accepted(s) {
-                withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted") {
+                let closeUp = s.measurements.closeUpLipGap.map { String(format: "%.4f", $0) } ?? "not run"
+                withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted, close-up lip gap \(closeUp)") {
                     Issue.record("\(s.name) is accepted although its mouth is open")
                 }
                 continue
@@ -294,7 +298,7 @@ import Vision
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
                 || $0.check.teethLine?.passed == false || $0.check.lipHeight?.passed == false || $0.check.mouthCombined?.passed == false
-                || $0.check.refinedLips?.passed == false || $0.check.expression?.passed == false
+                || $0.check.refinedLips?.passed == false || $0.check.closeUpLips?.passed == false || $0.check.expression?.passed == false
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:
