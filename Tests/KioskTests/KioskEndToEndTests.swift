@@ -249,6 +249,9 @@ final class StopAfterStillSource: WrappedSource {
         let rules = try #require(passport["rules"] as? [[String: Any]])
         let lips = try #require(rules.first { $0["rule"] as? String == "mouth_closed_refined_lips" }, "\(rules)")
         #expect(lips["passed"] as? Bool == false && (lips["measured"] as? Double ?? 0) > 0.022, "\(lips)")
+        // The same model on close-ups of the lower face, in the same step.
+        let closeUp = try #require(rules.first { $0["rule"] as? String == "mouth_closed_close_up_lips" }, "\(rules)")
+        #expect(closeUp["limit"] as? String == "≤ 0.025" && (closeUp["measured"] as? Double ?? 0) > 0, "\(closeUp)")
         #expect(passport["complies"] as? Bool == false)
         for rule in ["mouth_closed", "mouth_closed_slit", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_lip_height",
                      "mouth_closed_combined"] {

@@ -151,6 +151,28 @@ import Vision
         }
     }
 
+    /// `mouth_closed_close_up_lips` on tuning photos: lips slightly apart with no teeth on a
+    /// 185-px face (the examiner set's `deepface-img67`), read closed on the attention mesh's own
+    /// region (refined lip gap 0.012, under 0.022), read apart on the close-ups of the lower face
+    /// (over 0.025); a compliant face of the real set (`cmd-without_mask-114`) and a closed mouth of
+    /// the examiner set (`deepface-img3`) stay under it. Skipped without the attention mesh's file.
+    @Test(.enabled(if: RefinedLipsTests.available && Fixtures.available, "needs models/face_landmark_with_attention.tflite (scripts/fetch-models)"))
+    func lipsSlightlyApartAreFoundOnCloseUps() throws {
+        let profile = try ProfileLibrary.load("uk")
+        let lips = try #require(Self.lips)
+        for (path, open) in [(ExaminerSetTests.folder + "/deepface-img67.jpg", true), (Self.folder + "/cmd-without_mask-114.jpg", false),
+                             (ExaminerSetTests.folder + "/deepface-img3.jpg", false)] {
+            let photo = try ImageDecoder.decode(path: path, as: .rgb888)
+            let (_, _, m) = try #require(ExaminerSetTests.measure(photo, profile: profile, analyzer: Self.analyzer, palms: Self.palms, lips: lips))
+            let c = ExaminerCheck(m, limits: profile.examiner, mouthClosed: profile.live.mouthClosed)
+            let gap = try #require(m.closeUpLipGap), own = try #require(m.refinedLipGap)
+            #expect(c.closeUpLips?.passed == !open, "\(path): close-up lip gap \(gap)")
+            if open { #expect(c.refinedLips?.passed == true, "\(path): refined lip gap \(own) on the mesh's own region") }
+            let rule = c.results(profile.examiner).first { $0.rule == "mouth_closed_close_up_lips" }
+            #expect(rule?.instruction == .mouthOpen && rule?.limit == "≤ 0.025")
+        }
+    }
+
     /// `face_uncovered_veil` on real tuning photos: smoke over the mouth and chin that no other cover
     /// rule sees as near-white (`ama-valid-p44`: the lips and chin read lighter than the cheeks)
     /// is over the limit; a compliant face (`cmd-without_mask-114`) is well under it (its lips and
@@ -296,14 +318,14 @@ import Vision
         let c = s.check
         return c.mouthClosed?.passed == false || c.slit?.passed == false || c.teeth?.passed == false
             || c.teethLine?.passed == false || c.lipHeight?.passed == false || c.mouthCombined?.passed == false
-            || c.refinedLips?.passed == false || c.expression?.passed == false
+            || c.refinedLips?.passed == false || c.closeUpLips?.passed == false || c.expression?.passed == false
     }
 
     /// The measures a known miss is judged by, as measured in this run.
     static func measures(_ s: Sample) -> String {
         let m = s.measurements
         func f(_ x: Float?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), refined lip gap \(f(m.refinedLipGap)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
+        return "lip gap \(f(m.lipGap)), slit \(f(m.lipSlit)), teeth \(f(m.teeth)), teeth line \(f(m.teethLine)), lip aspect \(f(m.lipAspect)), refined lip gap \(f(m.refinedLipGap)), close-up lip gap \(f(m.closeUpLipGap)), smile \(f(m.smile)), brows \(f(m.browHeight)), palm \(f(m.hand)), "
             + "jaw \(f(m.handAtJaw)), hand in frame \(f(m.handInFrame)), hand at mouth \(f(m.handAtMouth)), mouth mesh \(f(m.mouthMeshPresence)), cover \(f(m.cover)), mouth white \(f(m.mouthWhite)), chin white \(f(m.chinWhite)), veil \(f(m.mouthVeil)), sides \(f(m.sideEdges)), lips \(f(m.lipSides))"
     }
 

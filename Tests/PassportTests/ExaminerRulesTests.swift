@@ -56,6 +56,7 @@ import Vision
         try check({ $0.teethLine = Float(e.maxTeethLine + 0.01) }, "mouth_closed_teeth_line", .mouthOpen)
         try check({ $0.lipAspect = Float(e.maxLipAspect + 0.1) }, "mouth_closed_lip_height", .mouthOpen)
         try check({ $0.refinedLipGap = Float(e.maxRefinedLipGap * 1.5) }, "mouth_closed_refined_lips", .mouthOpen)
+        try check({ $0.closeUpLipGap = Float(e.maxCloseUpLipGap * 1.5) }, "mouth_closed_close_up_lips", .mouthOpen)
         // Each mouth measure under its own limit, the three together over the combined one.
         try check({ $0.lipGap = Float(e.maxLipGap * 0.9); $0.lipSlit = Float(e.maxLipSlit * 0.9) }, "mouth_closed_combined", .mouthOpen)
         try check({ $0.smile = Float(min(1, e.maxSmile + 0.2)) }, "expression_neutral", .notNeutral)
@@ -217,6 +218,35 @@ import Vision
         #expect(parsed.examiner.maxRefinedLipGap == 0.03)
         #expect(throws: ConfigError.self) {
             try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = -0.1\n", file: "x.toml")
+        }
+    }
+
+    /// The close-up lips rule runs only on stills (nil, as on every live frame, leaves it out of the
+    /// report); a gap just under the limit passes, just over it fails with "Please close your
+    /// mouth" as the only failure; US (no mouth rule) does not run it; every other shipped profile
+    /// does; `max_close_up_lip_gap` sets it and a value outside 0...1 is refused.
+    @Test func closeUpLipsRuleRunsOnlyOnStills() throws {
+        let e = try shippedProfile("uk").examiner
+        var m = good(e)
+        #expect(m.closeUpLipGap == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == "mouth_closed_close_up_lips" })
+        m.closeUpLipGap = Float(e.maxCloseUpLipGap * 0.95)
+        let v = try verdict(m)
+        let passed = v.rules.first { $0.rule == "mouth_closed_close_up_lips" }
+        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(e.maxCloseUpLipGap)", "\(String(describing: passed))")
+        m.closeUpLipGap = Float(e.maxCloseUpLipGap * 1.05)
+        let refused = try verdict(m)
+        #expect(!refused.passed && refused.instruction == .mouthOpen)
+        #expect(refused.instruction.defaultText == "Please close your mouth")
+        #expect(refused.failures.map(\.rule) == ["mouth_closed_close_up_lips"], "\(refused.failures)")
+        #expect(try !verdict(m, profile: "us").rules.contains { $0.rule == "mouth_closed_close_up_lips" })
+        for name in ["uk", "icao", "schengen"] {
+            #expect(try verdict(m, profile: name).rules.first { $0.rule == "mouth_closed_close_up_lips" }?.passed == false, "\(name)")
+        }
+        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_close_up_lip_gap = 0.03\n", file: "x.toml")
+        #expect(parsed.examiner.maxCloseUpLipGap == 0.03)
+        #expect(throws: ConfigError.self) {
+            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_close_up_lip_gap = 1.5\n", file: "x.toml")
         }
     }
 

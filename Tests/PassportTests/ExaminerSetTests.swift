@@ -117,6 +117,7 @@ import Vision
             m.mouthMeshPresence = MouthCloseUp.presence(analyzer.landmarker, img, mesh: face.mesh)
             // The attention mesh's refined lips, as `PassportPhotoMaker` runs it.
             m.refinedLipGap = lips?.lipGap(img, mesh: face.mesh)
+            m.closeUpLipGap = lips?.closeUpLipGap(img, mesh: face.mesh)
             return (face, q, m)
         }
     }
@@ -168,6 +169,7 @@ import Vision
             ("mouth_closed_lip_height", false, t({ $0.mouthOpen }, { no($0.lipHeight) })),
             ("mouth_closed_combined", false, t({ $0.mouthOpen }, { no($0.mouthCombined) })),
             ("mouth_closed_refined_lips", false, t({ $0.mouthOpen }, { no($0.refinedLips) })),
+            ("mouth_closed_close_up_lips", false, t({ $0.mouthOpen }, { no($0.closeUpLips) })),
             // The six mouth rules before `mouth_closed_refined_lips` (session 17), to show what it adds.
             ("group: the six mouth rules", true, t({ $0.mouthOpen }, {
                 no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
@@ -175,6 +177,11 @@ import Vision
             ("group: the seven mouth rules", true, t({ $0.mouthOpen }, {
                 no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
                     || no($0.refinedLips)
+            })),
+            // With `mouth_closed_close_up_lips` (session 19).
+            ("group: the eight mouth rules", true, t({ $0.mouthOpen }, {
+                no($0.mouthClosed) || no($0.slit) || no($0.teeth) || no($0.teethLine) || no($0.lipHeight) || no($0.mouthCombined)
+                    || no($0.refinedLips) || no($0.closeUpLips)
             })),
             ("expression_neutral", false, t({ $0.smile }, { no($0.expression) })),
             ("expression_neutral_brows", false, t({ $0.browsRaised }, { no($0.brows) })),
@@ -266,11 +273,15 @@ import Vision
         // Since session 17 img41 and img41+dark are refused by `mouth_closed_refined_lips` (the lip
         // gap on the attention mesh's refined lips, limit chosen on the real-photo set's tuning
         // half) and off the list; img27 and its two variants stay accepted (its refined lip gap is
-        // under the limit too).
+        // under the limit too). Session 19: still accepted by `mouth_closed_close_up_lips` (the
+        // refined lips on three close-ups of the lower face, limit 0.025 chosen on the tuning halves
+        // before any held photo was run): img27 reads 0.0243 there (0.0102 on the mesh's own
+        // region); the message below gives each one's value in this run.
         let knownMisses: Set<String> = ["deepface-img27.jpg", "deepface-img27.jpg+rotated", "deepface-img27.jpg+dark"]
         for s in held where s.label.mouthOpen || s.label.eyesHidden {
             if knownMisses.contains(s.name) && accepted(s) {
-                withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted") {
+                let closeUp = s.measurements.closeUpLipGap.map { String(format: "%.4f", $0) } ?? "not run"
+                withKnownIssue("\(s.name): open mouth (lips slightly apart) accepted, close-up lip gap \(closeUp)") {
                     Issue.record("\(s.name) is accepted although its mouth is open")
                 }
                 continue
@@ -287,7 +298,7 @@ import Vision
         let caught = open.filter {
             $0.check.mouthClosed?.passed == false || $0.check.slit?.passed == false || $0.check.teeth?.passed == false
                 || $0.check.teethLine?.passed == false || $0.check.lipHeight?.passed == false || $0.check.mouthCombined?.passed == false
-                || $0.check.refinedLips?.passed == false || $0.check.expression?.passed == false
+                || $0.check.refinedLips?.passed == false || $0.check.closeUpLips?.passed == false || $0.check.expression?.passed == false
         }
         #expect(!open.isEmpty && Double(caught.count) >= 0.8 * Double(open.count), "open mouths caught: \(caught.count) of \(open.count)")
         // At most 10 % false alarms per rule of the report (the groups are printed, not held to it:

@@ -33,17 +33,17 @@ import Vision
     }
 
     /// What the examiner's rules refuse in the astronaut portrait: a broad grin with teeth showing
-    /// (mouth, the teeth along the lip line too, the lip gap on the attention mesh's refined lips,
-    /// and expression, where the profile asks for them)
+    /// (mouth, the teeth along the lip line too, the lip gap on the attention mesh's refined lips on
+    /// its own region and on close-ups of the lower face, and expression, where the profile asks for them)
     /// and the hairline hidden by her fringe (`head_covering` cannot tell a fringe from a hat).
     /// Everything else complies.
     static let examinerRefusals: [String: [String]] = [
         "uk": ["head_covering", "mouth_closed", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined", "mouth_closed_refined_lips",
-               "expression_neutral"],
+               "mouth_closed_close_up_lips", "expression_neutral"],
         "us": ["head_covering"],
         // Her head is also tipped down about 10°: ICAO-strict pose (±5°) refuses it.
         "schengen": ["pitch", "head_covering", "mouth_closed", "mouth_closed_teeth", "mouth_closed_teeth_line", "mouth_closed_combined",
-                     "mouth_closed_refined_lips", "expression_neutral"],
+                     "mouth_closed_refined_lips", "mouth_closed_close_up_lips", "expression_neutral"],
     ]
 
     @Test(arguments: ["uk", "us", "schengen"])
@@ -59,6 +59,7 @@ import Vision
         #expect(photo.rules.first { $0.rule == "no_hands_in_frame" }?.passed == true)
         // The attention mesh ran on the still where the profile has the mouth rule (not the US).
         #expect(photo.rules.contains { $0.rule == "mouth_closed_refined_lips" } == (profile != "us"), "\(photo.rules.map(\.rule))")
+        #expect(photo.rules.contains { $0.rule == "mouth_closed_close_up_lips" } == (profile != "us"), "\(photo.rules.map(\.rule))")
         let p = maker.profile.print
         #expect(photo.image.width == p.pixelSize.width && photo.image.height == p.pixelSize.height)
         // Measure the output again: a new face analysis on the finished photo.
@@ -132,7 +133,7 @@ import Vision
         }
         let src = try Self.astronaut()
         let photo = try src.withImage { try maker(nil).make(from: $0) }
-        #expect(!photo.rules.contains { $0.rule == "mouth_closed_refined_lips" })
+        #expect(!photo.rules.contains { $0.rule == "mouth_closed_refined_lips" || $0.rule == "mouth_closed_close_up_lips" })
         #expect(photo.rules.contains { $0.rule == "mouth_closed_lip_height" })
         let empty = makeTemporaryDirectory()
         let missing = try maker(ModelStore(directory: empty))

@@ -36,7 +36,8 @@ public struct PassportModels {
     /// (`MouthCloseUp`, `face_uncovered_mouth_mesh`). Without it that rule is not run.
     public let mouthCloseUp: (() throws -> FaceLandmarker)?
     /// The attention face mesh for the lip gap on its refined lips (`RefinedLips`,
-    /// `mouth_closed_refined_lips`), built for its step and dropped. Without it that rule is not run.
+    /// `mouth_closed_refined_lips`, and on close-ups of the lower face, `mouth_closed_close_up_lips`),
+    /// built for its step and dropped. Without it those rules are not run.
     public let refinedLips: (() throws -> RefinedLips)?
     /// The analyzer when it is held (`analyzerForTests`).
     let held: FaceAnalyzer?
@@ -133,11 +134,13 @@ public final class PassportPhotoMaker {
             do { examiner.mouthMeshPresence = MouthCloseUp.presence(try closeUp(), still, mesh: face.mesh) }
             catch { throw Failure(rules: rules, message: "\(error)") }
         }
-        // The attention mesh on the same region, for the lip gap on its refined lips (`RefinedLips`);
-        // dropped after its one run.
+        // The attention mesh on the same region, for the lip gap on its refined lips (`RefinedLips`),
+        // then on three close-ups of the lower face; dropped after its four runs.
         if let refinedLips = models.refinedLips {
-            do { examiner.refinedLipGap = try refinedLips().lipGap(still, mesh: face.mesh) }
-            catch { throw Failure(rules: rules, message: "\(error)") }
+            let model: RefinedLips
+            do { model = try refinedLips() } catch { throw Failure(rules: rules, message: "\(error)") }
+            examiner.refinedLipGap = model.lipGap(still, mesh: face.mesh)
+            examiner.closeUpLipGap = model.closeUpLipGap(still, mesh: face.mesh)
         }
         if let palms = models.palms {
             // The palm detector runs once on the square around the face and once on the square round

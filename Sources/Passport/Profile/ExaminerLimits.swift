@@ -26,6 +26,8 @@ public struct ExaminerLimits: Sendable, Equatable {
     public var maxLipAspect = 0.47
     /// `refinedLipGap` (the lip gap on the attention mesh's refined lips; stills only) at most this.
     public var maxRefinedLipGap = 0.022
+    /// `closeUpLipGap` (the same on close-ups of the lower face, three averaged; stills only) at most this.
+    public var maxCloseUpLipGap = 0.025
     /// The three mouth measures, each over its limit, added (`mouth_closed_combined`) at most this.
     public var maxMouthEvidence = 1.7
     public var expressionNeutral = true
@@ -102,6 +104,7 @@ public struct ExaminerLimits: Sendable, Equatable {
         e.maxTeethLine = try t.double("max_teeth_line", default: e.maxTeethLine, in: 0...1)
         e.maxLipAspect = try t.double("max_lip_aspect", default: e.maxLipAspect, in: 0...2)
         e.maxRefinedLipGap = try t.double("max_refined_lip_gap", default: e.maxRefinedLipGap, in: 0...1)
+        e.maxCloseUpLipGap = try t.double("max_close_up_lip_gap", default: e.maxCloseUpLipGap, in: 0...1)
         e.maxMouthEvidence = try t.double("max_mouth_evidence", default: e.maxMouthEvidence, in: 0...10)
         e.expressionNeutral = try t.bool("expression_neutral", default: e.expressionNeutral)
         e.maxSmile = try t.double("max_smile", default: e.maxSmile, in: 0...1)

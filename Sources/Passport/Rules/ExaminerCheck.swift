@@ -19,6 +19,8 @@ public struct ExaminerCheck: Sendable, Equatable {
     public var mouthCombined: Outcome? = nil
     /// `mouth_closed_refined_lips`: the lip gap on the attention mesh's refined lips (stills only).
     public var refinedLips: Outcome? = nil
+    /// `mouth_closed_close_up_lips`: the refined lips' gap on close-ups of the lower face (stills only).
+    public var closeUpLips: Outcome? = nil
     /// `expression_neutral`: smile score.
     public var expression: Outcome? = nil
     /// `expression_neutral_brows`: brow height over the eyes.
@@ -75,6 +77,7 @@ public struct ExaminerCheck: Sendable, Equatable {
             lipHeight = below(m.lipAspect, e.maxLipAspect)
             mouthCombined = below(Self.mouthEvidence(m, e), e.maxMouthEvidence)
             if let g = m.refinedLipGap { refinedLips = below(g, e.maxRefinedLipGap) }
+            if let g = m.closeUpLipGap { closeUpLips = below(g, e.maxCloseUpLipGap) }
         }
         if e.expressionNeutral {
             expression = below(m.smile, e.maxSmile)
@@ -131,7 +134,8 @@ public struct ExaminerCheck: Sendable, Equatable {
         if glasses?.passed == false { return kind == .refused ? .removeGlasses : .glassesGlare }
         if headCovering?.passed == false { return .headCovering }
         if mouthClosed?.passed == false || slit?.passed == false || teeth?.passed == false || teethLine?.passed == false
-            || lipHeight?.passed == false || mouthCombined?.passed == false || refinedLips?.passed == false {
+            || lipHeight?.passed == false || mouthCombined?.passed == false || refinedLips?.passed == false
+            || closeUpLips?.passed == false {
             return .mouthOpen
         }
         if expression?.passed == false || brows?.passed == false { return .notNeutral }
@@ -176,6 +180,7 @@ public struct ExaminerCheck: Sendable, Equatable {
         add("mouth_closed_lip_height", lipHeight, "≤ \(fmt3(e.maxLipAspect))", .mouthOpen)
         add("mouth_closed_combined", mouthCombined, "≤ \(fmt3(e.maxMouthEvidence))", .mouthOpen)
         add("mouth_closed_refined_lips", refinedLips, "≤ \(fmt3(e.maxRefinedLipGap))", .mouthOpen)
+        add("mouth_closed_close_up_lips", closeUpLips, "≤ \(fmt3(e.maxCloseUpLipGap))", .mouthOpen)
         add("expression_neutral", expression, "≤ \(fmt3(e.maxSmile))", .notNeutral)
         add("expression_neutral_brows", brows, "≤ \(fmt3(e.maxBrowHeight))", .notNeutral)
         add("sharpness", sharpness, "≥ \(fmt3(e.minSharpness))", .blurred)

@@ -123,6 +123,10 @@ public struct ExaminerMeasurements: Sendable, Equatable, Codable {
     /// apart that the plain mesh reads as closed. nil = not run (live frames: stills only).
     /// Higher = lips further apart.
     public var refinedLipGap: Float? = nil
+    /// The same lip gap on the refined lips the attention mesh finds on three close-ups of the
+    /// lower face, averaged (`RefinedLips.closeUpLipGap`): lips slightly apart on a small face.
+    /// nil = not run (live frames: stills only). Higher = lips further apart.
+    public var closeUpLipGap: Float? = nil
     /// Redness above the skin's of the redder lip half (what `lipSides` is relative to).
     public var lipRedness: Float = 0
     /// Share of the forehead's top band (hairline) coloured like the skin (chromaticity within
