@@ -190,35 +190,45 @@ import Vision
         }
     }
 
+    /// A stills-only mouth rule, `rule`, measured by `measure` against `limit`: nil (as on every
+    /// live frame) leaves it out of the report; `under` × the limit passes with the limit shown,
+    /// `over` × the limit fails with "Please close your mouth" as the only failure; US (no mouth
+    /// rule) does not run it, uk, icao and schengen do; the profile key `key` sets the limit
+    /// (`parsedLimit` read back as `parsed`) and `refusedValue` is refused.
+    func stillsOnlyMouthRule(_ rule: String, _ measure: WritableKeyPath<ExaminerMeasurements, Float?>, limit: Double,
+                             under: Double, over: Double, key: String, parsedLimit: Double, refusedValue: Double,
+                             parsed: (ExaminerLimits) -> Double) throws {
+        var m = try good(shippedProfile("uk").examiner)
+        #expect(m[keyPath: measure] == nil)
+        #expect(try !verdict(m).rules.contains { $0.rule == rule })
+        m[keyPath: measure] = Float(limit * under)
+        let v = try verdict(m)
+        let passed = v.rules.first { $0.rule == rule }
+        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(limit)", "\(String(describing: passed))")
+        m[keyPath: measure] = Float(limit * over)
+        let refused = try verdict(m)
+        #expect(!refused.passed && refused.instruction == .mouthOpen)
+        #expect(refused.rules.first { $0.rule == rule }.map { !$0.passed && $0.instruction == .mouthOpen } == true)
+        #expect(refused.instruction.defaultText == "Please close your mouth")
+        // Every other rule passes: the refusal is this rule's alone.
+        #expect(refused.failures.map(\.rule) == [rule], "\(refused.failures)")
+        #expect(try !verdict(m, profile: "us").rules.contains { $0.rule == rule })
+        for name in ["uk", "icao", "schengen"] {
+            #expect(try verdict(m, profile: name).rules.first { $0.rule == rule }?.passed == false, "\(name)")
+        }
+        let header = "name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\n"
+        #expect(parsed(try Profile.parse(header + "\(key) = \(parsedLimit)\n", file: "x.toml").examiner) == parsedLimit)
+        #expect(throws: ConfigError.self) { try Profile.parse(header + "\(key) = \(refusedValue)\n", file: "x.toml") }
+    }
+
     /// The refined-lips rule runs only on stills (nil, as on every live frame, leaves it out of the
     /// report); a lip gap under the limit passes, one over it fails with "Please close your mouth";
     /// a profile without the mouth rule (US) does not run it; `max_refined_lip_gap` sets it and a
     /// value outside 0...1 is refused.
     @Test func refinedLipsRuleRunsOnlyOnStills() throws {
-        let e = try shippedProfile("uk").examiner
-        var m = good(e)
-        #expect(m.refinedLipGap == nil)
-        #expect(try !verdict(m).rules.contains { $0.rule == "mouth_closed_refined_lips" })
-        m.refinedLipGap = Float(e.maxRefinedLipGap * 0.9)
-        let v = try verdict(m)
-        let passed = v.rules.first { $0.rule == "mouth_closed_refined_lips" }
-        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(e.maxRefinedLipGap)", "\(String(describing: passed))")
-        m.refinedLipGap = Float(e.maxRefinedLipGap * 1.1)
-        let refused = try verdict(m)
-        #expect(!refused.passed && refused.instruction == .mouthOpen)
-        #expect(refused.rules.first { $0.rule == "mouth_closed_refined_lips" }.map { !$0.passed && $0.instruction == .mouthOpen } == true)
-        #expect(refused.instruction.defaultText == "Please close your mouth")
-        // Every other rule passes: the refusal is this rule's alone.
-        #expect(refused.failures.map(\.rule) == ["mouth_closed_refined_lips"], "\(refused.failures)")
-        #expect(try !verdict(m, profile: "us").rules.contains { $0.rule == "mouth_closed_refined_lips" })
-        for name in ["uk", "icao", "schengen"] {
-            #expect(try verdict(m, profile: name).rules.first { $0.rule == "mouth_closed_refined_lips" }?.passed == false, "\(name)")
-        }
-        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = 0.03\n", file: "x.toml")
-        #expect(parsed.examiner.maxRefinedLipGap == 0.03)
-        #expect(throws: ConfigError.self) {
-            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_refined_lip_gap = -0.1\n", file: "x.toml")
-        }
+        try stillsOnlyMouthRule("mouth_closed_refined_lips", \.refinedLipGap, limit: shippedProfile("uk").examiner.maxRefinedLipGap,
+                                under: 0.9, over: 1.1, key: "max_refined_lip_gap", parsedLimit: 0.03, refusedValue: -0.1,
+                                parsed: \.maxRefinedLipGap)
     }
 
     /// The close-up lips rule runs only on stills (nil, as on every live frame, leaves it out of the
@@ -226,28 +236,9 @@ import Vision
     /// mouth" as the only failure; US (no mouth rule) does not run it; every other shipped profile
     /// does; `max_close_up_lip_gap` sets it and a value outside 0...1 is refused.
     @Test func closeUpLipsRuleRunsOnlyOnStills() throws {
-        let e = try shippedProfile("uk").examiner
-        var m = good(e)
-        #expect(m.closeUpLipGap == nil)
-        #expect(try !verdict(m).rules.contains { $0.rule == "mouth_closed_close_up_lips" })
-        m.closeUpLipGap = Float(e.maxCloseUpLipGap * 0.95)
-        let v = try verdict(m)
-        let passed = v.rules.first { $0.rule == "mouth_closed_close_up_lips" }
-        #expect(v.passed && passed?.passed == true && passed?.limit == "≤ \(e.maxCloseUpLipGap)", "\(String(describing: passed))")
-        m.closeUpLipGap = Float(e.maxCloseUpLipGap * 1.05)
-        let refused = try verdict(m)
-        #expect(!refused.passed && refused.instruction == .mouthOpen)
-        #expect(refused.instruction.defaultText == "Please close your mouth")
-        #expect(refused.failures.map(\.rule) == ["mouth_closed_close_up_lips"], "\(refused.failures)")
-        #expect(try !verdict(m, profile: "us").rules.contains { $0.rule == "mouth_closed_close_up_lips" })
-        for name in ["uk", "icao", "schengen"] {
-            #expect(try verdict(m, profile: name).rules.first { $0.rule == "mouth_closed_close_up_lips" }?.passed == false, "\(name)")
-        }
-        let parsed = try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_close_up_lip_gap = 0.03\n", file: "x.toml")
-        #expect(parsed.examiner.maxCloseUpLipGap == 0.03)
-        #expect(throws: ConfigError.self) {
-            try Profile.parse("name = \"x\"\n[print]\nhead_height_mm = [29, 34]\n[live]\n[examiner]\nmax_close_up_lip_gap = 1.5\n", file: "x.toml")
-        }
+        try stillsOnlyMouthRule("mouth_closed_close_up_lips", \.closeUpLipGap, limit: shippedProfile("uk").examiner.maxCloseUpLipGap,
+                                under: 0.95, over: 1.05, key: "max_close_up_lip_gap", parsedLimit: 0.03, refusedValue: 1.5,
+                                parsed: \.maxCloseUpLipGap)
     }
 
     /// The veil rule (smoke or vapour over the lips and chin) runs on every frame and still: just

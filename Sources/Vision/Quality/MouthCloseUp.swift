@@ -25,8 +25,10 @@ public enum MouthCloseUp {
     /// points 13 and 14), as a share of the distance.
     public static let shift: Float = 0.42
 
-    /// The close-up region for a mesh (468 points, MediaPipe numbering, image pixels).
-    public static func region(_ mesh: [Point3]) -> RotatedRect {
+    /// The close-up region for a mesh (468 points, MediaPipe numbering, image pixels): `scale` of
+    /// the mesh's own region (`RefinedLips.closeUpLipGap` uses three), centred `shift` of the way
+    /// towards the mouth.
+    public static func region(_ mesh: [Point3], scale: Float = MouthCloseUp.scale) -> RotatedRect {
         precondition(mesh.count == FaceMeshTopology.vertexCount, "MouthCloseUp needs the 468-point mesh")
         let own = FaceMesh.trackingRegion(of: mesh)
         let mouth = HandAtMouth.mouth(mesh)

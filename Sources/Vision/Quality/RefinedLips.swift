@@ -62,13 +62,12 @@ public final class RefinedLips {
     /// model's own 468 mesh points (x, y).
     public func run(_ image: Image, mesh: [Point3]) -> (lips: [Point2], mesh: [Point2]) {
         precondition(mesh.count == FaceMeshTopology.vertexCount, "RefinedLips needs the 468-point mesh")
-        let r = run(image, region: FaceMesh.trackingRegion(of: mesh))
-        return (r.lips, r.mesh)
+        return run(image, region: FaceMesh.trackingRegion(of: mesh))
     }
 
     /// The model run on `region` of `image`: 80 refined lip points and its 468 mesh points (image
-    /// pixels), and its face presence (sigmoid of the face flag's logit, 0...1).
-    public func run(_ image: Image, region: RotatedRect) -> (lips: [Point2], mesh: [Point2], presence: Float) {
+    /// pixels).
+    public func run(_ image: Image, region: RotatedRect) -> (lips: [Point2], mesh: [Point2]) {
         let size = 192
         let c = cosf(region.rotation), s = sinf(region.rotation)
         let kx = region.width / Float(size), ky = region.height / Float(size)
@@ -76,7 +75,7 @@ public final class RefinedLips {
             let dx = (x - Float(size) / 2) * kx, dy = (y - Float(size) / 2) * ky
             return Point2(region.center.x + c * dx - s * dy, region.center.y + s * dx + c * dy)
         }
-        var lips: [Point2] = [], points: [Point2] = [], presence: Float = 0
+        var lips: [Point2] = [], points: [Point2] = []
         let matrix = self.matrix
         let pass = {
             self.interpreter.withInput(0) { tensor in
@@ -86,10 +85,9 @@ public final class RefinedLips {
             self.interpreter.run()
             lips = self.interpreter.withOutput(self.lipsOutput) { o in (0..<80).map { project(o[2 * $0], o[2 * $0 + 1]) } }
             points = self.interpreter.withOutput(self.meshOutput) { o in (0..<468).map { project(o[3 * $0], o[3 * $0 + 1]) } }
-            presence = self.interpreter.withOutput(self.flagOutput) { o in 1 / (1 + expf(-o[0])) }
         }
         if let exclusive { exclusive(pass) } else { pass() }
-        return (lips, points, presence)
+        return (lips, points)
     }
 
     /// `mesh` with its lip vertices moved to the refined points (x, y; z kept), as MediaPipe's
@@ -116,17 +114,8 @@ public final class RefinedLips {
 
     /// The close-ups of the lower face `closeUpLipGap` runs the model on: these shares of the mesh's
     /// own region (`FaceMesh.trackingRegion`), each centred `MouthCloseUp.shift` of the way towards
-    /// the mouth (as `MouthCloseUp`'s 0.65).
+    /// the mouth (`MouthCloseUp.region`, whose own close-up is 0.65).
     public static let closeUpScales: [Float] = [0.6, 0.65, 0.7]
-
-    /// The close-up region of `scale` for a mesh (468 points, image pixels).
-    public static func closeUpRegion(_ mesh: [Point3], scale: Float) -> RotatedRect {
-        precondition(mesh.count == FaceMeshTopology.vertexCount, "RefinedLips needs the 468-point mesh")
-        let own = FaceMesh.trackingRegion(of: mesh)
-        let mouth = HandAtMouth.mouth(mesh), k = MouthCloseUp.shift
-        let centre = Point2(own.center.x + k * (mouth.x - own.center.x), own.center.y + k * (mouth.y - own.center.y))
-        return RotatedRect(center: centre, width: own.width * scale, height: own.height * scale, rotation: own.rotation)
-    }
 
     /// The lip gap (`lipGap`) on the refined lips the model finds on close-ups of the lower face
     /// (`closeUpScales`), averaged (`mouth_closed_close_up_lips`, stills only). On a small face the
@@ -137,7 +126,7 @@ public final class RefinedLips {
     public func closeUpLipGap(_ image: Image, mesh: [Point3]) -> Float {
         var sum: Float = 0
         for scale in Self.closeUpScales {
-            sum += Self.lipGap(mesh, lips: run(image, region: Self.closeUpRegion(mesh, scale: scale)).lips)
+            sum += Self.lipGap(mesh, lips: run(image, region: MouthCloseUp.region(mesh, scale: scale)).lips)
         }
         return sum / Float(Self.closeUpScales.count)
     }
